@@ -1,0 +1,296 @@
+#include "config.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "gpu.h"
+#include "model.h"
+#include "scalar.h"
+#include "xmalloc.h"
+
+const struct dot_flag dot_flag_table[] = {
+	{"verbose", 1u << 0},
+	{"runtime-types", 1u << 1},
+	{"kernel-params", 1u << 2},
+	{"memcpy-params", 1u << 3},
+	{"memset-params", 1u << 4},
+	{"host-params", 1u << 5},
+	{"event-params", 1u << 6},
+	{"ext-semas-signal-params", 1u << 7},
+	{"ext-semas-wait-params", 1u << 8},
+	{"kernel-attributes", 1u << 9},
+	{"handles", 1u << 10},
+	{"mem-alloc-params", 1u << 11},
+	{"mem-free-params", 1u << 12},
+	{"batch-mem-op-params", 1u << 13},
+	{"extra-topo-info", 1u << 14},
+	{"conditional-params", 1u << 15},
+};
+const size_t dot_flag_count = sizeof dot_flag_table / sizeof *dot_flag_table;
+
+enum {
+	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
+	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
+};
+
+/* The one option table: getopt's view and the help text side by side. */
+static const struct opt_help {
+	struct option opt;
+	const char *arg;
+	const char *help;
+} opts[] = {
+	{{"repeat", required_argument, NULL, 'n'}, "N", "timed launches (default: run.repeat, else 100)"},
+	{{"warmup", required_argument, NULL, 'w'}, "N", "untimed launches before them (default 3)"},
+	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default 0)"},
+	{{"timeout", required_argument, NULL, OPT_TIMEOUT}, "DURATION", "abort when one launch takes longer (\"10 s\", \"500ms\")"},
+	{{"instantiate", required_argument, NULL, OPT_INSTANTIATE}, "LIST", "instantiate flags: upload, auto_free_on_launch,\n                                use_node_priority, device_launch (or \"none\")"},
+	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only; no driver is loaded"},
+	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout); no GPU"},
+	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers as nodes too"},
+	{{"dot", required_argument, NULL, OPT_DOT}, "FILE", "write the driver's DOT of the built graph"},
+	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},
+	{{"dump", required_argument, NULL, OPT_DUMP}, "BUF=FILE", "after the verification launch, write a buffer\n                                (raw; .npy or .txt by extension); repeatable"},
+	{{"json", optional_argument, NULL, OPT_JSON}, "[=FILE]", "the report as JSON (stdout without FILE)"},
+	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
+	{{"verbose", no_argument, NULL, 'v'}, NULL, "print each phase and each node as it is added"},
+	{{"help", no_argument, NULL, 'h'}, NULL, "show this help and exit"},
+	{{"version", no_argument, NULL, 'V'}, NULL, "show the version and exit"},
+};
+#define NOPTS (sizeof opts / sizeof *opts)
+
+void cli_usage(FILE *out)
+{
+	fputs("Usage: cugraphrun [OPTION]... FILE.yaml\n"
+	      "Build, run, check and time the CUDA graph described in FILE.yaml.\n\n",
+	      out);
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct option *o = &opts[i].opt;
+		char left[64];
+		int n;
+		if (o->val < 256)
+			n = snprintf(left, sizeof left, "  -%c, --%s", o->val, o->name);
+		else
+			n = snprintf(left, sizeof left, "      --%s", o->name);
+		if (opts[i].arg)
+			snprintf(left + n, sizeof left - (size_t)n, "%s%s",
+				 opts[i].arg[0] == '[' ? "" : "=", opts[i].arg);
+		fprintf(out, "%-32s%s\n", left, opts[i].help);
+	}
+	fputs("\nExit status: 0 ran and every check passed (or valid with --validate),\n"
+	      "1 a check failed, 2 usage error or invalid file, 3 CUDA error,\n"
+	      "124 a launch did not finish within --timeout.\n"
+	      "The file format is described in cugraphrun(5), the command in cugraphrun(1).\n",
+	      out);
+}
+
+static bool parse_count(const char *s, uint32_t *out)
+{
+	uint64_t v;
+	if (parse_u64(s, &v) != SCALAR_OK || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+const char *parse_dot_flags(const char *s, unsigned *out, char *bad, size_t badlen)
+{
+	uint64_t v;
+	if (parse_u64(s, &v) == SCALAR_OK) {
+		if (v > 0xffffu) {
+			snprintf(bad, badlen, "%s", s);
+			return bad;
+		}
+		*out = (unsigned)v;
+		return NULL;
+	}
+	unsigned flags = 0;
+	const char *p = s;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		bool found = false;
+		for (size_t i = 0; i < dot_flag_count; i++) {
+			const char *name = dot_flag_table[i].name;
+			/* Accept the driver's spelling too: KERNEL_NODE_PARAMS. */
+			if (strlen(name) == len && strncmp(name, p, len) == 0) {
+				flags |= dot_flag_table[i].value;
+				found = true;
+				break;
+			}
+		}
+		if (!found) {
+			snprintf(bad, badlen, "%.*s", (int)len, p);
+			return bad;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	*out = flags;
+	return NULL;
+}
+
+bool parse_inst_flags(const char *s, unsigned *out, char *bad, size_t badlen)
+{
+	unsigned flags = 0;
+	if (strcmp(s, "none") == 0 || *s == '\0') {
+		*out = 0;
+		return true;
+	}
+	const char *p = s;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		bool found = false;
+		for (unsigned i = 0; i < INST_FLAG_COUNT; i++)
+			if (strlen(inst_flag_names[i]) == len &&
+			    strncmp(inst_flag_names[i], p, len) == 0) {
+				flags |= 1u << i;
+				found = true;
+			}
+		if (!found) {
+			snprintf(bad, badlen, "%.*s", (int)len, p);
+			return false;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	*out = flags;
+	return true;
+}
+
+static enum cli_result __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("cugraphrun: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'cugraphrun --help' for more information.\n", stderr);
+	return CLI_USAGE;
+}
+
+enum cli_result cli_parse(int argc, char **argv, struct options *o)
+{
+	struct option longopts[NOPTS + 1];
+	for (size_t i = 0; i < NOPTS; i++)
+		longopts[i] = opts[i].opt;
+	memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
+	memset(o, 0, sizeof *o);
+	char bad[128];
+
+	opterr = 0;
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, ":n:w:d:qvhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (!parse_count(optarg, &o->repeat))
+				return usage_error("invalid --repeat '%s': expected a count", optarg);
+			o->has_repeat = true;
+			break;
+		case 'w':
+			if (!parse_count(optarg, &o->warmup))
+				return usage_error("invalid --warmup '%s': expected a count", optarg);
+			o->has_warmup = true;
+			break;
+		case 'd': {
+			uint32_t dev;
+			if (!parse_count(optarg, &dev) || dev > 1024)
+				return usage_error("invalid --device '%s': expected a GPU ordinal", optarg);
+			o->device = (int)dev;
+			o->has_device = true;
+			break;
+		}
+		case OPT_TIMEOUT:
+			if (parse_duration(optarg, &o->timeout_ns) != SCALAR_OK)
+				return usage_error("invalid --timeout '%s': expected a duration such as \"10 s\" or \"500 ms\"", optarg);
+			o->has_timeout = true;
+			break;
+		case OPT_INSTANTIATE:
+			if (!parse_inst_flags(optarg, &o->instantiate, bad, sizeof bad))
+				return usage_error("invalid --instantiate flag '%s': expected upload, auto_free_on_launch, use_node_priority, device_launch or none", bad);
+			o->has_instantiate = true;
+			break;
+		case OPT_VALIDATE:
+			o->validate = true;
+			break;
+		case OPT_DESCRIBE:
+			o->describe = optarg;
+			break;
+		case OPT_DESCRIBE_BUFFERS:
+			o->describe_buffers = true;
+			break;
+		case OPT_DOT:
+			o->dot = optarg;
+			break;
+		case OPT_DOT_FLAGS:
+			if (parse_dot_flags(optarg, &o->dot_flags, bad, sizeof bad))
+				return usage_error("invalid --dot-flags word '%s': see cugraphrun(1) for the names", bad);
+			o->has_dot_flags = true;
+			break;
+		case OPT_DUMP: {
+			const char *eq = strchr(optarg, '=');
+			if (eq == NULL || eq == optarg || eq[1] == '\0')
+				return usage_error("invalid --dump '%s': expected BUFFER=FILE", optarg);
+			struct dump_req *r = VEC_PUSH(o->dumps, o->ndumps, o->ndumps_cap);
+			r->buffer = optarg;
+			r->buffer_len = (size_t)(eq - optarg);
+			r->file = eq + 1;
+			break;
+		}
+		case OPT_JSON:
+			o->json = true;
+			o->json_file = optarg;
+			break;
+		case 'q':
+			o->verbosity = VERB_QUIET;
+			break;
+		case 'v':
+			o->verbosity = VERB_VERBOSE;
+			break;
+		case 'h':
+			cli_usage(stdout);
+			return CLI_EXIT_OK;
+		case 'V':
+			printf("cugraphrun %s (file format %d)\n", PACKAGE_VERSION,
+			       GDEF_FORMAT_VERSION);
+			return CLI_EXIT_OK;
+		case ':':
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return usage_error("%s", "no graph file given");
+	if (optind + 1 < argc)
+		return usage_error("one graph file at a time, not also '%s'", argv[optind + 1]);
+	o->file = argv[optind];
+	if (o->has_dot_flags && o->dot == NULL)
+		return usage_error("%s", "--dot-flags needs --dot=FILE");
+	if (o->describe_buffers && o->describe == NULL)
+		return usage_error("%s", "--describe-buffers needs --describe=FILE");
+	return CLI_OK;
+}
+
+void cli_free(struct options *o)
+{
+	free(o->dumps);
+	o->dumps = NULL;
+	o->ndumps = 0;
+}
+
+void run_settings_merge(struct run_settings *s, const struct gdef *g, const struct options *o)
+{
+	const struct run_defaults *r = &g->run;
+	s->repeat = o->has_repeat ? o->repeat : r->has_repeat ? r->repeat : 100;
+	s->warmup = o->has_warmup ? o->warmup : r->has_warmup ? r->warmup : 3;
+	s->device = o->has_device ? o->device : r->has_device ? r->device : 0;
+	s->timeout_ns = o->has_timeout ? o->timeout_ns : r->has_timeout ? r->timeout_ns : 0;
+	s->instantiate = o->has_instantiate ? o->instantiate :
+		r->has_instantiate ? r->instantiate : 0;
+}

@@ -1,0 +1,68 @@
+/*
+ * The command line: one option table, parsed with getopt_long into a
+ * struct options.  Parsing returns a code; main decides what to do with
+ * it.  The options struct borrows argv's strings; cli_free releases what
+ * it allocated itself.
+ */
+#ifndef CGR_CLI_H
+#define CGR_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* --dump=BUF=FILE */
+struct dump_req {
+	const char *buffer;
+	const char *file;
+	size_t buffer_len;
+};
+
+enum verbosity { VERB_QUIET = -1, VERB_NORMAL = 0, VERB_VERBOSE = 1 };
+
+struct options {
+	const char *file;               /* the YAML file */
+	bool validate;
+	const char *describe;           /* --describe=FILE ("-" for stdout) */
+	bool describe_buffers;
+	const char *dot;                /* --dot=FILE */
+	unsigned dot_flags;             /* CU_GRAPH_DEBUG_DOT_FLAGS_* bits */
+	bool has_dot_flags;
+	struct dump_req *dumps;
+	size_t ndumps, ndumps_cap;
+	bool json;
+	const char *json_file;          /* NULL: stdout */
+	/* Overrides of the file's run: section; has_* says given. */
+	bool has_repeat, has_warmup, has_device, has_timeout, has_instantiate;
+	uint32_t repeat, warmup;
+	int device;
+	uint64_t timeout_ns;
+	unsigned instantiate;           /* enum inst_flag bits */
+	enum verbosity verbosity;
+};
+
+enum cli_result {
+	CLI_OK,          /* run with the options */
+	CLI_EXIT_OK,     /* --help or --version printed: exit 0 */
+	CLI_USAGE,       /* misuse, message printed: exit 2 */
+};
+
+enum cli_result cli_parse(int argc, char **argv, struct options *o);
+void cli_free(struct options *o);
+void cli_usage(FILE *out);
+
+/*
+ * CU_GRAPH_DEBUG_DOT_FLAGS_* by name.  The values are the driver's (the
+ * ABI is stable), written out so that the front end needs no cuda.h.
+ */
+struct dot_flag { const char *name; unsigned value; };
+extern const struct dot_flag dot_flag_table[];
+extern const size_t dot_flag_count;
+/* Parse "verbose,handles" or "0x3"; NULL on success, else the bad word. */
+const char *parse_dot_flags(const char *s, unsigned *out, char *bad, size_t badlen);
+
+/* "upload,device_launch" into enum inst_flag bits; false on a bad word. */
+bool parse_inst_flags(const char *s, unsigned *out, char *bad, size_t badlen);
+
+#endif

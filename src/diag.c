@@ -1,0 +1,131 @@
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+static const char *const level_names[] = {
+	[DIAG_NOTE] = "note",
+	[DIAG_WARNING] = "warning",
+	[DIAG_ERROR] = "error",
+};
+
+void diag_init(struct diag *d, const char *file, FILE *out)
+{
+	memset(d, 0, sizeof *d);
+	d->file = file;
+	d->out = out ? out : stderr;
+}
+
+static unsigned max_errors(const struct diag *d)
+{
+	return d->max_errors ? d->max_errors : DIAG_MAX_ERRORS;
+}
+
+void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
+	       const char *fmt, va_list ap)
+{
+	if (level == DIAG_ERROR)
+		d->nerrors++;
+	else if (level == DIAG_WARNING)
+		d->nwarnings++;
+	/* Notes follow their error: shown exactly when it was. */
+	if (d->quiet || d->nerrors > max_errors(d))
+		return;
+	if (pos.line)
+		fprintf(d->out, "%s:%u:%u: %s: ", d->file, pos.line, pos.col,
+			level_names[level]);
+	else
+		fprintf(d->out, "%s: %s: ", d->file, level_names[level]);
+	vfprintf(d->out, fmt, ap);
+	fputc('\n', d->out);
+}
+
+#define DEFINE_LEVEL(fn, level)                                          \
+	void fn(struct diag *d, struct pos pos, const char *fmt, ...)    \
+	{                                                                \
+		va_list ap;                                              \
+		va_start(ap, fmt);                                       \
+		diag_vmsg(d, level, pos, fmt, ap);                       \
+		va_end(ap);                                              \
+	}
+DEFINE_LEVEL(diag_error, DIAG_ERROR)
+DEFINE_LEVEL(diag_warning, DIAG_WARNING)
+DEFINE_LEVEL(diag_note, DIAG_NOTE)
+
+bool diag_finish(struct diag *d)
+{
+	unsigned max = max_errors(d);
+	if (!d->quiet && d->nerrors > max)
+		fprintf(d->out, "%s: error: %u more errors not shown\n", d->file,
+			d->nerrors - max);
+	fflush(d->out);
+	return d->nerrors == 0;
+}
+
+void errorx(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("cugraphrun: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("cugraphrun: warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* Damerau-free Levenshtein distance, bounded to short words. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return SIZE_MAX;
+	size_t row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t best = diag + cost;
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *diag_suggest(const char *word, const char *const *candidates, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = SIZE_MAX;
+	size_t len = strlen(word);
+	/* Allow one edit for short words, about a third of the word otherwise. */
+	size_t limit = len <= 4 ? 1 : len / 3 + 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t dist = edit_distance(word, candidates[i]);
+		if (dist < best_d) {
+			best_d = dist;
+			best = candidates[i];
+		}
+	}
+	return best_d <= limit ? best : NULL;
+}

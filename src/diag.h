@@ -1,0 +1,66 @@
+/*
+ * The one message printer.  Every diagnostic about an input file goes
+ * through here and comes out as
+ *
+ *     FILE:LINE:COL: error: what is wrong, and what to do
+ *
+ * (the form compilers use, so editors jump to it).  Errors are counted;
+ * after DIAG_MAX_ERRORS further errors are counted but not printed, and
+ * diag_finish() says how many were left out.  The diag does not own the
+ * file name it is given.
+ */
+#ifndef CGR_DIAG_H
+#define CGR_DIAG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* A position in the YAML file, both 1-based; line 0 means "no position". */
+struct pos {
+	uint32_t line;
+	uint32_t col;
+};
+
+enum diag_level { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR };
+
+#define DIAG_MAX_ERRORS 20
+
+struct diag {
+	const char *file;   /* as the user named it; not owned */
+	FILE *out;          /* stderr unless a test redirects it */
+	unsigned nerrors;   /* all errors, printed or not */
+	unsigned nwarnings;
+	unsigned max_errors; /* print at most this many; 0 means DIAG_MAX_ERRORS */
+	bool quiet;          /* count but print nothing (benchmarks) */
+};
+
+void diag_init(struct diag *d, const char *file, FILE *out);
+
+/* Report at pos (line 0: the file as a whole). */
+void diag_error(struct diag *d, struct pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void diag_warning(struct diag *d, struct pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A note attached to the previous error; printed only if that one was. */
+void diag_note(struct diag *d, struct pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
+	       const char *fmt, va_list ap);
+
+/* Print the "N more errors not shown" line, if any; true when no errors. */
+bool diag_finish(struct diag *d);
+
+/* A message about no file at all: "cugraphrun: error: ..." on stderr. */
+void errorx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * The closest of candidates[0..n) to word by edit distance, or NULL when
+ * none is close enough to be a plausible typo ("did you mean").
+ */
+const char *diag_suggest(const char *word, const char *const *candidates, size_t n);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * cugraphrun: read a YAML description of a CUDA graph, check it, and then
+ * describe it (DOT), or build, run, check and time it on the GPU.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "describe.h"
+#include "diag.h"
+#include "gpu.h"
+#include "load.h"
+#include "model.h"
+#include "validate.h"
+
+/* --describe=FILE: "-" is stdout. */
+static int write_description(const struct gdef *g, const struct options *o)
+{
+	struct describe_opts dopts = {.buffers = o->describe_buffers};
+	bool to_stdout = strcmp(o->describe, "-") == 0;
+	FILE *out = to_stdout ? stdout : fopen(o->describe, "w");
+	if (out == NULL) {
+		errorx("cannot write %s: %m", o->describe);
+		return 2;
+	}
+	int rc = describe_write(g, &dopts, out);
+	if (!to_stdout && fclose(out) != 0) {
+		errorx("cannot write %s: %m", o->describe);
+		rc = -1;
+	}
+	return rc == 0 ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	switch (cli_parse(argc, argv, &o)) {
+	case CLI_OK:
+		break;
+	case CLI_EXIT_OK:
+		return 0;
+	case CLI_USAGE:
+		cli_free(&o);
+		return 2;
+	}
+
+	struct diag d;
+	diag_init(&d, o.file, stderr);
+	struct gdef *g = gdef_load(o.file, &d);
+	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	diag_finish(&d);
+	int status = 0;
+	if (!valid) {
+		status = 2;
+	} else if (o.describe) {
+		status = write_description(g, &o);
+	}
+	if (status == 0 && !o.validate && !o.describe) {
+		struct run_settings s;
+		run_settings_merge(&s, g, &o);
+		status = gpu_run(g, &s, &o, &d);
+	}
+	gdef_free(g);
+	cli_free(&o);
+	return status;
+}

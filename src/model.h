@@ -1,0 +1,314 @@
+/*
+ * The graph definition: a plain C picture of one cugraphrun file, with no
+ * libyaml or CUDA types in it, so that the front end and its tests build
+ * and run without a GPU.
+ *
+ * Ownership: a struct gdef owns everything reachable from it (every string,
+ * array and nested graph); gdef_free() releases it all and accepts NULL.
+ * Every element keeps the position it came from, so that errors found late
+ * (validation, a driver refusal, a failed check) still point into the YAML.
+ *
+ * The loader fills in what was written; the validator checks it and fills
+ * in the resolved fields (marked "validator:"), after which back ends may
+ * rely on every name being resolved and every rule of format 1 holding.
+ */
+#ifndef CGR_MODEL_H
+#define CGR_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "scalar.h"
+
+#define GDEF_FORMAT_VERSION 1
+
+/* A reference to a named thing, as written; idx is set by the validator. */
+struct name_ref {
+	char *name;         /* NULL when absent */
+	struct pos pos;
+	long idx;           /* validator: index in the target array, or -1 */
+};
+
+struct module {
+	char *name;
+	struct pos pos;
+	char *file;         /* as written */
+	struct pos file_pos;
+	char *path;         /* file resolved against the YAML's directory */
+	bool builtin;       /* the built-in module "builtin" (no file) */
+};
+
+enum mem_kind { MEM_DEVICE, MEM_HOST, MEM_MANAGED, MEM_GRAPH, MEM_COUNT };
+extern const char *const mem_kind_names[MEM_COUNT];
+
+enum init_kind {
+	INIT_ZERO,          /* default */
+	INIT_SCALAR,        /* every element */
+	INIT_LIST,          /* exactly count elements */
+	INIT_IOTA,          /* start + i * step */
+	INIT_RANDOM,        /* uniform in [min, max], seeded */
+	INIT_FILE,          /* raw bytes, exact size */
+};
+
+struct init {
+	enum init_kind kind;
+	struct pos pos;
+	struct num scalar;              /* INIT_SCALAR */
+	struct num *list;               /* INIT_LIST */
+	size_t nlist, caplist;
+	struct num start, step;         /* INIT_IOTA; defaults 0 and 1 */
+	uint64_t seed;                  /* INIT_RANDOM; default 1 */
+	struct num min, max;            /* INIT_RANDOM; defaults 0 and 1 */
+	char *file;                     /* INIT_FILE, as written */
+	char *path;                     /* resolved against the YAML's directory */
+	struct pos file_pos;
+};
+
+struct buffer {
+	char *name;
+	struct pos pos;
+	enum elem_type type;            /* default ET_U8 */
+	struct pos type_pos;
+	bool has_count, has_size;
+	uint64_t count;                 /* elements; validator: always set */
+	uint64_t size;                  /* bytes; validator: always set */
+	struct pos count_pos, size_pos;
+	enum mem_kind memory;
+	struct pos memory_pos;
+	struct init init;
+};
+
+struct event {
+	char *name;
+	struct pos pos;
+};
+
+struct condition {
+	char *name;
+	struct pos pos;
+	uint32_t default_value;         /* applied at every launch */
+	bool has_default;
+	struct pos default_pos;
+	long user;                      /* validator: -1, or set while walking */
+};
+
+enum node_kind {
+	NK_KERNEL, NK_MEMSET, NK_COPY, NK_EMPTY, NK_GRAPH, NK_ALLOC, NK_FREE,
+	NK_EVENT_RECORD, NK_EVENT_WAIT, NK_HOST, NK_IF, NK_WHILE, NK_SWITCH,
+	NK_COUNT
+};
+/* The kind keys of format 1 ("kernel", "event_record", ...). */
+extern const char *const node_kind_names[NK_COUNT];
+bool node_kind_is_conditional(enum node_kind k);
+
+enum arg_kind {
+	ARG_BUFFER,         /* device address of ref (+ offset elements) */
+	ARG_SCALAR,         /* num encoded as type */
+	ARG_HANDLE,         /* conditional handle of ref, 8 bytes */
+	ARG_BYTES,          /* raw bytes */
+	ARG_STRUCT,         /* fields packed with C alignment */
+};
+
+struct arg {
+	enum arg_kind kind;
+	struct pos pos;
+	struct name_ref ref;            /* ARG_BUFFER: buffer; ARG_HANDLE: condition */
+	uint64_t offset;                /* ARG_BUFFER: in elements */
+	enum elem_type type;            /* ARG_SCALAR */
+	struct num num;                 /* ARG_SCALAR */
+	uint8_t *bytes;                 /* ARG_BYTES */
+	size_t nbytes;
+	struct arg *fields;             /* ARG_STRUCT */
+	size_t nfields, capfields;
+};
+
+/* Size and alignment of an argument as the kernel sees it. */
+size_t arg_size(const struct arg *a);
+size_t arg_align(const struct arg *a);
+
+struct kernel_node {
+	char *function;                 /* "module.function" as written */
+	struct pos function_pos;
+	struct name_ref module;         /* the part before the first '.' */
+	char *func;                     /* the part after it */
+	uint32_t grid[3], block[3];     /* each defaults to 1 */
+	struct pos grid_pos, block_pos;
+	uint64_t shared;                /* dynamic shared memory, bytes */
+	struct pos shared_pos;
+	struct arg *args;
+	size_t nargs, capargs;
+	struct pos args_pos;
+	bool has_priority;
+	int priority;
+	struct pos priority_pos;
+};
+
+struct memset_node {
+	struct name_ref buffer;
+	struct num value;               /* in the buffer's element type */
+	uint64_t offset;                /* elements */
+	struct pos offset_pos;
+	bool has_count;
+	uint64_t count;                 /* elements; validator: always set */
+	struct pos count_pos;
+};
+
+/* One side of a copy: a buffer and an offset in its elements. */
+struct copy_end {
+	struct name_ref buffer;
+	uint64_t offset;
+	struct pos offset_pos;
+};
+
+struct copy_node {
+	struct copy_end from, to;
+	bool has_count;
+	uint64_t count;                 /* elements of from; validator: always set */
+	struct pos count_pos;
+	uint64_t bytes;                 /* validator: count * element size */
+};
+
+enum host_action { HOST_PRINT, HOST_SLEEP, HOST_DUMP };
+
+struct host_node {
+	enum host_action action;
+	char *text;                     /* HOST_PRINT */
+	uint64_t sleep_ns;              /* HOST_SLEEP */
+	struct name_ref buffer;         /* HOST_DUMP */
+};
+
+struct graph;
+
+/*
+ * IF: bodies[0] is then, bodies[1] (optional) else.  WHILE: bodies[0].
+ * SWITCH: one body per case.
+ */
+struct cond_node {
+	struct name_ref condition;
+	struct graph **bodies;
+	size_t nbodies, capbodies;
+};
+
+struct node {
+	char *id;                       /* explicit, or KIND_N assigned at load */
+	bool id_given;
+	struct pos pos;                 /* the node's mapping */
+	struct pos id_pos;
+	enum node_kind kind;
+	struct pos kind_pos;            /* the kind key */
+	struct name_ref *after;         /* same graph; validator resolves idx */
+	size_t nafter, capafter;
+	struct graph *graph;            /* the graph holding this node */
+	union {
+		struct kernel_node kernel;
+		struct memset_node memset;
+		struct copy_node copy;
+		struct graph *child;    /* NK_GRAPH */
+		struct name_ref buffer; /* NK_ALLOC, NK_FREE */
+		struct name_ref event;  /* NK_EVENT_RECORD, NK_EVENT_WAIT */
+		struct host_node host;
+		struct cond_node cond;  /* NK_IF, NK_WHILE, NK_SWITCH */
+	} u;
+	/* validator: dependencies as indices into graph->nodes, without duplicates */
+	size_t *deps;
+	size_t ndeps, capdeps;
+};
+
+/* An extra dependency from an edges list. */
+struct edge {
+	struct name_ref from, to;
+	struct pos pos;
+};
+
+struct graph {
+	struct pos pos;
+	struct node **nodes;            /* each allocated alone: pointers stay valid */
+	size_t nnodes, capnodes;
+	struct edge *edges;
+	size_t nedges, capedges;
+	bool chain;
+	struct graph *parent;           /* NULL for the root */
+	struct node *owner;             /* the graph/if/while/switch node, or NULL */
+	unsigned body_index;            /* which body of owner (case n, else = 1) */
+	/* validator: indices into nodes in an order where deps come first */
+	size_t *topo;
+};
+
+/* A check after the verification launch. */
+enum expect_kind { EXPECT_SCALAR, EXPECT_LIST, EXPECT_FILE };
+
+struct check {
+	struct pos pos;
+	struct name_ref buffer;
+	enum expect_kind expect;
+	struct pos expect_pos;
+	struct num scalar;
+	struct num *list;
+	size_t nlist, caplist;
+	char *file;                     /* as written */
+	char *path;                     /* resolved */
+	double rtol, atol;              /* default 0 */
+	struct pos rtol_pos, atol_pos;
+};
+
+/* instantiate flags by name (the values are not CUDA's). */
+enum inst_flag {
+	INST_UPLOAD = 1u << 0,
+	INST_AUTO_FREE_ON_LAUNCH = 1u << 1,
+	INST_USE_NODE_PRIORITY = 1u << 2,
+	INST_DEVICE_LAUNCH = 1u << 3,
+};
+#define INST_FLAG_COUNT 4
+extern const char *const inst_flag_names[INST_FLAG_COUNT];
+
+struct run_defaults {
+	struct pos pos;
+	bool has_repeat, has_warmup, has_timeout, has_device, has_instantiate;
+	uint32_t repeat;
+	uint32_t warmup;
+	uint64_t timeout_ns;
+	int device;
+	unsigned instantiate;           /* enum inst_flag bits */
+};
+
+struct gdef {
+	char *file;                     /* as given on the command line */
+	char *dir;                      /* its directory, for relative paths */
+	int version;
+	char *name, *description;
+	struct module *modules;
+	size_t nmodules, capmodules;
+	struct buffer *buffers;
+	size_t nbuffers, capbuffers;
+	struct event *events;
+	size_t nevents, capevents;
+	struct condition *conditions;
+	size_t nconditions, capconditions;
+	struct graph *root;
+	struct check *checks;
+	size_t nchecks, capchecks;
+	struct run_defaults run;
+	/* validator: name lookups */
+	struct strmap *module_index, *buffer_index, *event_index,
+		*condition_index, *node_index;
+	struct node **all_nodes;        /* validator: every node, file order */
+	size_t nall_nodes;
+};
+
+/* A new, empty definition for file (copied); root graph allocated. */
+struct gdef *gdef_new(const char *file);
+void gdef_free(struct gdef *g);
+struct graph *graph_new(struct graph *parent, struct node *owner);
+void graph_free(struct graph *gr);
+/* A new zeroed node of kind, appended to gr (which owns it). */
+struct node *graph_add_node(struct graph *gr, enum node_kind kind);
+
+/* Resolve a path written in the file against the file's directory. */
+char *gdef_resolve_path(const struct gdef *g, const char *written);
+
+/* Counts by kind over a graph and everything nested in it. */
+void graph_count_kinds(const struct graph *gr, size_t counts[NK_COUNT], bool recurse);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * The validator: every rule of format 1 that can be checked without a GPU,
+ * over a loaded definition, each error with its position and all of them
+ * reported (diag caps the printing).  On success it fills the model's
+ * resolved fields (name indices, sizes, dependency lists, topological
+ * order) that the back ends rely on.
+ */
+#ifndef CGR_VALIDATE_H
+#define CGR_VALIDATE_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+#include "model.h"
+
+/* True when g is valid; errors go to d. */
+bool gdef_validate(struct gdef *g, struct diag *d);
+
+#endif
