@@ -1,4 +1,39 @@
-/* placeholder: being written by the GPU back-end helper */
+/*
+ * Buffer contents on the host side, with no CUDA in sight: the initial
+ * contents of a buffer (every init form), checks against expected values,
+ * dumps to files (raw, .npy, .txt) and the host `dump` action's printing.
+ * The GPU back end moves the bytes; everything about their meaning is here
+ * so it is unit-tested without a GPU.
+ */
 #ifndef CGR_VERIFY_H
 #define CGR_VERIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "model.h"
+
+/*
+ * Fill out (b->size bytes) with b's initial contents.  0 on success; -1
+ * after reporting through d (an init file that changed since validation).
+ */
+int buffer_fill_init(const struct buffer *b, void *out, struct diag *d);
+
+/*
+ * Compare data (the buffer's b->size bytes after the verification launch)
+ * with check c.  On failure report through d, at the check's position: the
+ * buffer, the first differing index, expected and actual values, and how
+ * many elements differ.  Returns true when the check holds.
+ */
+bool check_run(const struct check *c, const struct buffer *b, const void *data,
+	       struct diag *d);
+
+/* Write data (b->size bytes) to path: .npy, .txt, else raw.  0 or -1 (errno). */
+int dump_write(const char *path, const struct buffer *b, const void *data);
+
+/* Print up to max elements of data as the host dump action does. */
+void buffer_print(FILE *out, const struct buffer *b, const void *data, size_t max);
+
 #endif
