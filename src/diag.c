@@ -86,31 +86,30 @@ void warnx_(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Damerau-free Levenshtein distance, bounded to short words. */
+/* Edit distance counting a swap of neighbours as one edit ("tpye"). */
 static size_t edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	if (la > 64 || lb > 64)
 		return SIZE_MAX;
-	size_t row[65];
+	size_t m[65][65];
+	for (size_t i = 0; i <= la; i++)
+		m[i][0] = i;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
+		m[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
 		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-			size_t best = diag + cost;
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			size_t best = m[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (m[i - 1][j] + 1 < best)
+				best = m[i - 1][j] + 1;
+			if (m[i][j - 1] + 1 < best)
+				best = m[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    m[i - 2][j - 2] + 1 < best)
+				best = m[i - 2][j - 2] + 1;
+			m[i][j] = best;
 		}
-	}
-	return row[lb];
+	return m[la][lb];
 }
 
 const char *diag_suggest(const char *word, const char *const *candidates, size_t n)

@@ -1,4 +1,324 @@
+/* Unit tests for src/scalar.c and the small pieces beside it (diag, strmap). */
 #include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "scalar.h"
+#include "strmap.h"
 #include "unit.h"
-static Suite *s(void){ Suite *s = suite_create("placeholder"); return s; }
-UNIT_MAIN(s)
+
+START_TEST(test_parse_int)
+{
+	struct num n;
+	ck_assert_int_eq(parse_int("42", &n), SCALAR_OK);
+	ck_assert_int_eq(n.kind, NUM_UINT);
+	ck_assert_uint_eq(n.u, 42);
+	ck_assert_int_eq(parse_int("0x1F", &n), SCALAR_OK);
+	ck_assert_uint_eq(n.u, 31);
+	ck_assert_int_eq(parse_int("-7", &n), SCALAR_OK);
+	ck_assert_int_eq(n.kind, NUM_INT);
+	ck_assert_int_eq(n.i, -7);
+	ck_assert_int_eq(parse_int("-0", &n), SCALAR_OK);
+	ck_assert_int_eq(n.kind, NUM_UINT);
+	ck_assert_int_eq(parse_int("1_000_000", &n), SCALAR_OK);
+	ck_assert_uint_eq(n.u, 1000000);
+	ck_assert_int_eq(parse_int("18446744073709551615", &n), SCALAR_OK);
+	ck_assert_uint_eq(n.u, UINT64_MAX);
+	ck_assert_int_eq(parse_int("18446744073709551616", &n), SCALAR_RANGE);
+	ck_assert_int_eq(parse_int("-9223372036854775808", &n), SCALAR_OK);
+	ck_assert(n.i == INT64_MIN);
+	ck_assert_int_eq(parse_int("-9223372036854775809", &n), SCALAR_RANGE);
+	ck_assert_int_eq(parse_int("", &n), SCALAR_SYNTAX);
+	ck_assert_int_eq(parse_int("0x", &n), SCALAR_SYNTAX);
+	ck_assert_int_eq(parse_int("12a", &n), SCALAR_SYNTAX);
+	ck_assert_int_eq(parse_int("1.5", &n), SCALAR_SYNTAX);
+	ck_assert_int_eq(parse_int("1__0", &n), SCALAR_SYNTAX);
+}
+END_TEST
+
+START_TEST(test_parse_number)
+{
+	struct num n;
+	ck_assert_int_eq(parse_number("2.5", &n), SCALAR_OK);
+	ck_assert_int_eq(n.kind, NUM_FLOAT);
+	ck_assert(n.f == 2.5);
+	ck_assert_int_eq(parse_number("1e-5", &n), SCALAR_OK);
+	ck_assert(n.f == 1e-5);
+	ck_assert_int_eq(parse_number("-inf", &n), SCALAR_OK);
+	ck_assert(isinf(n.f) && n.f < 0);
+	ck_assert_int_eq(parse_number(".inf", &n), SCALAR_OK);
+	ck_assert(isinf(n.f) && n.f > 0);
+	ck_assert_int_eq(parse_number("nan", &n), SCALAR_OK);
+	ck_assert(isnan(n.f));
+	ck_assert_int_eq(parse_number("7", &n), SCALAR_OK);
+	ck_assert_int_eq(n.kind, NUM_UINT);
+	ck_assert_int_eq(parse_number("1e999", &n), SCALAR_RANGE);
+	ck_assert_int_eq(parse_number("e5", &n), SCALAR_SYNTAX);
+	ck_assert_int_eq(parse_number("abc", &n), SCALAR_SYNTAX);
+	ck_assert_int_eq(parse_number("1.0 x", &n), SCALAR_SYNTAX);
+}
+END_TEST
+
+START_TEST(test_parse_size)
+{
+	uint64_t v;
+	ck_assert_int_eq(parse_size("4096", &v), SCALAR_OK);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(parse_size("64 KiB", &v), SCALAR_OK);
+	ck_assert_uint_eq(v, 65536);
+	ck_assert_int_eq(parse_size("4MiB", &v), SCALAR_OK);
+	ck_assert_uint_eq(v, 4u << 20);
+	ck_assert_int_eq(parse_size("1 GiB", &v), SCALAR_OK);
+	ck_assert_uint_eq(v, 1u << 30);
+	ck_assert_int_eq(parse_size("3 kB", &v), SCALAR_OK);
+	ck_assert_uint_eq(v, 3000);
+	ck_assert_int_eq(parse_size("0x10 B", &v), SCALAR_OK);
+	ck_assert_uint_eq(v, 16);
+	ck_assert_int_eq(parse_size("16 EiB", &v), SCALAR_UNIT);
+	ck_assert_int_eq(parse_size("1 parsec", &v), SCALAR_UNIT);
+	ck_assert_int_eq(parse_size("1180591620717411303424", &v), SCALAR_RANGE); /* 2^70 */
+	ck_assert_int_eq(parse_size("17179869184 GiB", &v), SCALAR_RANGE);         /* 2^64 */
+	ck_assert_int_eq(parse_size("-1", &v), SCALAR_SYNTAX);
+	ck_assert_int_eq(parse_size("1.5 KiB", &v), SCALAR_SYNTAX);
+	ck_assert_int_eq(parse_size("KiB", &v), SCALAR_SYNTAX);
+}
+END_TEST
+
+START_TEST(test_parse_duration)
+{
+	uint64_t ns;
+	ck_assert_int_eq(parse_duration("10 s", &ns), SCALAR_OK);
+	ck_assert_uint_eq(ns, 10000000000ull);
+	ck_assert_int_eq(parse_duration("100 us", &ns), SCALAR_OK);
+	ck_assert_uint_eq(ns, 100000);
+	ck_assert_int_eq(parse_duration("1.5ms", &ns), SCALAR_OK);
+	ck_assert_uint_eq(ns, 1500000);
+	ck_assert_int_eq(parse_duration("2", &ns), SCALAR_OK);
+	ck_assert_uint_eq(ns, 2000000000ull);
+	ck_assert_int_eq(parse_duration("1 min", &ns), SCALAR_OK);
+	ck_assert_uint_eq(ns, 60000000000ull);
+	ck_assert_int_eq(parse_duration("250 ns", &ns), SCALAR_OK);
+	ck_assert_uint_eq(ns, 250);
+	ck_assert_int_eq(parse_duration("5 fortnights", &ns), SCALAR_UNIT);
+	ck_assert_int_eq(parse_duration("-1 s", &ns), SCALAR_SYNTAX);
+	ck_assert_int_eq(parse_duration("1e30 s", &ns), SCALAR_RANGE);
+}
+END_TEST
+
+START_TEST(test_elem_names)
+{
+	enum elem_type t;
+	for (int i = 0; i < ET_COUNT; i++) {
+		ck_assert(elem_from_name(elem_names[i], &t));
+		ck_assert_int_eq(t, i);
+		ck_assert_str_eq(elem_infos[i].name, elem_names[i]);
+	}
+	ck_assert(!elem_from_name("f128", &t));
+	ck_assert(!elem_from_name("", &t));
+}
+END_TEST
+
+START_TEST(test_num_encode_ranges)
+{
+	char why[96];
+	unsigned char out[8];
+	struct num n = {.kind = NUM_UINT, .u = 255};
+	ck_assert_ptr_null(num_encode(&n, ET_U8, out, why, sizeof why));
+	ck_assert_uint_eq(out[0], 255);
+	n.u = 256;
+	ck_assert_str_eq(num_encode(&n, ET_U8, out, why, sizeof why), "256 does not fit u8");
+	n.u = 127;
+	ck_assert_ptr_null(num_encode(&n, ET_I8, out, why, sizeof why));
+	n.u = 128;
+	ck_assert_str_eq(num_encode(&n, ET_I8, out, why, sizeof why), "128 does not fit i8");
+	n = (struct num){.kind = NUM_INT, .i = -128};
+	ck_assert_ptr_null(num_encode(&n, ET_I8, out, why, sizeof why));
+	ck_assert_int_eq((signed char)out[0], -128);
+	n.i = -129;
+	ck_assert_str_eq(num_encode(&n, ET_I8, out, why, sizeof why), "-129 does not fit i8");
+	n.i = -1;
+	ck_assert_str_eq(num_encode(&n, ET_U32, out, why, sizeof why), "-1 does not fit u32");
+	n = (struct num){.kind = NUM_UINT, .u = UINT64_MAX};
+	ck_assert_ptr_null(num_encode(&n, ET_U64, out, why, sizeof why));
+	ck_assert_str_eq(num_encode(&n, ET_I64, out, why, sizeof why),
+			 "18446744073709551615 does not fit i64");
+	n = (struct num){.kind = NUM_FLOAT, .f = 1.5};
+	ck_assert_str_eq(num_encode(&n, ET_I32, out, why, sizeof why),
+			 "1.5 is not an integer, as i32 needs");
+	ck_assert_ptr_null(num_encode(&n, ET_F32, out, why, sizeof why));
+	float f;
+	memcpy(&f, out, 4);
+	ck_assert(f == 1.5f);
+	n.f = 1e300;
+	ck_assert_str_eq(num_encode(&n, ET_F32, out, why, sizeof why), "1.0000000000000001e+300 does not fit f32");
+	n.f = 70000;
+	ck_assert_ptr_nonnull(num_encode(&n, ET_F16, out, why, sizeof why));
+	n.f = INFINITY;
+	ck_assert_ptr_null(num_encode(&n, ET_F16, out, why, sizeof why));
+	/* Integers convert to floats exactly where they can. */
+	n = (struct num){.kind = NUM_INT, .i = -3};
+	ck_assert_ptr_null(num_encode(&n, ET_F64, out, why, sizeof why));
+	double d;
+	memcpy(&d, out, 8);
+	ck_assert(d == -3.0);
+}
+END_TEST
+
+START_TEST(test_half_floats)
+{
+	/* Exact values, the largest finite, subnormals, rounding to even. */
+	ck_assert_uint_eq(f32_to_f16(1.0f), 0x3c00);
+	ck_assert_uint_eq(f32_to_f16(-2.0f), 0xc000);
+	ck_assert_uint_eq(f32_to_f16(65504.0f), 0x7bff);
+	ck_assert_uint_eq(f32_to_f16(65520.0f), 0x7c00);
+	ck_assert_uint_eq(f32_to_f16(5.9604645e-8f), 0x0001);
+	ck_assert_uint_eq(f32_to_f16(1.0f + 1.0f / 2048), 0x3c00); /* tie: even */
+	ck_assert_uint_eq(f32_to_f16(1.0f + 3.0f / 2048), 0x3c02);
+	ck_assert(f16_to_f32(0x3555) > 0.333f && f16_to_f32(0x3555) < 0.3334f);
+	ck_assert(isnan(f16_to_f32(f32_to_f16(NAN))));
+	for (uint32_t h = 0; h < 0x7c00; h += 7)
+		ck_assert_uint_eq(f32_to_f16(f16_to_f32((uint16_t)h)), h);
+	ck_assert_uint_eq(f32_to_bf16(1.0f), 0x3f80);
+	ck_assert_uint_eq(f32_to_bf16(-1.5f), 0xbfc0);
+	ck_assert(bf16_to_f32(0x4049) > 3.14f && bf16_to_f32(0x4049) < 3.15f);
+	ck_assert(isnan(bf16_to_f32(f32_to_bf16(NAN))));
+}
+END_TEST
+
+START_TEST(test_elem_roundtrip)
+{
+	char why[96], text[64];
+	unsigned char out[8];
+	struct num n = {.kind = NUM_INT, .i = -12345};
+	ck_assert_ptr_null(num_encode(&n, ET_I16, out, why, sizeof why));
+	ck_assert(elem_to_double(ET_I16, out) == -12345);
+	elem_format(ET_I16, out, text, sizeof text);
+	ck_assert_str_eq(text, "-12345");
+	n = (struct num){.kind = NUM_UINT, .u = UINT64_MAX};
+	ck_assert_ptr_null(num_encode(&n, ET_U64, out, why, sizeof why));
+	elem_format(ET_U64, out, text, sizeof text);
+	ck_assert_str_eq(text, "18446744073709551615");
+	n = (struct num){.kind = NUM_FLOAT, .f = 0.1};
+	ck_assert_ptr_null(num_encode(&n, ET_F32, out, why, sizeof why));
+	elem_format(ET_F32, out, text, sizeof text);
+	ck_assert_str_eq(text, "0.100000001");
+}
+END_TEST
+
+START_TEST(test_format)
+{
+	char buf[64];
+	format_size(4u << 20, buf, sizeof buf);
+	ck_assert_str_eq(buf, "4 MiB");
+	format_size(1000, buf, sizeof buf);
+	ck_assert_str_eq(buf, "1000 B");
+	format_size(3072, buf, sizeof buf);
+	ck_assert_str_eq(buf, "3 KiB");
+	format_duration(61.2e-6, buf, sizeof buf);
+	ck_assert_str_eq(buf, "61.2 us");
+	format_duration(0.31e-3, buf, sizeof buf);
+	ck_assert_str_eq(buf, "310 us");
+	format_duration(2.5, buf, sizeof buf);
+	ck_assert_str_eq(buf, "2.50 s");
+	format_duration(850e-9, buf, sizeof buf);
+	ck_assert_str_eq(buf, "850 ns");
+}
+END_TEST
+
+START_TEST(test_bool_null)
+{
+	bool b;
+	ck_assert(parse_bool("true", &b) && b);
+	ck_assert(parse_bool("False", &b) && !b);
+	ck_assert(!parse_bool("yes", &b));
+	ck_assert(is_null_scalar(""));
+	ck_assert(is_null_scalar("~"));
+	ck_assert(is_null_scalar("null"));
+	ck_assert(!is_null_scalar("nil"));
+}
+END_TEST
+
+START_TEST(test_diag_output)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct diag d;
+	diag_init(&d, "g.yaml", f);
+	d.max_errors = 2;
+	diag_error(&d, (struct pos){3, 5}, "unknown key '%s'", "cout");
+	diag_note(&d, (struct pos){1, 1}, "first here");
+	diag_warning(&d, (struct pos){4, 1}, "unused");
+	diag_error(&d, (struct pos){0, 0}, "whole file");
+	diag_error(&d, (struct pos){9, 9}, "not shown");
+	diag_note(&d, (struct pos){9, 10}, "nor this note");
+	ck_assert(!diag_finish(&d));
+	fclose(f);
+	ck_assert_str_eq(buf,
+		"g.yaml:3:5: error: unknown key 'cout'\n"
+		"g.yaml:1:1: note: first here\n"
+		"g.yaml:4:1: warning: unused\n"
+		"g.yaml: error: whole file\n"
+		"g.yaml: error: 1 more errors not shown\n");
+	ck_assert_uint_eq(d.nerrors, 3);
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_suggest)
+{
+	static const char *const keys[] = {"type", "count", "size", "memory", "init"};
+	ck_assert_str_eq(diag_suggest("cout", keys, 5), "count");
+	ck_assert_str_eq(diag_suggest("memroy", keys, 5), "memory");
+	ck_assert_str_eq(diag_suggest("tpye", keys, 5), "type");
+	ck_assert_ptr_null(diag_suggest("colour", keys, 5));
+	ck_assert_ptr_null(diag_suggest("x", keys, 5));
+}
+END_TEST
+
+START_TEST(test_strmap)
+{
+	struct strmap *m = strmap_new(0);
+	char names[2000][16];
+	for (int i = 0; i < 2000; i++) {
+		snprintf(names[i], sizeof names[i], "node_%d", i);
+		ck_assert(strmap_put(m, names[i], i, NULL));
+	}
+	long old = 0;
+	ck_assert(!strmap_put(m, "node_17", 99, &old));
+	ck_assert_int_eq(old, 17);
+	for (int i = 0; i < 2000; i++)
+		ck_assert_int_eq(strmap_get(m, names[i]), i);
+	ck_assert_int_eq(strmap_get(m, "node_2000"), -1);
+	ck_assert_uint_eq(strmap_size(m), 2000);
+	strmap_free(m);
+	strmap_free(NULL);
+}
+END_TEST
+
+static Suite *scalar_suite(void)
+{
+	Suite *s = suite_create("scalar");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_parse_int);
+	tcase_add_test(tc, test_parse_number);
+	tcase_add_test(tc, test_parse_size);
+	tcase_add_test(tc, test_parse_duration);
+	tcase_add_test(tc, test_elem_names);
+	tcase_add_test(tc, test_num_encode_ranges);
+	tcase_add_test(tc, test_half_floats);
+	tcase_add_test(tc, test_elem_roundtrip);
+	tcase_add_test(tc, test_format);
+	tcase_add_test(tc, test_bool_null);
+	tcase_add_test(tc, test_diag_output);
+	tcase_add_test(tc, test_suggest);
+	tcase_add_test(tc, test_strmap);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+UNIT_MAIN(scalar_suite)
