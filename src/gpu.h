@@ -19,6 +19,7 @@ struct run_settings {
 	int device;                     /* default 0 */
 	uint64_t timeout_ns;            /* 0: none */
 	unsigned instantiate;           /* enum inst_flag bits */
+	double frontend_s;              /* reading and validating the file (main) */
 };
 
 void run_settings_merge(struct run_settings *s, const struct gdef *g,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "describe.h"
@@ -34,6 +35,13 @@ static int write_description(const struct gdef *g, const struct options *o)
 	return rc == 0 ? 0 : 2;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -49,6 +57,7 @@ int main(int argc, char **argv)
 
 	struct diag d;
 	diag_init(&d, o.file, stderr);
+	double t0 = now_s();
 	struct gdef *g = gdef_load(o.file, &d);
 	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
 	diag_finish(&d);
@@ -61,6 +70,7 @@ int main(int argc, char **argv)
 	if (status == 0 && !o.validate && !o.describe) {
 		struct run_settings s;
 		run_settings_merge(&s, g, &o);
+		s.frontend_s = now_s() - t0;
 		status = gpu_run(g, &s, &o, &d);
 	}
 	gdef_free(g);
