@@ -26,7 +26,7 @@ def run_cugraphrun(exe, path, repeat, warmup):
                          check=True, capture_output=True, text=True).stdout
     r = json.loads(out)
     ph = r["phases"]
-    return r["launch"]["median"], ph["load"] + ph["build"]
+    return r["launch"]["median_s"], ph["load_s"] + ph["build_s"]
 
 
 def run_ref(exe, shape, n, ptx, repeat, warmup):
