@@ -7,10 +7,11 @@
 #include "strmap.h"
 #include "xmalloc.h"
 
+/* 16 bytes: values are indices into the model's arrays, well under 2^31. */
 struct slot {
 	const char *key;        /* NULL: empty */
 	uint32_t hash;
-	long value;
+	int32_t value;
 };
 
 struct strmap {
@@ -31,8 +32,9 @@ static uint32_t hash_str(const char *s)
 struct strmap *strmap_new(size_t expected)
 {
 	struct strmap *m = xcalloc(1, sizeof *m);
+	/* Room for expected keys below the 3/4 load that put() keeps. */
 	m->cap = 16;
-	while (m->cap < expected * 2)
+	while (m->cap * 3 < expected * 4)
 		m->cap *= 2;
 	m->slots = xcalloc(m->cap, sizeof *m->slots);
 	return m;
@@ -81,7 +83,7 @@ bool strmap_put(struct strmap *m, const char *key, long value, long *old)
 	}
 	s->key = key;
 	s->hash = h;
-	s->value = value;
+	s->value = (int32_t)value;
 	m->n++;
 	return true;
 }

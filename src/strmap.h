@@ -1,5 +1,5 @@
 /*
- * A string-keyed hash map to long values, for name lookups.  Keys are not
+ * A string-keyed hash map to indices (0 to INT32_MAX), for name lookups.  Keys are not
  * copied: the caller keeps them alive as long as the map (they are the
  * model's own strings).  strmap_free accepts NULL.
  */
