@@ -1,2 +1,268 @@
+/*
+ * --dot: the driver's own DOT (cuGraphDebugDotPrint), read back through
+ * libcgraph and annotated with what only cugraphrun knows.
+ *
+ * The driver names its clusters "cluster_G" after an internal graph number
+ * and its nodes "graph_G_node_I", I counting the nodes of graph G in
+ * creation order, which the builder recorded (struct built_graph).  Child
+ * graph and conditional nodes name their bodies in their labels
+ * ("graph_3", "{True | graph_4}", "{0| graph_7}", in body order).  So,
+ * from the root cluster (the one no label names), each driver node gets
+ * its YAML id and position, each body cluster its owner, and an edge from
+ * the owner to the cluster, drawn with lhead.
+ */
 #include "config.h"
-/* placeholder: being written */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <graphviz/cgraph.h>
+
+#include "gpu_build.h"
+#include "xmalloc.h"
+
+/* libcgraph 2.42 takes char * for what it only reads: the casts live here. */
+static void cg_set(void *obj, const char *attr, const char *value)
+{
+	agsafeset(obj, (char *)attr, (char *)value, (char *)"");
+}
+
+static const char *cg_get(void *obj, const char *attr)
+{
+	const char *v = agget(obj, (char *)attr);
+	return v ? v : "";
+}
+
+static Agnode_t *cg_node(Agraph_t *g, const char *name, int create)
+{
+	return agnode(g, (char *)name, create);
+}
+
+static Agraph_t *cg_subg(Agraph_t *g, const char *name, int create)
+{
+	return agsubg(g, (char *)name, create);
+}
+
+/* The driver graph numbers a label names ("graph_12"), in order. */
+static size_t label_graphs(const char *label, unsigned *out, size_t max)
+{
+	size_t n = 0;
+	for (const char *p = label; (p = strstr(p, "graph_")) != NULL; p += 6) {
+		if (p > label && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+				  (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9')))
+			continue;
+		char *end;
+		unsigned long v = strtoul(p + 6, &end, 10);
+		if (end == p + 6 || *end == '_')
+			continue;
+		if (n < max)
+			out[n] = (unsigned)v;
+		n++;
+	}
+	return n;
+}
+
+/* A YAML id made safe inside a record label. */
+static char *record_escape(const char *s)
+{
+	char *out = xmalloc(2 * strlen(s) + 1), *o = out;
+	for (; *s; s++) {
+		if (strchr("{}|<>\\ ", *s))
+			*o++ = '\\';
+		*o++ = *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+struct annot {
+	Agraph_t *dg;
+	const struct gpu *gp;
+	bool ok;
+};
+
+/* The first node of cluster gid, or a point made for an empty one. */
+static Agnode_t *cluster_anchor(struct annot *a, unsigned gid)
+{
+	char name[64];
+	snprintf(name, sizeof name, "graph_%u_node_0", gid);
+	Agnode_t *n = cg_node(a->dg, name, 0);
+	if (n)
+		return n;
+	snprintf(name, sizeof name, "cluster_%u", gid);
+	Agraph_t *sub = cg_subg(a->dg, name, 1);
+	snprintf(name, sizeof name, "graph_%u_empty", gid);
+	n = cg_node(sub, name, 1);
+	cg_set(n, "shape", "point");
+	cg_set(n, "label", "");
+	return n;
+}
+
+/* What a body is to its owner: "then", "case 2", "body", "child graph". */
+static void body_words(const struct node *owner, size_t b, char *buf, size_t len)
+{
+	switch (owner->kind) {
+	case NK_IF:
+		snprintf(buf, len, "%s", b == 0 ? "then" : "else");
+		break;
+	case NK_SWITCH:
+		snprintf(buf, len, "case %zu", b);
+		break;
+	case NK_WHILE:
+		snprintf(buf, len, "body");
+		break;
+	default:
+		snprintf(buf, len, "child graph");
+		break;
+	}
+}
+
+static void annotate_graph(struct annot *a, unsigned gid, const struct graph *gr,
+			   const struct node *owner, size_t body);
+
+/* Link owner's driver node to the cluster of body b and annotate it. */
+static void link_body(struct annot *a, Agnode_t *from, unsigned gid, const struct node *owner,
+		      size_t b, const struct graph *body)
+{
+	annotate_graph(a, gid, body, owner, b);
+	Agnode_t *to = cluster_anchor(a, gid);
+	Agedge_t *e = agedge(a->dg, from, to, NULL, 1);
+	char words[32], lhead[32];
+	body_words(owner, b, words, sizeof words);
+	snprintf(lhead, sizeof lhead, "cluster_%u", gid);
+	cg_set(e, "lhead", lhead);
+	cg_set(e, "style", "dashed");
+	cg_set(e, "label", words);
+}
+
+/* The YAML id in front of the driver's label. */
+static void label_node(struct annot *a, Agnode_t *dn, const struct node *n)
+{
+	const char *old = cg_get(dn, "label");
+	char *label;
+	if (strcmp(cg_get(dn, "shape"), "record") == 0 && old[0] == '{') {
+		char *id = record_escape(n->id);
+		label = xasprintf("{%s|%s", id, old + 1);
+		free(id);
+	} else {
+		label = xasprintf("%s\n%s", n->id, old);
+	}
+	cg_set(dn, "label", label);
+	free(label);
+	char *tip = xasprintf("%s %s at %s:%u:%u", node_kind_names[n->kind], n->id,
+			      a->gp->g->file, n->pos.line, n->pos.col);
+	cg_set(dn, "tooltip", tip);
+	free(tip);
+}
+
+static void annotate_graph(struct annot *a, unsigned gid, const struct graph *gr,
+			   const struct node *owner, size_t body)
+{
+	const struct built_graph *bg = gpu_built_of(a->gp, gr);
+	char name[64];
+	snprintf(name, sizeof name, "cluster_%u", gid);
+	Agraph_t *sub = cg_subg(a->dg, name, 0);
+	if (sub && owner) {
+		char words[32];
+		body_words(owner, body, words, sizeof words);
+		char *label = xasprintf("graph_%u: %s of '%s'", gid, words, owner->id);
+		cg_set(sub, "label", label);
+		free(label);
+	}
+	if (bg == NULL)
+		return;
+	for (size_t i = 0; i < bg->ncreated; i++) {
+		const struct node *n = bg->created[i];
+		snprintf(name, sizeof name, "graph_%u_node_%zu", gid, i);
+		Agnode_t *dn = cg_node(a->dg, name, 0);
+		if (dn == NULL) {
+			warnx_("--dot: the driver's DOT has no node %s (for '%s'); "
+			       "left as the driver wrote it", name, n->id);
+			a->ok = false;
+			return;
+		}
+		unsigned bodies[256];
+		size_t nb = label_graphs(cg_get(dn, "label"), bodies, 256);
+		label_node(a, dn, n);
+		if (n->kind == NK_GRAPH && nb >= 1) {
+			link_body(a, dn, bodies[0], n, 0, n->u.child);
+		} else if (node_kind_is_conditional(n->kind)) {
+			for (size_t b = 0; b < n->u.cond.nbodies && b < nb && b < 256; b++)
+				link_body(a, dn, bodies[b], n, b, n->u.cond.bodies[b]);
+		}
+	}
+}
+
+/* The root cluster: the lowest-numbered one that no node label names. */
+static bool find_root(Agraph_t *dg, unsigned *root)
+{
+	size_t nref = 0, capref = 0;
+	unsigned *refs = NULL;
+	for (Agnode_t *n = agfstnode(dg); n; n = agnxtnode(dg, n)) {
+		unsigned ids[256];
+		size_t k = label_graphs(cg_get(n, "label"), ids, 256);
+		for (size_t i = 0; i < k && i < 256; i++)
+			*VEC_PUSH(refs, nref, capref) = ids[i];
+	}
+	bool found = false;
+	for (Agraph_t *s = agfstsubg(dg); s; s = agnxtsubg(s)) {
+		unsigned gid;
+		char tail;
+		if (sscanf(agnameof(s), "cluster_%u%c", &gid, &tail) != 1)
+			continue;
+		bool named = false;
+		for (size_t i = 0; i < nref && !named; i++)
+			named = refs[i] == gid;
+		if (!named && (!found || gid < *root)) {
+			*root = gid;
+			found = true;
+		}
+	}
+	free(refs);
+	return found;
+}
+
+int driver_dot_annotate(const char *path, const struct gpu *gp)
+{
+	FILE *f = fopen(path, "r");
+	if (f == NULL) {
+		errorx("cannot read %s back: %m", path);
+		return -1;
+	}
+	Agraph_t *dg = agread(f, NULL);
+	fclose(f);
+	if (dg == NULL) {
+		errorx("cannot parse the driver's DOT in %s", path);
+		return -1;
+	}
+	unsigned root;
+	struct annot a = {dg, gp, true};
+	if (find_root(dg, &root)) {
+		cg_set(dg, "compound", "true");
+		annotate_graph(&a, root, gp->g->root, NULL, 0);
+		char name[64];
+		snprintf(name, sizeof name, "cluster_%u", root);
+		Agraph_t *sub = cg_subg(dg, name, 0);
+		if (sub) {
+			const char *title = gp->g->name ? gp->g->name : gp->g->file;
+			char *label = xasprintf("graph_%u: %s", root, title);
+			cg_set(sub, "label", label);
+			free(label);
+		}
+	} else {
+		warnx_("--dot: no root graph found in the driver's DOT; left as written");
+	}
+	f = fopen(path, "w");
+	int rc = 0;
+	if (f == NULL || agwrite(dg, f) != 0) {
+		errorx("cannot write %s: %m", path);
+		rc = -1;
+	}
+	if (f && fclose(f) != 0 && rc == 0) {
+		errorx("cannot write %s: %m", path);
+		rc = -1;
+	}
+	agclose(dg);
+	return rc;
+}

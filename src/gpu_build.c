@@ -1,2 +1,916 @@
+/*
+ * Building the CUDA graph: driver and context, modules and the kernel
+ * argument check, buffers, and every node kind through cuGraphAddNode,
+ * recursively for child graphs and conditional bodies.
+ */
 #include "config.h"
-/* placeholder: being written */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu_build.h"
+#include "strmap.h"
+#include "verify.h"
+#include "xmalloc.h"
+
+void gpu_verbose(const struct gpu *gp, const char *fmt, ...)
+{
+	if (gp->verbosity < VERB_VERBOSE)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("cugraphrun: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* A driver feature a file may use, and the node kinds that need it. */
+struct feature {
+	int version;
+	const char *what;
+	bool (*uses)(const struct node *n);
+};
+
+static bool uses_conditional(const struct node *n)
+{
+	return node_kind_is_conditional(n->kind);
+}
+
+static bool uses_if_else(const struct node *n)
+{
+	return n->kind == NK_IF && n->u.cond.nbodies == 2;
+}
+
+static bool uses_switch(const struct node *n)
+{
+	return n->kind == NK_SWITCH;
+}
+
+static const struct feature features[] = {
+	{12030, "a conditional node", uses_conditional},
+	{12080, "an 'if' with 'else'", uses_if_else},
+	{12080, "a 'switch'", uses_switch},
+};
+
+/* Each feature the file uses and the driver lacks: an error at its first node. */
+static bool check_features(struct gpu *gp)
+{
+	bool ok = true;
+	char need[16], have[16];
+	for (size_t f = 0; f < sizeof features / sizeof *features; f++) {
+		if (cu.driver_version >= features[f].version)
+			continue;
+		for (size_t i = 0; i < gp->g->nall_nodes; i++) {
+			const struct node *n = gp->g->all_nodes[i];
+			if (!features[f].uses(n))
+				continue;
+			diag_error(gp->d, n->pos, "node '%s' is %s, which needs a CUDA %s "
+				   "driver or newer; this driver is CUDA %s", n->id,
+				   features[f].what,
+				   cu_version_str(features[f].version, need, sizeof need),
+				   cu_version_str(cu.driver_version, have, sizeof have));
+			ok = false;
+			break;
+		}
+	}
+	return ok;
+}
+
+int gpu_open(struct gpu *gp, struct gdef *g, int device, enum verbosity v, struct diag *d)
+{
+	memset(gp, 0, sizeof *gp);
+	gp->g = g;
+	gp->d = d;
+	gp->verbosity = v;
+	if (!cu_open())
+		return 3;
+	char ver[16];
+	gpu_verbose(gp, "CUDA driver %s opened", cu_version_str(cu.driver_version, ver, sizeof ver));
+	if (!check_features(gp))
+		return 3;
+	CUresult r = cu.Init(0);
+	if (r == CUDA_ERROR_NO_DEVICE) {
+		errorx("no CUDA device found (%s)", cu_strerror(r));
+		return 3;
+	}
+	if (r != CUDA_SUCCESS) {
+		errorx("cannot initialise CUDA: %s", cu_strerror(r));
+		return 3;
+	}
+	int count = 0;
+	r = cu.DeviceGetCount(&count);
+	if (r == CUDA_SUCCESS && (device < 0 || device >= count)) {
+		errorx("no CUDA device %d: this machine has %d (0 to %d)", device, count,
+		       count - 1);
+		return 3;
+	}
+	if (r == CUDA_SUCCESS)
+		r = cu.DeviceGet(&gp->dev, device);
+	if (r == CUDA_SUCCESS)
+		r = cu.DevicePrimaryCtxRetain(&gp->ctx, gp->dev);
+	if (r == CUDA_SUCCESS) {
+		gp->ctx_retained = true;
+		r = cu.CtxSetCurrent(gp->ctx);
+	}
+	if (r == CUDA_SUCCESS)
+		r = cu.StreamCreate(&gp->stream, CU_STREAM_NON_BLOCKING);
+	if (r != CUDA_SUCCESS) {
+		errorx("cannot open CUDA device %d: %s", device, cu_strerror(r));
+		return 3;
+	}
+	return 0;
+}
+
+/* Modules ----------------------------------------------------------------- */
+
+/* The whole file, NUL-terminated (PTX is text), or NULL with errno set. */
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (f == NULL)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = xmalloc(cap);
+	size_t got;
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0)
+			buf = xreallocarray(buf, cap *= 2, 1);
+	}
+	int err = ferror(f) ? errno : 0;
+	fclose(f);
+	if (err) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Each line of a JIT log as a note at pos. */
+static void log_notes(struct diag *d, struct pos pos, const char *log)
+{
+	const char *p = log;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len)
+			diag_note(d, pos, "%.*s", (int)len, p);
+		p += len + (nl != NULL);
+	}
+}
+
+static int load_module(struct gpu *gp, size_t i)
+{
+	const struct module *m = &gp->g->modules[i];
+	char *owned = NULL;
+	const char *image = builtin_ptx;
+	if (!m->builtin) {
+		size_t len;
+		owned = read_file(m->path, &len);
+		if (owned == NULL) {
+			diag_error(gp->d, m->file_pos, "cannot read module '%s' from '%s': %s",
+				   m->name, m->path, strerror(errno));
+			return 2;
+		}
+		image = owned;
+	}
+	static char elog[16384], ilog[16384];
+	elog[0] = ilog[0] = '\0';
+	CUjit_option opts[] = {
+		CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+		CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+	};
+	void *vals[] = {
+		elog, (void *)(uintptr_t)sizeof elog, ilog, (void *)(uintptr_t)sizeof ilog,
+	};
+	CUresult r = cu.ModuleLoadDataEx(&gp->modules[i], image, 4, opts, vals);
+	free(owned);
+	if (r != CUDA_SUCCESS) {
+		gp->modules[i] = NULL;
+		diag_error(gp->d, m->builtin ? m->pos : m->file_pos,
+			   "cannot load module '%s'%s%s%s: %s", m->name,
+			   m->builtin ? "" : " ('", m->builtin ? "" : m->file,
+			   m->builtin ? "" : "')", cu_strerror(r));
+		log_notes(gp->d, m->builtin ? m->pos : m->file_pos, elog);
+		return 3;
+	}
+	gpu_verbose(gp, "loaded module '%s'%s%s", m->name, m->builtin ? " (built in)" : " from ",
+		    m->builtin ? "" : m->path);
+	if (ilog[0] && gp->verbosity >= VERB_VERBOSE)
+		fprintf(stderr, "%s\n", ilog);
+	return 0;
+}
+
+/* Where a kernel node's problems are reported: its args, else its function. */
+static struct pos args_pos(const struct kernel_node *k)
+{
+	return k->args_pos.line ? k->args_pos : k->function_pos;
+}
+
+/* The missing function: an error listing what the module has. */
+static void report_missing(struct gpu *gp, const struct node *n, CUmodule mod)
+{
+	const struct kernel_node *k = &n->u.kernel;
+	unsigned count = 0;
+	const char **names = NULL;
+	if (cu.ModuleGetFunctionCount && cu.ModuleEnumerateFunctions && cu.FuncGetName &&
+	    cu.ModuleGetFunctionCount(&count, mod) == CUDA_SUCCESS && count > 0) {
+		CUfunction *fs = xcalloc(count, sizeof *fs);
+		names = xcalloc(count, sizeof *names);
+		if (cu.ModuleEnumerateFunctions(fs, count, mod) != CUDA_SUCCESS)
+			count = 0;
+		for (unsigned i = 0; i < count; i++)
+			if (cu.FuncGetName(&names[i], fs[i]) != CUDA_SUCCESS)
+				names[i] = "?";
+		free(fs);
+	}
+	const char *mname = gp->g->modules[k->module.idx].name;
+	if (count == 0) {
+		diag_error(gp->d, k->function_pos, "no function '%s' in module '%s'",
+			   k->func, mname);
+		free(names);
+		return;
+	}
+	size_t len = 0;
+	for (unsigned i = 0; i < count; i++)
+		len += strlen(names[i]) + 2;
+	char *list = xmalloc(len + 1);
+	list[0] = '\0';
+	for (unsigned i = 0; i < count; i++) {
+		if (i)
+			strcat(list, ", ");
+		strcat(list, names[i]);
+	}
+	const char *hint = diag_suggest(k->func, names, count);
+	if (hint)
+		diag_error(gp->d, k->function_pos, "no function '%s' in module '%s' (did you "
+			   "mean '%s'?); it has: %s", k->func, mname, hint, list);
+	else
+		diag_error(gp->d, k->function_pos, "no function '%s' in module '%s'; it has: %s",
+			   k->func, mname, list);
+	free(list);
+	free(names);
+}
+
+/* The function of a kernel node, loaded once per "module.function". */
+static struct kfunc *find_func(struct gpu *gp, const struct node *n)
+{
+	const struct kernel_node *k = &n->u.kernel;
+	long idx = strmap_get(gp->func_index, k->function);
+	if (idx >= 0)
+		return &gp->funcs[idx];
+	CUmodule mod = gp->modules[k->module.idx];
+	struct kfunc *kf = VEC_PUSH(gp->funcs, gp->nfuncs, gp->capfuncs);
+	strmap_put(gp->func_index, k->function, (long)(gp->nfuncs - 1), NULL);
+	if (mod == NULL)
+		return kf;
+	CUresult r = cu.ModuleGetFunction(&kf->f, mod, k->func);
+	if (r == CUDA_ERROR_NOT_FOUND) {
+		kf->f = NULL;
+		return kf;
+	}
+	if (r != CUDA_SUCCESS) {
+		kf->f = NULL;
+		diag_error(gp->d, k->function_pos, "cannot get function '%s': %s", k->function,
+			   cu_strerror(r));
+		return kf;
+	}
+	if (cu.FuncGetParamInfo == NULL)
+		return kf;
+	kf->has_params = true;
+	size_t cap = 0;
+	for (size_t i = 0;; i++) {
+		size_t off, size;
+		if (cu.FuncGetParamInfo(kf->f, i, &off, &size) != CUDA_SUCCESS)
+			break;
+		*VEC_PUSH(kf->sizes, kf->nparams, cap) = size;
+	}
+	return kf;
+}
+
+/* The kernel's parameters (count, sizes) against the node's args. */
+static void check_args(struct gpu *gp, const struct node *n, const struct kfunc *kf)
+{
+	const struct kernel_node *k = &n->u.kernel;
+	if (k->nargs != kf->nparams) {
+		diag_error(gp->d, args_pos(k), "kernel '%s' takes %zu parameter%s, but node "
+			   "'%s' passes %zu argument%s", k->function, kf->nparams,
+			   kf->nparams == 1 ? "" : "s", n->id, k->nargs,
+			   k->nargs == 1 ? "" : "s");
+		return;
+	}
+	for (size_t i = 0; i < k->nargs; i++) {
+		size_t have = arg_size(&k->args[i]);
+		if (have != kf->sizes[i])
+			diag_error(gp->d, k->args[i].pos, "argument %zu of node '%s' is %zu "
+				   "byte%s, but parameter %zu of '%s' is %zu byte%s", i + 1,
+				   n->id, have, have == 1 ? "" : "s", i + 1, k->function,
+				   kf->sizes[i], kf->sizes[i] == 1 ? "" : "s");
+	}
+}
+
+int gpu_load(struct gpu *gp)
+{
+	struct gdef *g = gp->g;
+	unsigned before = gp->d->nerrors;
+	int rc = 0;
+	gp->modules = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->modules);
+	/* only modules some kernel uses: a PTX JIT costs milliseconds */
+	bool *used = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *used);
+	for (size_t i = 0; i < g->nall_nodes; i++)
+		if (g->all_nodes[i]->kind == NK_KERNEL)
+			used[g->all_nodes[i]->u.kernel.module.idx] = true;
+	for (size_t i = 0; i < g->nmodules; i++) {
+		int r = used[i] ? load_module(gp, i) : 0;
+		if (r > rc)
+			rc = r;
+	}
+	free(used);
+	gp->func_index = strmap_new(16);
+	bool noted = false;
+	for (size_t i = 0; i < g->nall_nodes; i++) {
+		struct node *n = g->all_nodes[i];
+		if (n->kind != NK_KERNEL)
+			continue;
+		CUmodule mod = gp->modules[n->u.kernel.module.idx];
+		struct kfunc *kf = find_func(gp, n);
+		if (mod == NULL)
+			continue;
+		if (kf->f == NULL) {
+			report_missing(gp, n, mod);
+			continue;
+		}
+		if (kf->has_params) {
+			check_args(gp, n, kf);
+		} else if (!noted) {
+			char ver[16];
+			gpu_verbose(gp, "note: this driver (CUDA %s) cannot report kernel "
+				    "parameters (CUDA 12.4 can): arguments are not checked",
+				    cu_version_str(cu.driver_version, ver, sizeof ver));
+			noted = true;
+		}
+	}
+	if (rc == 0 && gp->d->nerrors > before)
+		rc = 2;
+	return rc;
+}
+
+/* Buffers, events, handles ----------------------------------------------- */
+
+int gpu_alloc(struct gpu *gp)
+{
+	struct gdef *g = gp->g;
+	size_t nb = g->nbuffers ? g->nbuffers : 1;
+	gp->dptr = xcalloc(nb, sizeof *gp->dptr);
+	gp->host = xcalloc(nb, sizeof *gp->host);
+	for (size_t i = 0; i < g->nbuffers; i++) {
+		const struct buffer *b = &g->buffers[i];
+		size_t size = b->size ? b->size : 1;
+		CUresult r = CUDA_SUCCESS;
+		switch (b->memory) {
+		case MEM_DEVICE:
+			r = cu.MemAlloc(&gp->dptr[i], size);
+			break;
+		case MEM_HOST:
+			r = cu.MemHostAlloc(&gp->host[i], size,
+					    CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+			if (r == CUDA_SUCCESS)
+				r = cu.MemHostGetDevicePointer(&gp->dptr[i], gp->host[i], 0);
+			break;
+		case MEM_MANAGED:
+			r = cu.MemAllocManaged(&gp->dptr[i], size, CU_MEM_ATTACH_GLOBAL);
+			if (r == CUDA_SUCCESS)
+				gp->host[i] = (void *)(uintptr_t)gp->dptr[i];
+			break;
+		case MEM_GRAPH:
+		case MEM_COUNT:
+			continue;
+		}
+		if (r != CUDA_SUCCESS) {
+			char sz[32];
+			format_size(b->size, sz, sizeof sz);
+			diag_error(gp->d, b->pos, "cannot allocate %s of %s memory for buffer "
+				   "'%s': %s", sz, mem_kind_names[b->memory], b->name,
+				   cu_strerror(r));
+			return 3;
+		}
+		gpu_verbose(gp, "buffer '%s': %llu bytes of %s memory at 0x%llx", b->name,
+			    (unsigned long long)b->size, mem_kind_names[b->memory],
+			    (unsigned long long)gp->dptr[i]);
+	}
+	gp->events = xcalloc(g->nevents ? g->nevents : 1, sizeof *gp->events);
+	gp->recorded = xcalloc(g->nevents ? g->nevents : 1, sizeof *gp->recorded);
+	for (size_t i = 0; i < g->nevents; i++) {
+		CUresult r = cu.EventCreate(&gp->events[i], CU_EVENT_DEFAULT);
+		if (r != CUDA_SUCCESS) {
+			gp->events[i] = NULL;
+			diag_error(gp->d, g->events[i].pos, "cannot create event '%s': %s",
+				   g->events[i].name, cu_strerror(r));
+			return 3;
+		}
+	}
+	for (size_t i = 0; i < g->nall_nodes; i++) {
+		const struct node *n = g->all_nodes[i];
+		if (n->kind == NK_EVENT_RECORD)
+			gp->recorded[n->u.event.idx] = true;
+	}
+	return 0;
+}
+
+int gpu_init_buffers(struct gpu *gp)
+{
+	struct gdef *g = gp->g;
+	for (size_t i = 0; i < g->nbuffers; i++) {
+		const struct buffer *b = &g->buffers[i];
+		if (b->memory == MEM_GRAPH)
+			continue;
+		if (b->memory != MEM_DEVICE) {
+			if (buffer_fill_init(b, gp->host[i], gp->d) != 0)
+				return 2;
+			continue;
+		}
+		void *staging = xmalloc(b->size ? b->size : 1);
+		int rc = 0;
+		if (buffer_fill_init(b, staging, gp->d) != 0) {
+			rc = 2;
+		} else {
+			CUresult r = cu.MemcpyHtoD(gp->dptr[i], staging, b->size);
+			if (r != CUDA_SUCCESS) {
+				diag_error(gp->d, b->pos, "cannot initialise buffer '%s': %s",
+					   b->name, cu_strerror(r));
+				rc = 3;
+			}
+		}
+		free(staging);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Nodes -------------------------------------------------------------------- */
+
+/* A host node's action, run by the driver on its own thread. */
+static void CUDA_CB host_fn(void *user)
+{
+	const struct host_call *call = user;
+	const struct host_node *h = &call->n->u.host;
+	switch (h->action) {
+	case HOST_PRINT:
+		fprintf(stderr, "%s\n", h->text);
+		break;
+	case HOST_SLEEP: {
+		struct timespec ts = {
+			.tv_sec = (time_t)(h->sleep_ns / 1000000000u),
+			.tv_nsec = (long)(h->sleep_ns % 1000000000u),
+		};
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+			;
+		break;
+	}
+	case HOST_DUMP: {
+		long b = h->buffer.idx;
+		buffer_print(stderr, &call->gp->g->buffers[b], call->gp->host[b], 64);
+		break;
+	}
+	}
+	fflush(stderr);
+}
+
+/* Pack one argument at out (arg_size(a) bytes, zeroed). */
+static void pack_arg(const struct gpu *gp, const struct arg *a, unsigned char *out)
+{
+	char why[64];
+	switch (a->kind) {
+	case ARG_BUFFER: {
+		const struct buffer *b = &gp->g->buffers[a->ref.idx];
+		uint64_t v = gp->dptr[a->ref.idx] + a->offset * elem_infos[b->type].size;
+		memcpy(out, &v, sizeof v);
+		break;
+	}
+	case ARG_SCALAR:
+		num_encode(&a->num, a->type, out, why, sizeof why);
+		break;
+	case ARG_HANDLE: {
+		CUgraphConditionalHandle h = gp->handles[a->ref.idx];
+		memcpy(out, &h, sizeof h);
+		break;
+	}
+	case ARG_BYTES:
+		memcpy(out, a->bytes, a->nbytes);
+		break;
+	case ARG_STRUCT: {
+		size_t off = 0;
+		for (size_t i = 0; i < a->nfields; i++) {
+			size_t fa = arg_align(&a->fields[i]);
+			off = (off + fa - 1) / fa * fa;
+			pack_arg(gp, &a->fields[i], out + off);
+			off += arg_size(&a->fields[i]);
+		}
+		break;
+	}
+	}
+}
+
+#define ARG_SLOT_ALIGN 16
+
+/* kernelParams for node n, pointing into gp->argbuf (valid until the next call). */
+static void **pack_args(struct gpu *gp, const struct kernel_node *k)
+{
+	size_t need = (k->nargs + 1) * sizeof(void *) + ARG_SLOT_ALIGN;
+	for (size_t i = 0; i < k->nargs; i++)
+		need += (arg_size(&k->args[i]) + ARG_SLOT_ALIGN - 1) / ARG_SLOT_ALIGN * ARG_SLOT_ALIGN;
+	if (need > gp->argcap) {
+		free(gp->argbuf);
+		gp->argcap = need * 2;
+		gp->argbuf = xmalloc(gp->argcap);
+	}
+	memset(gp->argbuf, 0, need);
+	void **params = (void **)gp->argbuf;
+	uintptr_t p = (uintptr_t)(params + k->nargs + 1);
+	p = (p + ARG_SLOT_ALIGN - 1) / ARG_SLOT_ALIGN * ARG_SLOT_ALIGN;
+	for (size_t i = 0; i < k->nargs; i++) {
+		params[i] = (void *)p;
+		pack_arg(gp, &k->args[i], (unsigned char *)p);
+		p += (arg_size(&k->args[i]) + ARG_SLOT_ALIGN - 1) / ARG_SLOT_ALIGN * ARG_SLOT_ALIGN;
+	}
+	return params;
+}
+
+/* The element width and value a memset node gives the driver. */
+static void memset_value(const struct gpu *gp, const struct memset_node *m,
+			 unsigned *width, unsigned *value, size_t *count)
+{
+	const struct buffer *b = &gp->g->buffers[m->buffer.idx];
+	unsigned es = elem_infos[b->type].size;
+	unsigned char raw[8] = {0};
+	char why[64];
+	num_encode(&m->value, b->type, raw, why, sizeof why);
+	uint8_t v8;
+	uint16_t v16;
+	uint32_t v32;
+	*count = m->count;
+	switch (es) {
+	case 1:
+		memcpy(&v8, raw, 1);
+		*value = v8;
+		break;
+	case 2:
+		memcpy(&v16, raw, 2);
+		*value = v16;
+		break;
+	default:
+		/* 8 bytes: the validator made sure the pattern repeats in 4 */
+		memcpy(&v32, raw, 4);
+		*value = v32;
+		*count = m->count * (es / 4);
+		es = 4;
+		break;
+	}
+	*width = es;
+}
+
+static struct built_graph *build_graph(struct gpu *gp, const struct graph *gr, CUgraph h);
+
+/* A conditional node's driver type. */
+static CUgraphConditionalNodeType cond_type(enum node_kind k)
+{
+	return k == NK_IF ? CU_GRAPH_COND_TYPE_IF :
+		k == NK_WHILE ? CU_GRAPH_COND_TYPE_WHILE : CU_GRAPH_COND_TYPE_SWITCH;
+}
+
+/* What a node adds to the verbose log. */
+static void verbose_node(const struct gpu *gp, const struct node *n, const CUgraphNodeParams *p)
+{
+	if (gp->verbosity < VERB_VERBOSE)
+		return;
+	const struct graph *gr = n->graph;
+	int depth = 0;
+	for (; gr->parent; gr = gr->parent)
+		depth++;
+	char extra[160] = "";
+	switch (n->kind) {
+	case NK_KERNEL:
+		snprintf(extra, sizeof extra, " %s grid (%u,%u,%u) block (%u,%u,%u)",
+			 n->u.kernel.function, p->kernel.gridDimX, p->kernel.gridDimY,
+			 p->kernel.gridDimZ, p->kernel.blockDimX, p->kernel.blockDimY,
+			 p->kernel.blockDimZ);
+		break;
+	case NK_ALLOC:
+		snprintf(extra, sizeof extra, " '%s' at 0x%llx", n->u.buffer.name,
+			 (unsigned long long)p->alloc.dptr);
+		break;
+	case NK_MEMSET:
+		snprintf(extra, sizeof extra, " '%s' %zu x %u bytes", n->u.memset.buffer.name,
+			 p->memset.width, p->memset.elementSize);
+		break;
+	default:
+		break;
+	}
+	fprintf(stderr, "cugraphrun: %*sadded %s node '%s'%s\n", 2 * depth, "",
+		node_kind_names[n->kind], n->id, extra);
+}
+
+static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
+		    const CUgraphNode *deps, size_t ndeps, CUgraphNode *out)
+{
+	struct gdef *g = gp->g;
+	CUgraphNodeParams p;
+	memset(&p, 0, sizeof p);
+	CUgraph empty_child = NULL;
+	switch (n->kind) {
+	case NK_KERNEL: {
+		const struct kernel_node *k = &n->u.kernel;
+		p.type = CU_GRAPH_NODE_TYPE_KERNEL;
+		p.kernel.func = gp->funcs[strmap_get(gp->func_index, k->function)].f;
+		p.kernel.gridDimX = k->grid[0];
+		p.kernel.gridDimY = k->grid[1];
+		p.kernel.gridDimZ = k->grid[2];
+		p.kernel.blockDimX = k->block[0];
+		p.kernel.blockDimY = k->block[1];
+		p.kernel.blockDimZ = k->block[2];
+		p.kernel.sharedMemBytes = (unsigned)k->shared;
+		p.kernel.kernelParams = pack_args(gp, k);
+		break;
+	}
+	case NK_MEMSET: {
+		const struct memset_node *m = &n->u.memset;
+		const struct buffer *b = &g->buffers[m->buffer.idx];
+		unsigned width, value;
+		size_t count;
+		memset_value(gp, m, &width, &value, &count);
+		p.type = CU_GRAPH_NODE_TYPE_MEMSET;
+		p.memset.dst = gp->dptr[m->buffer.idx] + m->offset * elem_infos[b->type].size;
+		p.memset.value = value;
+		p.memset.elementSize = width;
+		p.memset.width = count;
+		p.memset.height = 1;
+		p.memset.ctx = gp->ctx;
+		break;
+	}
+	case NK_COPY: {
+		const struct copy_node *c = &n->u.copy;
+		const struct buffer *from = &g->buffers[c->from.buffer.idx];
+		const struct buffer *to = &g->buffers[c->to.buffer.idx];
+		CUDA_MEMCPY3D *m = &p.memcpy.copyParams;
+		p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+		p.memcpy.copyCtx = gp->ctx;
+		/* unified addressing: every buffer has a device address */
+		m->srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+		m->srcDevice = gp->dptr[c->from.buffer.idx] +
+			c->from.offset * elem_infos[from->type].size;
+		m->dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+		m->dstDevice = gp->dptr[c->to.buffer.idx] +
+			c->to.offset * elem_infos[to->type].size;
+		m->WidthInBytes = c->bytes;
+		m->Height = 1;
+		m->Depth = 1;
+		break;
+	}
+	case NK_EMPTY:
+		p.type = CU_GRAPH_NODE_TYPE_EMPTY;
+		break;
+	case NK_GRAPH: {
+		/* add an empty child, then fill the graph the node owns in place */
+		CUresult r = cu.GraphCreate(&empty_child, 0);
+		if (r != CUDA_SUCCESS) {
+			diag_error(gp->d, n->pos, "cannot create child graph '%s': %s", n->id,
+				   cu_strerror(r));
+			return 3;
+		}
+		p.type = CU_GRAPH_NODE_TYPE_GRAPH;
+		p.graph.graph = empty_child;
+		break;
+	}
+	case NK_ALLOC: {
+		const struct buffer *b = &g->buffers[n->u.buffer.idx];
+		p.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+		p.alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+		p.alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+		p.alloc.poolProps.location.id = gp->dev;
+		p.alloc.bytesize = b->size ? b->size : 1;
+		break;
+	}
+	case NK_FREE:
+		p.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
+		p.free.dptr = gp->dptr[n->u.buffer.idx];
+		break;
+	case NK_EVENT_RECORD:
+		p.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
+		p.eventRecord.event = gp->events[n->u.event.idx];
+		break;
+	case NK_EVENT_WAIT:
+		p.type = CU_GRAPH_NODE_TYPE_WAIT_EVENT;
+		p.eventWait.event = gp->events[n->u.event.idx];
+		break;
+	case NK_HOST: {
+		struct host_call *call = xmalloc(sizeof *call);
+		call->gp = gp;
+		call->n = n;
+		*VEC_PUSH(gp->calls, gp->ncalls, gp->capcalls) = call;
+		p.type = CU_GRAPH_NODE_TYPE_HOST;
+		p.host.fn = host_fn;
+		p.host.userData = call;
+		break;
+	}
+	case NK_IF:
+	case NK_WHILE:
+	case NK_SWITCH:
+		p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+		p.conditional.handle = gp->handles[n->u.cond.condition.idx];
+		p.conditional.type = cond_type(n->kind);
+		p.conditional.size = n->kind == NK_WHILE ? 1 : (unsigned)n->u.cond.nbodies;
+		p.conditional.ctx = gp->ctx;
+		break;
+	case NK_COUNT:
+		return 3;
+	}
+	CUresult r = cu_graph_add_node(out, bg->h, deps, ndeps, &p);
+	if (empty_child)
+		cu.GraphDestroy(empty_child);
+	if (r != CUDA_SUCCESS) {
+		diag_error(gp->d, n->pos, "cannot add %s node '%s' to the graph: %s",
+			   node_kind_names[n->kind], n->id, cu_strerror(r));
+		return 3;
+	}
+	struct node_handle *nh = VEC_PUSH(gp->nodes, gp->nnodes, gp->capnodes);
+	nh->h = *out;
+	nh->n = n;
+	*VEC_PUSH(bg->created, bg->ncreated, bg->capcreated) = n;
+	if (n->kind == NK_ALLOC)
+		gp->dptr[n->u.buffer.idx] = p.alloc.dptr;
+	verbose_node(gp, n, &p);
+
+	if (n->kind == NK_KERNEL && n->u.kernel.has_priority) {
+		CUkernelNodeAttrValue v;
+		memset(&v, 0, sizeof v);
+		v.priority = n->u.kernel.priority;
+		r = cu.GraphKernelNodeSetAttribute(*out, CU_LAUNCH_ATTRIBUTE_PRIORITY, &v);
+		if (r != CUDA_SUCCESS) {
+			diag_error(gp->d, n->u.kernel.priority_pos, "cannot set the priority "
+				   "of node '%s': %s", n->id, cu_strerror(r));
+			return 3;
+		}
+	}
+	if (n->kind == NK_GRAPH) {
+		CUgraph child;
+		r = cu.GraphChildGraphNodeGetGraph(*out, &child);
+		if (r != CUDA_SUCCESS) {
+			diag_error(gp->d, n->pos, "cannot fill child graph '%s': %s", n->id,
+				   cu_strerror(r));
+			return 3;
+		}
+		return build_graph(gp, n->u.child, child) ? 0 : 3;
+	}
+	if (node_kind_is_conditional(n->kind)) {
+		/* the driver made the bodies; they live as long as the node */
+		CUgraph *bodies = p.conditional.phGraph_out;
+		for (size_t b = 0; b < n->u.cond.nbodies; b++)
+			if (build_graph(gp, n->u.cond.bodies[b], bodies[b]) == NULL)
+				return 3;
+	}
+	return 0;
+}
+
+/* Add gr's nodes to the driver graph h in topological order. */
+static struct built_graph *build_graph(struct gpu *gp, const struct graph *gr, CUgraph h)
+{
+	struct built_graph *bg = xcalloc(1, sizeof *bg);
+	bg->gr = gr;
+	bg->h = h;
+	*VEC_PUSH(gp->built, gp->nbuilt, gp->capbuilt) = bg;
+	size_t n = gr->nnodes;
+	CUgraphNode *made = xcalloc(n ? n : 1, sizeof *made);
+	CUgraphNode *deps = NULL;
+	size_t depcap = 0;
+	bool ok = true;
+	for (size_t t = 0; t < n && ok; t++) {
+		struct node *nd = gr->nodes[gr->topo[t]];
+		if (nd->ndeps > depcap) {
+			depcap = nd->ndeps * 2;
+			free(deps);
+			deps = xcalloc(depcap, sizeof *deps);
+		}
+		for (size_t k = 0; k < nd->ndeps; k++)
+			deps[k] = made[nd->deps[k]];
+		ok = add_node(gp, bg, nd, deps, nd->ndeps, &made[gr->topo[t]]) == 0;
+	}
+	free(deps);
+	free(made);
+	return ok ? bg : NULL;
+}
+
+int gpu_build(struct gpu *gp)
+{
+	struct gdef *g = gp->g;
+	CUresult r = cu.GraphCreate(&gp->root, 0);
+	if (r != CUDA_SUCCESS) {
+		gp->root = NULL;
+		errorx("cannot create a CUDA graph: %s", cu_strerror(r));
+		return 3;
+	}
+	/*
+	 * Every handle on the root graph, before any node: a kernel may set
+	 * a condition before (or outside of) the graph that holds its node,
+	 * and the driver accepts root handles for nested conditionals.
+	 */
+	gp->handles = xcalloc(g->nconditions ? g->nconditions : 1, sizeof *gp->handles);
+	for (size_t i = 0; i < g->nconditions; i++) {
+		const struct condition *c = &g->conditions[i];
+		r = cu.GraphConditionalHandleCreate(&gp->handles[i], gp->root, gp->ctx,
+						    c->default_value, CU_GRAPH_COND_ASSIGN_DEFAULT);
+		if (r != CUDA_SUCCESS) {
+			diag_error(gp->d, c->pos, "cannot create conditional handle '%s': %s",
+				   c->name, cu_strerror(r));
+			return 3;
+		}
+	}
+	gpu_verbose(gp, "building the graph");
+	return build_graph(gp, g->root, gp->root) ? 0 : 3;
+}
+
+struct node *gpu_node_of(const struct gpu *gp, CUgraphNode h)
+{
+	for (size_t i = 0; i < gp->nnodes; i++)
+		if (gp->nodes[i].h == h)
+			return gp->nodes[i].n;
+	return NULL;
+}
+
+const struct built_graph *gpu_built_of(const struct gpu *gp, const struct graph *gr)
+{
+	for (size_t i = 0; i < gp->nbuilt; i++)
+		if (gp->built[i]->gr == gr)
+			return gp->built[i];
+	return NULL;
+}
+
+void gpu_close(struct gpu *gp)
+{
+	struct gdef *g = gp->g;
+	if (g == NULL)
+		return;
+	/* after a sticky error the driver fails or blocks: host memory only */
+	bool cuda = !gp->sticky && gp->ctx_retained;
+	if (cuda) {
+		if (gp->root)
+			cu.GraphDestroy(gp->root);
+		for (size_t i = 0; gp->events && i < g->nevents; i++)
+			if (gp->events[i])
+				cu.EventDestroy(gp->events[i]);
+		for (size_t i = 0; gp->modules && i < g->nmodules; i++)
+			if (gp->modules[i])
+				cu.ModuleUnload(gp->modules[i]);
+		for (size_t i = 0; gp->dptr && i < g->nbuffers; i++) {
+			switch (g->buffers[i].memory) {
+			case MEM_DEVICE:
+			case MEM_MANAGED:
+				if (gp->dptr[i])
+					cu.MemFree(gp->dptr[i]);
+				break;
+			case MEM_HOST:
+				if (gp->host[i])
+					cu.MemFreeHost(gp->host[i]);
+				break;
+			case MEM_GRAPH:
+			case MEM_COUNT:
+				break;
+			}
+		}
+		if (gp->stream)
+			cu.StreamDestroy(gp->stream);
+		/* graph allocations go back to the pool at graph teardown */
+		cu.CtxSynchronize();
+		cu.DeviceGraphMemTrim(gp->dev);
+		cu.DevicePrimaryCtxRelease(gp->dev);
+	}
+	free(gp->modules);
+	for (size_t i = 0; i < gp->nfuncs; i++)
+		free(gp->funcs[i].sizes);
+	free(gp->funcs);
+	strmap_free(gp->func_index);
+	free(gp->dptr);
+	free(gp->host);
+	free(gp->events);
+	free(gp->recorded);
+	free(gp->handles);
+	for (size_t i = 0; i < gp->nbuilt; i++) {
+		free(gp->built[i]->created);
+		free(gp->built[i]);
+	}
+	free(gp->built);
+	free(gp->nodes);
+	for (size_t i = 0; i < gp->ncalls; i++)
+		free(gp->calls[i]);
+	free(gp->calls);
+	free(gp->argbuf);
+	memset(gp, 0, sizeof *gp);
+}

@@ -1,2 +1,73 @@
 #!/bin/sh
-echo placeholder; exit 1
+# bundle.sh SRCDIR BUILDDIR NVCC [OUT]
+#
+# Everything the GPU machine needs to run the GPU suite with no configure
+# or make there (it has no libyaml, Graphviz or Check): `make gpu-bundle`
+# calls this to fill OUT (default SRCDIR/.gpu, which git ignores) with
+#
+#   bin/       cugraphrun, gpu_unit and the benchmark programs, as built
+#   lib/       the shared libraries they need that the GPU machine lacks
+#   kernels/   tests/gpu/kernels compiled to .ptx, .cubin (sm_90), .fatbin
+#   cases/     the suite's cases (tests/gpu/cases)
+#   examples/  the examples with their PTX and data
+#   bench/     the benchmark scripts
+#   run.sh     the suite runner: `sh .gpu/run.sh` prints
+#              "N passed, N failed, N skipped"
+#
+# Then, from the repository root, on the GPU machine: sh .gpu/run.sh
+set -eu
+
+[ $# -ge 3 ] || { echo "usage: bundle.sh SRCDIR BUILDDIR NVCC [OUT]" >&2; exit 2; }
+src=$1 build=$2 nvcc=$3
+out=${4:-$src/.gpu}
+[ -n "$nvcc" ] || { echo "bundle.sh: nvcc is needed to compile the suite's kernels (configure --with-cuda=DIR)" >&2; exit 1; }
+
+rm -rf "${out:?}/bin" "${out:?}/lib" "${out:?}/kernels" "${out:?}/cases" "${out:?}/examples" \
+	"${out:?}/bench" "${out:?}/results"
+mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/cases" "$out/bench"
+
+# Programs: VPATH builds make plain executables (no libtool wrappers).
+progs=
+for p in cugraphrun tests/unit/gpu_unit bench/gpu_ref bench/yaml_scan; do
+	if [ -x "$build/$p" ]; then
+		cp "$build/$p" "$out/bin/"
+		progs="$progs $build/$p"
+	fi
+done
+[ -x "$out/bin/cugraphrun" ] || { echo "bundle.sh: no $build/cugraphrun; run make first" >&2; exit 1; }
+
+# Shared libraries the GPU machine lacks (libyaml, libcgraph, Check...).
+libs=$src/../shared/tools/device-libs
+[ -x "$libs" ] || libs=/work/shared/tools/device-libs
+if [ -x "$libs" ]; then
+	# shellcheck disable=SC2086
+	"$libs" "$out/lib" $progs >/dev/null
+else
+	echo "bundle.sh: warning: no device-libs tool; lib/ left empty" >&2
+fi
+
+# The suite's kernels, in every module format.
+for cu in "$src"/tests/gpu/kernels/*.cu; do
+	k=$(basename "$cu" .cu)
+	"$nvcc" -ptx -arch=compute_75 -o "$out/kernels/$k.ptx" "$cu"
+	"$nvcc" -cubin -arch=sm_90 -o "$out/kernels/$k.cubin" "$cu"
+	"$nvcc" -fatbin -gencode arch=compute_90,code=sm_90 \
+		-gencode arch=compute_75,code=compute_75 -o "$out/kernels/$k.fatbin" "$cu"
+done
+cp "$src"/tests/gpu/kernels/*.ptx "$out/kernels/" 2>/dev/null || true
+cp "$src"/tests/gpu/cases/* "$out/cases/"
+
+# Examples, with their kernels compiled when make has not done it.
+cp -R "$src/examples" "$out/examples"
+for cu in "$out"/examples/kernels/*.cu; do
+	[ -e "$cu" ] || continue
+	ptx=${cu%.cu}.ptx
+	[ -e "$ptx" ] || "$nvcc" -ptx -arch=compute_75 -o "$ptx" "$cu"
+done
+
+for f in "$src"/bench/*; do
+	case $f in *.c) ;; *) cp "$f" "$out/bench/" ;; esac
+done
+
+cp "$src/tests/gpu/run.sh" "$out/run.sh"
+echo "bundle.sh: GPU suite in $out ($(du -sh "$out" | cut -f1)); on the GPU machine: sh ${out#"$src"/}/run.sh"
