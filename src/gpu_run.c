@@ -380,8 +380,9 @@ static int print_report(const struct run *rn, const struct report *rep)
 
 /*
  * Each stage after gpu_open; returns the exit status.  The report's
- * phases: load is modules, functions, the argument check, buffers and
- * events; build is the conditional handles and every node.
+ * phases: load is reading and checking the file (timed by main), then
+ * modules, functions, the argument check, buffers and events; build is
+ * the conditional handles and every node.
  */
 static int run_stages(struct run *rn, struct report *rep)
 {
@@ -392,7 +393,7 @@ static int run_stages(struct run *rn, struct report *rep)
 	double t = now();
 	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
 		return rc;
-	rep->load_s = now() - t;
+	rep->load_s = s->frontend_s + (now() - t);
 	t = now();
 	if ((rc = gpu_build(gp)) != 0)
 		return rc;
