@@ -1,4 +1,731 @@
+/*
+ * --describe: the description-level DOT of a validated definition, built
+ * with libcgraph and written with agwrite.  One DOT node per graph node
+ * (named by its YAML id), one edge per dependency, a cluster per child
+ * graph or conditional body linked from its node, and optionally one node
+ * per buffer with dashed edges to the nodes that touch it.
+ *
+ * Output is deterministic (file order, same bytes for the same input): see
+ * seq_iddisc below for why cgraph needs help with that.
+ */
 #include "config.h"
-/* placeholder: being written */
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <graphviz/cgraph.h>
+
 #include "describe.h"
-int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *out) { (void)g; (void)o; (void)out; return -1; }
+#include "strmap.h"
+#include "xmalloc.h"
+
+/* Longest host print text shown in a label, in bytes. */
+#define LABEL_TEXT_MAX 40
+
+/*
+ * libcgraph 2.42 takes char * for names and values it only reads; the
+ * casts live here and nowhere else.
+ */
+static Agraph_t *cg_subg(Agraph_t *g, const char *name)
+{
+	return agsubg(g, (char *)name, 1);
+}
+
+static Agnode_t *cg_node(Agraph_t *g, const char *name)
+{
+	return agnode(g, (char *)name, 1);
+}
+
+static Agedge_t *cg_edge(Agraph_t *g, Agnode_t *t, Agnode_t *h)
+{
+	return agedge(g, t, h, NULL, 1);
+}
+
+static void cg_set(void *obj, const char *attr, const char *value)
+{
+	agsafeset(obj, (char *)attr, (char *)value, (char *)"");
+}
+
+static void cg_declare(Agraph_t *g, int kind, const char *attr, const char *def)
+{
+	agattr(g, kind, (char *)attr, (char *)def);
+}
+
+/*
+ * Object ids in creation order, and names kept here.  cgraph's default
+ * discipline uses the address of the interned name as the id, and agwrite
+ * orders subgraphs by id, so the order of clusters in the output would
+ * follow malloc.  (Leaving names to cgraph's internal map instead leaks its
+ * entries in 2.42.)  Graphs and nodes have a name map each; edges are
+ * anonymous.  Names must be cgraph's own strings (agstrdup): agwrite looks
+ * in front of them for the flag that marks HTML strings.
+ */
+struct seq_ids {
+	Agraph_t *root;
+	struct strmap *graphs, *nodes;  /* name -> id; keys are in names */
+	char **names;                   /* names[id - 1], NULL when anonymous */
+	size_t nnames, capnames;
+};
+
+static void *seq_open(Agraph_t *g, Agdisc_t *disc)
+{
+	struct seq_ids *s = xcalloc(1, sizeof *s);
+	s->root = g;
+	s->graphs = strmap_new(16);
+	s->nodes = strmap_new(64);
+	return s;
+}
+
+static long seq_map(void *state, int objtype, char *str, IDTYPE *id, int createflag)
+{
+	struct seq_ids *s = state;
+	struct strmap *m = objtype == AGRAPH ? s->graphs : objtype == AGNODE ? s->nodes : NULL;
+	if (str != NULL) {
+		if (m == NULL)
+			return 0;
+		long found = strmap_get(m, str);
+		if (found >= 0) {
+			*id = (IDTYPE)found;
+			return 1;
+		}
+	}
+	if (!createflag)
+		return 0;
+	char *name = str ? agstrdup(s->root, str) : NULL;
+	*VEC_PUSH(s->names, s->nnames, s->capnames) = name;
+	*id = (IDTYPE)s->nnames;
+	if (name)
+		strmap_put(m, name, (long)s->nnames, NULL);
+	return 1;
+}
+
+static long seq_alloc(void *state, int objtype, IDTYPE id)
+{
+	return 0;
+}
+
+/* Names live until close: nothing is deleted while describing. */
+static void seq_free(void *state, int objtype, IDTYPE id)
+{
+}
+
+static char *seq_print(void *state, int objtype, IDTYPE id)
+{
+	struct seq_ids *s = state;
+	return id >= 1 && id <= s->nnames ? s->names[id - 1] : NULL;
+}
+
+static void seq_close(void *state)
+{
+	struct seq_ids *s = state;
+	/* agclose calls this before it drops its string table. */
+	for (size_t i = 0; i < s->nnames; i++)
+		if (s->names[i])
+			agstrfree(s->root, s->names[i]);
+	free(s->names);
+	strmap_free(s->graphs);
+	strmap_free(s->nodes);
+	free(s);
+}
+
+static void seq_register(void *state, int objtype, void *obj)
+{
+}
+
+static Agiddisc_t seq_iddisc = {
+	seq_open, seq_map, seq_alloc, seq_free, seq_print, seq_close, seq_register,
+};
+
+/* Memory and I/O stay cgraph's defaults (NULL members). */
+static Agdisc_t seq_disc = {.id = &seq_iddisc};
+
+/* A growing string, for labels. */
+struct sbuf {
+	char *s;
+	size_t n, cap;
+};
+
+static void sb_putc(struct sbuf *b, char c)
+{
+	if (b->n + 2 > b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 128;
+		b->s = xreallocarray(b->s, b->cap, 1);
+	}
+	b->s[b->n++] = c;
+	b->s[b->n] = '\0';
+}
+
+static void sb_reset(struct sbuf *b)
+{
+	if (b->s == NULL) {
+		b->cap = 128;
+		b->s = xmalloc(b->cap);
+	}
+	b->n = 0;
+	b->s[0] = '\0';
+}
+
+/* Text of our own (numbers, kind words): nothing to escape. */
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	char tmp[128];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	for (const char *p = tmp; *p; p++)
+		sb_putc(b, *p);
+}
+
+/* A line break inside a DOT label. */
+static void sb_line(struct sbuf *b)
+{
+	sb_putc(b, '\\');
+	sb_putc(b, 'n');
+}
+
+/*
+ * Text from the file (ids, names, print text): a backslash is doubled so
+ * that DOT shows it instead of reading an escape (\N, \l), newlines become
+ * label line breaks and other control characters spaces.  max > 0 cuts the
+ * text at a UTF-8 character boundary and adds "...".  Quotes are agwrite's.
+ */
+static void sb_text(struct sbuf *b, const char *s, size_t max)
+{
+	size_t len = strlen(s);
+	bool cut = max > 0 && len > max;
+	if (cut) {
+		len = max;
+		while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+			len--;
+	}
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\\') {
+			sb_putc(b, '\\');
+			sb_putc(b, '\\');
+		} else if (c == '\n') {
+			sb_line(b);
+		} else if (c < 0x20 || c == 0x7f) {
+			sb_putc(b, ' ');
+		} else {
+			sb_putc(b, (char)c);
+		}
+	}
+	if (cut)
+		sb_printf(b, "...");
+}
+
+static void sb_size(struct sbuf *b, uint64_t bytes)
+{
+	char tmp[48];
+	format_size(bytes, tmp, sizeof tmp);
+	sb_printf(b, "%s", tmp);
+}
+
+/* A number roughly as written; floats short, as a person would write them. */
+static void sb_num(struct sbuf *b, const struct num *n)
+{
+	switch (n->kind) {
+	case NUM_UINT:
+		sb_printf(b, "%" PRIu64, n->u);
+		break;
+	case NUM_INT:
+		sb_printf(b, "%" PRId64, n->i);
+		break;
+	case NUM_FLOAT:
+		sb_printf(b, "%g", n->f);
+		break;
+	}
+}
+
+/* "64", "8x8" or "8x8x2": trailing ones left out. */
+static void sb_dims(struct sbuf *b, const uint32_t d[3])
+{
+	if (d[2] != 1)
+		sb_printf(b, "%" PRIu32 "x%" PRIu32 "x%" PRIu32, d[0], d[1], d[2]);
+	else if (d[1] != 1)
+		sb_printf(b, "%" PRIu32 "x%" PRIu32, d[0], d[1]);
+	else
+		sb_printf(b, "%" PRIu32, d[0]);
+}
+
+/* A DOT graph node made for a graph node, in creation (file) order. */
+struct made {
+	const struct node *node;
+	Agnode_t *an;
+};
+
+struct writer {
+	const struct gdef *g;
+	Agraph_t *root;
+	/* DOT node names and subgraph names in use (keys are ids or owned) */
+	struct strmap *names, *gnames;
+	char **owned;
+	size_t nowned, capowned;
+	struct made *made;
+	size_t nmade, capmade;
+	struct sbuf label;
+};
+
+/* base, or base_2, base_3... whichever is free in m; owned by w. */
+static const char *fresh_name(struct writer *w, struct strmap *m, const char *base)
+{
+	char *name = xstrdup(base);
+	for (unsigned k = 2; strmap_get(m, name) >= 0; k++) {
+		free(name);
+		name = xasprintf("%s_%u", base, k);
+	}
+	strmap_put(m, name, 0, NULL);
+	*VEC_PUSH(w->owned, w->nowned, w->capowned) = name;
+	return name;
+}
+
+/* The buffer a validated reference names, or NULL. */
+static const struct buffer *buf_of(const struct writer *w, const struct name_ref *r)
+{
+	if (r->name == NULL || r->idx < 0 || (size_t)r->idx >= w->g->nbuffers)
+		return NULL;
+	return &w->g->buffers[r->idx];
+}
+
+static uint64_t elems_bytes(const struct buffer *b, uint64_t count)
+{
+	return b ? count * elem_infos[b->type].size : 0;
+}
+
+/* "x" or "x[16..]" for an offset in elements. */
+static void sb_place(struct sbuf *b, const struct name_ref *r, uint64_t offset)
+{
+	sb_text(b, r->name ? r->name : "?", 0);
+	if (offset)
+		sb_printf(b, "[%" PRIu64 "..]", offset);
+}
+
+typedef void label_fn(struct writer *w, const struct node *n, struct sbuf *b);
+
+static void label_kernel(struct writer *w, const struct node *n, struct sbuf *b)
+{
+	const struct kernel_node *k = &n->u.kernel;
+	sb_printf(b, "kernel ");
+	sb_text(b, k->function ? k->function : "?", 0);
+	sb_line(b);
+	sb_printf(b, "grid ");
+	sb_dims(b, k->grid);
+	sb_printf(b, " block ");
+	sb_dims(b, k->block);
+	if (k->shared || k->has_priority)
+		sb_line(b);
+	if (k->shared) {
+		sb_printf(b, "shared ");
+		sb_size(b, k->shared);
+	}
+	if (k->has_priority)
+		sb_printf(b, "%spriority %d", k->shared ? " " : "", k->priority);
+}
+
+static void label_memset(struct writer *w, const struct node *n, struct sbuf *b)
+{
+	const struct memset_node *m = &n->u.memset;
+	sb_printf(b, "memset ");
+	sb_place(b, &m->buffer, m->offset);
+	sb_printf(b, " = ");
+	sb_num(b, &m->value);
+	sb_line(b);
+	sb_size(b, elems_bytes(buf_of(w, &m->buffer), m->count));
+}
+
+/* H for pinned host memory; device, managed and graph memory count as D. */
+static char mem_side(const struct buffer *b)
+{
+	return b && b->memory == MEM_HOST ? 'H' : 'D';
+}
+
+static void label_copy(struct writer *w, const struct node *n, struct sbuf *b)
+{
+	const struct copy_node *c = &n->u.copy;
+	const struct buffer *from = buf_of(w, &c->from.buffer);
+	const struct buffer *to = buf_of(w, &c->to.buffer);
+	sb_printf(b, "copy ");
+	sb_place(b, &c->from.buffer, c->from.offset);
+	sb_printf(b, " -> ");
+	sb_place(b, &c->to.buffer, c->to.offset);
+	sb_line(b);
+	sb_printf(b, "%cto%c ", mem_side(from), mem_side(to));
+	sb_size(b, elems_bytes(from, c->count));
+}
+
+static void label_empty(struct writer *w, const struct node *n, struct sbuf *b)
+{
+	sb_printf(b, "empty");
+}
+
+static void label_graph(struct writer *w, const struct node *n, struct sbuf *b)
+{
+	size_t nn = n->u.child ? n->u.child->nnodes : 0;
+	sb_printf(b, "graph");
+	sb_line(b);
+	sb_printf(b, "%zu node%s", nn, nn == 1 ? "" : "s");
+}
+
+/* alloc and free: the buffer and its size. */
+static void label_mem(struct writer *w, const struct node *n, struct sbuf *b)
+{
+	const struct buffer *buf = buf_of(w, &n->u.buffer);
+	sb_printf(b, "%s ", node_kind_names[n->kind]);
+	sb_text(b, n->u.buffer.name ? n->u.buffer.name : "?", 0);
+	if (buf) {
+		sb_line(b);
+		sb_size(b, buf->size);
+	}
+}
+
+static void label_event(struct writer *w, const struct node *n, struct sbuf *b)
+{
+	sb_printf(b, "%s ", node_kind_names[n->kind]);
+	sb_text(b, n->u.event.name ? n->u.event.name : "?", 0);
+}
+
+static void label_host(struct writer *w, const struct node *n, struct sbuf *b)
+{
+	const struct host_node *h = &n->u.host;
+	char tmp[48];
+	switch (h->action) {
+	case HOST_PRINT:
+		sb_printf(b, "host print \"");
+		sb_text(b, h->text ? h->text : "", LABEL_TEXT_MAX);
+		sb_printf(b, "\"");
+		break;
+	case HOST_SLEEP:
+		format_duration((double)h->sleep_ns * 1e-9, tmp, sizeof tmp);
+		sb_printf(b, "host sleep %s", tmp);
+		break;
+	case HOST_DUMP:
+		sb_printf(b, "host dump ");
+		sb_text(b, h->buffer.name ? h->buffer.name : "?", 0);
+		break;
+	}
+}
+
+static void label_cond(struct writer *w, const struct node *n, struct sbuf *b)
+{
+	const struct cond_node *c = &n->u.cond;
+	sb_printf(b, "%s ", node_kind_names[n->kind]);
+	sb_text(b, c->condition.name ? c->condition.name : "?", 0);
+	if (n->kind == NK_SWITCH) {
+		sb_line(b);
+		sb_printf(b, "%zu case%s", c->nbodies, c->nbodies == 1 ? "" : "s");
+	}
+}
+
+/* How each kind looks: a shape, and the label lines after the id. */
+static const struct kind_look {
+	const char *shape;
+	label_fn *label;
+} kind_looks[NK_COUNT] = {
+	[NK_KERNEL] = {"box", label_kernel},
+	[NK_MEMSET] = {"parallelogram", label_memset},
+	[NK_COPY] = {"cds", label_copy},
+	[NK_EMPTY] = {"circle", label_empty},
+	[NK_GRAPH] = {"box3d", label_graph},
+	[NK_ALLOC] = {"invhouse", label_mem},
+	[NK_FREE] = {"house", label_mem},
+	[NK_EVENT_RECORD] = {"rarrow", label_event},
+	[NK_EVENT_WAIT] = {"larrow", label_event},
+	[NK_HOST] = {"hexagon", label_host},
+	[NK_IF] = {"diamond", label_cond},
+	[NK_WHILE] = {"Mdiamond", label_cond},
+	[NK_SWITCH] = {"octagon", label_cond},
+};
+
+static Agnode_t *put_node(struct writer *w, Agraph_t *sg, const struct node *n)
+{
+	Agnode_t *an = cg_node(sg, n->id);
+	struct sbuf *b = &w->label;
+	sb_reset(b);
+	sb_text(b, n->id, 0);
+	sb_line(b);
+	kind_looks[n->kind].label(w, n, b);
+	cg_set(an, "label", b->s);
+	cg_set(an, "shape", kind_looks[n->kind].shape);
+	struct made *m = VEC_PUSH(w->made, w->nmade, w->capmade);
+	m->node = n;
+	m->an = an;
+	return an;
+}
+
+static Agnode_t *put_graph(struct writer *w, Agraph_t *sg, const struct graph *gr);
+
+/* Which body this is, as a cluster label. */
+static void body_label(const struct node *n, size_t i, char *buf, size_t len)
+{
+	switch (n->kind) {
+	case NK_IF:
+		snprintf(buf, len, "%s", i == 0 ? "then" : "else");
+		break;
+	case NK_WHILE:
+		snprintf(buf, len, "body");
+		break;
+	case NK_SWITCH:
+		snprintf(buf, len, "case %zu", i);
+		break;
+	default:
+		snprintf(buf, len, "graph");
+		break;
+	}
+}
+
+/*
+ * A child graph or conditional body as cluster_<id>_<i> inside sg, linked
+ * from the owner's DOT node to the body's first entry node (lhead clips the
+ * edge at the cluster's border).  An empty body gets a placeholder node so
+ * that the link has a target.
+ */
+static void put_body(struct writer *w, Agraph_t *sg, const struct node *owner,
+		     Agnode_t *owner_an, const struct graph *body, size_t i)
+{
+	char label[32];
+	char *base = xasprintf("cluster_%s_%zu", owner->id, i);
+	const char *cname = fresh_name(w, w->gnames, base);
+	free(base);
+	Agraph_t *c = cg_subg(sg, cname);
+	body_label(owner, i, label, sizeof label);
+	cg_set(c, "label", label);
+	cg_set(c, "style", owner->kind == NK_GRAPH ? "rounded" : "rounded,dashed");
+	Agnode_t *target = body ? put_graph(w, c, body) : NULL;
+	if (target == NULL) {
+		char *pbase = xasprintf("%s_empty", cname);
+		target = cg_node(c, fresh_name(w, w->names, pbase));
+		free(pbase);
+		cg_set(target, "label", "(empty)");
+		cg_set(target, "shape", "plaintext");
+	}
+	Agedge_t *e = cg_edge(sg, owner_an, target);
+	cg_set(e, "lhead", cname);
+	cg_set(e, "style", "bold");
+}
+
+/* The nodes of gr into sg, then its dependencies; returns its first entry node. */
+static Agnode_t *put_graph(struct writer *w, Agraph_t *sg, const struct graph *gr)
+{
+	Agnode_t **an = xcalloc(gr->nnodes ? gr->nnodes : 1, sizeof *an);
+	Agnode_t *entry = NULL;
+	for (size_t i = 0; i < gr->nnodes; i++) {
+		const struct node *n = gr->nodes[i];
+		an[i] = put_node(w, sg, n);
+		if (entry == NULL && n->ndeps == 0)
+			entry = an[i];
+		if (n->kind == NK_GRAPH)
+			put_body(w, sg, n, an[i], n->u.child, 0);
+		else if (node_kind_is_conditional(n->kind))
+			for (size_t b = 0; b < n->u.cond.nbodies; b++)
+				put_body(w, sg, n, an[i], n->u.cond.bodies[b], b);
+	}
+	for (size_t i = 0; i < gr->nnodes; i++) {
+		const struct node *n = gr->nodes[i];
+		for (size_t d = 0; d < n->ndeps; d++)
+			if (n->deps[d] < gr->nnodes)
+				cg_edge(sg, an[n->deps[d]], an[i]);
+	}
+	if (entry == NULL && gr->nnodes > 0)
+		entry = an[0];
+	free(an);
+	return entry;
+}
+
+/* How a node touches a buffer: reads it, writes it, or either (kernels). */
+enum use_dir { USE_IN = 1, USE_OUT = 2, USE_BOTH = 3 };
+
+struct use {
+	long buf;
+	unsigned dir;
+};
+
+struct uses {
+	struct use *v;
+	size_t n, cap;
+};
+
+static void add_use(struct writer *w, struct uses *u, const struct name_ref *r, unsigned dir)
+{
+	if (buf_of(w, r) == NULL)
+		return;
+	for (size_t i = 0; i < u->n; i++)
+		if (u->v[i].buf == r->idx) {
+			u->v[i].dir |= dir;
+			return;
+		}
+	struct use *nu = VEC_PUSH(u->v, u->n, u->cap);
+	nu->buf = r->idx;
+	nu->dir = dir;
+}
+
+static void add_arg_uses(struct writer *w, struct uses *u, const struct arg *args, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (args[i].kind == ARG_BUFFER)
+			add_use(w, u, &args[i].ref, USE_BOTH);
+		else if (args[i].kind == ARG_STRUCT)
+			add_arg_uses(w, u, args[i].fields, args[i].nfields);
+	}
+}
+
+static void node_uses(struct writer *w, const struct node *n, struct uses *u)
+{
+	u->n = 0;
+	switch (n->kind) {
+	case NK_KERNEL:
+		add_arg_uses(w, u, n->u.kernel.args, n->u.kernel.nargs);
+		break;
+	case NK_MEMSET:
+		add_use(w, u, &n->u.memset.buffer, USE_OUT);
+		break;
+	case NK_COPY:
+		add_use(w, u, &n->u.copy.from.buffer, USE_IN);
+		add_use(w, u, &n->u.copy.to.buffer, USE_OUT);
+		break;
+	case NK_ALLOC:
+	case NK_FREE:
+		add_use(w, u, &n->u.buffer, USE_OUT);
+		break;
+	case NK_HOST:
+		if (n->u.host.action == HOST_DUMP)
+			add_use(w, u, &n->u.host.buffer, USE_IN);
+		break;
+	default:
+		break;
+	}
+}
+
+/* One cylinder per buffer after the graph, and dashed edges to its users. */
+static void put_buffers(struct writer *w)
+{
+	const struct gdef *g = w->g;
+	Agnode_t **bn = xcalloc(g->nbuffers ? g->nbuffers : 1, sizeof *bn);
+	struct sbuf *b = &w->label;
+	for (size_t i = 0; i < g->nbuffers; i++) {
+		const struct buffer *buf = &g->buffers[i];
+		char *base = xasprintf("buf_%s", buf->name);
+		bn[i] = cg_node(w->root, fresh_name(w, w->names, base));
+		free(base);
+		sb_reset(b);
+		sb_text(b, buf->name, 0);
+		sb_line(b);
+		sb_printf(b, "%s x %" PRIu64 " (", elem_infos[buf->type].name, buf->count);
+		sb_size(b, buf->size);
+		sb_printf(b, ")");
+		sb_line(b);
+		sb_printf(b, "%s", mem_kind_names[buf->memory]);
+		cg_set(bn[i], "label", b->s);
+		cg_set(bn[i], "shape", "cylinder");
+	}
+	struct uses u = {0};
+	for (size_t i = 0; i < w->nmade; i++) {
+		node_uses(w, w->made[i].node, &u);
+		for (size_t k = 0; k < u.n; k++) {
+			Agnode_t *an = w->made[i].an, *bnode = bn[u.v[k].buf];
+			Agedge_t *e = u.v[k].dir == USE_IN ? cg_edge(w->root, bnode, an)
+							   : cg_edge(w->root, an, bnode);
+			cg_set(e, "style", "dashed");
+			/* Data, not order: left out of ranking, the flow stays top-down. */
+			cg_set(e, "constraint", "false");
+			if (u.v[k].dir == USE_BOTH)
+				cg_set(e, "dir", "both");
+		}
+	}
+	free(u.v);
+	free(bn);
+}
+
+/* Every node id into w->names, so that made-up names avoid them. */
+static void reserve_ids(struct writer *w, const struct graph *gr)
+{
+	for (size_t i = 0; i < gr->nnodes; i++) {
+		const struct node *n = gr->nodes[i];
+		strmap_put(w->names, n->id, 0, NULL);
+		if (n->kind == NK_GRAPH && n->u.child)
+			reserve_ids(w, n->u.child);
+		else if (node_kind_is_conditional(n->kind))
+			for (size_t b = 0; b < n->u.cond.nbodies; b++)
+				if (n->u.cond.bodies[b])
+					reserve_ids(w, n->u.cond.bodies[b]);
+	}
+}
+
+/* The graph's name: the file's name:, else the file's base name less .yaml. */
+static char *graph_name(const struct gdef *g)
+{
+	if (g->name && g->name[0])
+		return xstrdup(g->name);
+	const char *base = strrchr(g->file, '/');
+	base = base ? base + 1 : g->file;
+	size_t len = strlen(base);
+	static const char *const exts[] = {".yaml", ".yml"};
+	for (size_t i = 0; i < sizeof exts / sizeof *exts; i++) {
+		size_t el = strlen(exts[i]);
+		if (len > el && strcmp(base + len - el, exts[i]) == 0) {
+			len -= el;
+			break;
+		}
+	}
+	return len ? xstrndup(base, len) : xstrdup("graph");
+}
+
+int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *out)
+{
+	struct writer w = {.g = g};
+	char *name = graph_name(g);
+	w.root = agopen(name, Agdirected, &seq_disc);
+	if (w.root == NULL) {
+		errorx("cannot build the description graph");
+		free(name);
+		return -1;
+	}
+	w.names = strmap_new(64);
+	w.gnames = strmap_new(16);
+	strmap_put(w.gnames, name, 0, NULL);
+
+	/* Declared up front so that the header lists them in a fixed order. */
+	cg_declare(w.root, AGRAPH, "compound", "true");
+	cg_declare(w.root, AGRAPH, "labelloc", "t");
+	cg_declare(w.root, AGRAPH, "label", "");
+	cg_declare(w.root, AGRAPH, "style", "");
+	cg_declare(w.root, AGNODE, "label", "\\N");
+	cg_declare(w.root, AGNODE, "shape", "box");
+	cg_declare(w.root, AGEDGE, "style", "");
+	cg_declare(w.root, AGEDGE, "dir", "");
+	cg_declare(w.root, AGEDGE, "lhead", "");
+	cg_declare(w.root, AGEDGE, "constraint", "");
+	{
+		struct sbuf *b = &w.label;
+		sb_reset(b);
+		sb_text(b, name, 0);
+		cg_set(w.root, "label", b->s);
+	}
+
+	reserve_ids(&w, g->root);
+	put_graph(&w, w.root, g->root);
+	if (o && o->buffers)
+		put_buffers(&w);
+
+	int rc = 0;
+	if (agwrite(w.root, out) != 0 || fflush(out) != 0 || ferror(out)) {
+		errorx("cannot write the description: %m");
+		rc = -1;
+	}
+	agclose(w.root);
+	strmap_free(w.names);
+	strmap_free(w.gnames);
+	for (size_t i = 0; i < w.nowned; i++)
+		free(w.owned[i]);
+	free(w.owned);
+	free(w.made);
+	free(w.label.s);
+	free(name);
+	return rc;
+}
