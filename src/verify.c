@@ -72,28 +72,9 @@ static int read_exact(const char *path, void *out, uint64_t size, uint64_t *actu
 /* Store v in a float element type; false when it overflows to infinity. */
 static bool encode_double(enum elem_type t, double v, void *out)
 {
-	switch (t) {
-	case ET_F64:
-		memcpy(out, &v, 8);
-		return true;
-	case ET_F32: {
-		float f = (float)v;
-		memcpy(out, &f, 4);
-		return !isinf(f) || isinf(v);
-	}
-	case ET_F16: {
-		uint16_t h = f32_to_f16((float)v);
-		memcpy(out, &h, 2);
-		return (h & 0x7fffu) != 0x7c00u || isinf(v);
-	}
-	case ET_BF16: {
-		uint16_t h = f32_to_bf16((float)v);
-		memcpy(out, &h, 2);
-		return (h & 0x7fffu) != 0x7f80u || isinf(v);
-	}
-	default:
-		return false;
-	}
+	struct num n = {.kind = NUM_FLOAT, .f = v};
+	char why[64];
+	return num_encode(&n, t, out, why, sizeof why) == NULL;
 }
 
 /* The low size bytes of v, host byte order: the element type's wrap-around. */
