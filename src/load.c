@@ -813,8 +813,7 @@ static bool get_text(struct ld *l, const char *what, const char *name, char **ou
 		expected(l, what, name);
 		return false;
 	}
-	free(*out);
-	*out = xstrndup(l->ev.value, l->ev.len);
+	*out = gdef_strndup(l->g, l->ev.value, l->ev.len);
 	if (pos)
 		*pos = l->ev.pos;
 	next(l);
@@ -1182,7 +1181,7 @@ static void key_modules(struct ld *l, void *obj, const struct keydef *kd, struct
 			continue;
 		}
 		struct module *m = VEC_PUSH(g->modules, g->nmodules, g->capmodules);
-		m->name = xstrdup(it.key);
+		m->name = gdef_strdup(g, it.key);
 		m->pos = it.kpos;
 		name_add(&l->modules, m->name, &it);
 		parse_module(l, m);
@@ -1424,7 +1423,7 @@ static void key_buffers(struct ld *l, void *obj, const struct keydef *kd, struct
 			continue;
 		}
 		struct buffer *b = VEC_PUSH(g->buffers, g->nbuffers, g->capbuffers);
-		b->name = xstrdup(it.key);
+		b->name = gdef_strdup(g, it.key);
 		b->pos = it.kpos;
 		b->type = ET_U8;
 		b->memory = MEM_DEVICE;
@@ -1497,7 +1496,7 @@ static void key_conditions(struct ld *l, void *obj, const struct keydef *kd, str
 			continue;
 		}
 		struct condition *c = VEC_PUSH(g->conditions, g->nconditions, g->capconditions);
-		c->name = xstrdup(it.key);
+		c->name = gdef_strdup(g, it.key);
 		c->pos = it.kpos;
 		c->user = -1;
 		name_add(&l->conditions, c->name, &it);
@@ -1549,7 +1548,7 @@ static void add_edge(struct graph *gr, struct name_ref *from, struct name_ref *t
 static const char edge_what[] = "an edge (\"a -> b\", \"a -> b -> c\" or [a, b])";
 
 /* One name of an arrow edge: s[a, b) trimmed, or false when empty. */
-static bool arrow_name(const char *s, size_t a, size_t b, struct pos base,
+static bool arrow_name(struct ld *l, const char *s, size_t a, size_t b, struct pos base,
 		       struct name_ref *r)
 {
 	while (a < b && (s[a] == ' ' || s[a] == '\t'))
@@ -1558,7 +1557,7 @@ static bool arrow_name(const char *s, size_t a, size_t b, struct pos base,
 		b--;
 	if (a == b)
 		return false;
-	r->name = xstrndup(s + a, b - a);
+	r->name = gdef_strndup(l->g, s + a, b - a);
 	r->pos = (struct pos){base.line, base.col + chars(s, a)};
 	r->idx = -1;
 	return true;
@@ -1579,7 +1578,7 @@ static void parse_arrows(struct ld *l, struct graph *gr, const char *name)
 		const char *arrow = strstr(s + a, "->");
 		size_t b = arrow ? (size_t)(arrow - s) : len;
 		struct name_ref r;
-		if (!arrow_name(s, a, b, base, &r)) {
+		if (!arrow_name(l, s, a, b, base, &r)) {
 			ok = false;
 			break;
 		}
@@ -1589,19 +1588,13 @@ static void parse_arrows(struct ld *l, struct graph *gr, const char *name)
 		a = b + 2;
 	}
 	if (!ok || n < 2) {
-		for (size_t i = 0; i < n; i++)
-			free(refs[i].name);
 		free(refs);
 		expected(l, edge_what, name);
 		return;
 	}
-	/* Names between two arrows belong to two edges: each edge owns its copy. */
-	for (size_t i = 0; i + 1 < n; i++) {
-		struct name_ref from = refs[i];
-		if (i > 0)
-			from.name = xstrdup(refs[i].name);
-		add_edge(gr, &from, &refs[i + 1], from.pos);
-	}
+	/* Names between two arrows belong to two edges, sharing the arena's string. */
+	for (size_t i = 0; i + 1 < n; i++)
+		add_edge(gr, &refs[i], &refs[i + 1], refs[i].pos);
 	free(refs);
 	next(l);
 }
@@ -1622,8 +1615,6 @@ static void parse_pair(struct ld *l, struct graph *gr, const char *name)
 		}
 		if (n < 2)
 			ends[n] = r;
-		else
-			free(r.name);
 		n++;
 	}
 	next(l);
@@ -1631,10 +1622,7 @@ static void parse_pair(struct ld *l, struct graph *gr, const char *name)
 		err(l, pos, "an edge list names two nodes [from, to], found %zu", n);
 	if (ok && n == 2) {
 		add_edge(gr, &ends[0], &ends[1], pos);
-		return;
 	}
-	free(ends[0].name);
-	free(ends[1].name);
 }
 
 static void parse_edges(struct ld *l, struct graph *gr, const char *name)
@@ -1839,9 +1827,9 @@ static void key_kernel_function(struct ld *l, void *obj, const struct keydef *kd
 		return;
 	const char *dot = strchr(k->function, '.');
 	if (dot && dot != k->function && dot[1] != '\0') {
-		k->module.name = xstrndup(k->function, (size_t)(dot - k->function));
+		k->module.name = gdef_strndup(l->g, k->function, (size_t)(dot - k->function));
 		k->module.pos = k->function_pos;
-		k->func = xstrdup(dot + 1);
+		k->func = gdef_strdup(l->g, dot + 1);
 	}
 }
 
@@ -2318,11 +2306,7 @@ static void drop_node(struct ld *l, struct graph *gr, struct node *n)
 {
 	gr->nnodes--;
 	l->nnodes--;
-	free(n->id);
-	for (size_t i = 0; i < n->nafter; i++)
-		free(n->after[i].name);
-	free(n->after);
-	free(n);
+	free(n->after); /* the node itself and its strings stay in the arena */
 }
 
 static void parse_node(struct ld *l, struct graph *gr)
@@ -2594,7 +2578,7 @@ static bool parse_stream(struct ld *l)
 }
 
 /* "kernel_12": the kind's name, '_', n. */
-static char *auto_id(enum node_kind k, size_t n)
+static char *auto_id(struct gdef *g, enum node_kind k, size_t n)
 {
 	char digits[24];
 	size_t nd = 0;
@@ -2603,7 +2587,7 @@ static char *auto_id(enum node_kind k, size_t n)
 		n /= 10;
 	} while (n);
 	size_t kl = strlen(node_kind_names[k]);
-	char *s = xmalloc(kl + 1 + nd + 1);
+	char *s = arena_alloc(&g->arena, kl + 1 + nd + 1);
 	memcpy(s, node_kind_names[k], kl);
 	s[kl] = '_';
 	for (size_t i = 0; i < nd; i++)
@@ -2628,8 +2612,7 @@ static void assign_ids(struct ld *l)
 		if (n->id)
 			continue;
 		do {
-			free(n->id);
-			n->id = auto_id(n->kind, ++counts[n->kind]);
+			n->id = auto_id(l->g, n->kind, ++counts[n->kind]);
 		} while (given && strmap_get(given, n->id) >= 0);
 		n->id_pos = n->pos;
 	}
@@ -2675,7 +2658,7 @@ struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 	l.len = len;
 	l.g = gdef_new(name);
 	struct module *builtin = VEC_PUSH(l.g->modules, l.g->nmodules, l.g->capmodules);
-	builtin->name = xstrdup("builtin");
+	builtin->name = gdef_strdup(l.g, "builtin");
 	builtin->builtin = true;
 	if (!yaml_parser_initialize(&l.parser)) {
 		errorx("out of memory while reading YAML");

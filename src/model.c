@@ -87,11 +87,22 @@ size_t arg_align(const struct arg *a)
 struct gdef *gdef_new(const char *file)
 {
 	struct gdef *g = xcalloc(1, sizeof *g);
-	g->file = xstrdup(file);
+	g->file = gdef_strdup(g, file);
 	const char *slash = strrchr(file, '/');
-	g->dir = slash ? xstrndup(file, (size_t)(slash - file) + 1) : xstrdup("");
+	g->dir = gdef_strndup(g, file, slash ? (size_t)(slash - file) + 1 : 0);
 	g->root = graph_new(NULL, NULL);
+	g->root->arena = &g->arena;
 	return g;
+}
+
+char *gdef_strdup(struct gdef *g, const char *s)
+{
+	return arena_strdup(&g->arena, s);
+}
+
+char *gdef_strndup(struct gdef *g, const char *s, size_t n)
+{
+	return arena_strndup(&g->arena, s, n);
 }
 
 struct graph *graph_new(struct graph *parent, struct node *owner)
@@ -99,91 +110,56 @@ struct graph *graph_new(struct graph *parent, struct node *owner)
 	struct graph *gr = xcalloc(1, sizeof *gr);
 	gr->parent = parent;
 	gr->owner = owner;
+	gr->arena = parent ? parent->arena : owner ? owner->graph->arena : NULL;
 	return gr;
 }
 
 struct node *graph_add_node(struct graph *gr, enum node_kind kind)
 {
-	struct node *n = xcalloc(1, sizeof *n);
+	struct node *n = arena_alloc(gr->arena, sizeof *n);
 	n->kind = kind;
 	n->graph = gr;
 	*VEC_PUSH(gr->nodes, gr->nnodes, gr->capnodes) = n;
 	return n;
 }
 
-char *gdef_resolve_path(const struct gdef *g, const char *written)
+char *gdef_resolve_path(struct gdef *g, const char *written)
 {
 	if (written[0] == '/' || g->dir[0] == '\0')
-		return xstrdup(written);
-	return xasprintf("%s%s", g->dir, written);
-}
-
-static void free_ref(struct name_ref *r)
-{
-	free(r->name);
+		return gdef_strdup(g, written);
+	return arena_printf(&g->arena, "%s%s", g->dir, written);
 }
 
 static void free_args(struct arg *args, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		free_ref(&args[i].ref);
 		free(args[i].bytes);
 		free_args(args[i].fields, args[i].nfields);
 	}
 	free(args);
 }
 
+/* What a node holds outside the arena: its growable arrays and nested graphs. */
 static void node_free(struct node *n)
 {
-	if (n == NULL)
-		return;
-	free(n->id);
-	for (size_t i = 0; i < n->nafter; i++)
-		free_ref(&n->after[i]);
 	free(n->after);
-	free(n->deps);
 	switch (n->kind) {
 	case NK_KERNEL:
-		free(n->u.kernel.function);
-		free_ref(&n->u.kernel.module);
-		free(n->u.kernel.func);
 		free_args(n->u.kernel.args, n->u.kernel.nargs);
-		break;
-	case NK_MEMSET:
-		free_ref(&n->u.memset.buffer);
-		break;
-	case NK_COPY:
-		free_ref(&n->u.copy.from.buffer);
-		free_ref(&n->u.copy.to.buffer);
 		break;
 	case NK_GRAPH:
 		graph_free(n->u.child);
 		break;
-	case NK_ALLOC:
-	case NK_FREE:
-		free_ref(&n->u.buffer);
-		break;
-	case NK_EVENT_RECORD:
-	case NK_EVENT_WAIT:
-		free_ref(&n->u.event);
-		break;
-	case NK_HOST:
-		free(n->u.host.text);
-		free_ref(&n->u.host.buffer);
-		break;
 	case NK_IF:
 	case NK_WHILE:
 	case NK_SWITCH:
-		free_ref(&n->u.cond.condition);
 		for (size_t i = 0; i < n->u.cond.nbodies; i++)
 			graph_free(n->u.cond.bodies[i]);
 		free(n->u.cond.bodies);
 		break;
-	case NK_EMPTY:
-	case NK_COUNT:
+	default:
 		break;
 	}
-	free(n);
 }
 
 void graph_free(struct graph *gr)
@@ -193,10 +169,6 @@ void graph_free(struct graph *gr)
 	for (size_t i = 0; i < gr->nnodes; i++)
 		node_free(gr->nodes[i]);
 	free(gr->nodes);
-	for (size_t i = 0; i < gr->nedges; i++) {
-		free_ref(&gr->edges[i].from);
-		free_ref(&gr->edges[i].to);
-	}
 	free(gr->edges);
 	free(gr->topo);
 	free(gr);
@@ -206,37 +178,15 @@ void gdef_free(struct gdef *g)
 {
 	if (g == NULL)
 		return;
-	free(g->file);
-	free(g->dir);
-	free(g->name);
-	free(g->description);
-	for (size_t i = 0; i < g->nmodules; i++) {
-		free(g->modules[i].name);
-		free(g->modules[i].file);
-		free(g->modules[i].path);
-	}
 	free(g->modules);
-	for (size_t i = 0; i < g->nbuffers; i++) {
-		struct buffer *b = &g->buffers[i];
-		free(b->name);
-		free(b->init.list);
-		free(b->init.file);
-		free(b->init.path);
-	}
+	for (size_t i = 0; i < g->nbuffers; i++)
+		free(g->buffers[i].init.list);
 	free(g->buffers);
-	for (size_t i = 0; i < g->nevents; i++)
-		free(g->events[i].name);
 	free(g->events);
-	for (size_t i = 0; i < g->nconditions; i++)
-		free(g->conditions[i].name);
 	free(g->conditions);
 	graph_free(g->root);
-	for (size_t i = 0; i < g->nchecks; i++) {
-		free_ref(&g->checks[i].buffer);
+	for (size_t i = 0; i < g->nchecks; i++)
 		free(g->checks[i].list);
-		free(g->checks[i].file);
-		free(g->checks[i].path);
-	}
 	free(g->checks);
 	strmap_free(g->module_index);
 	strmap_free(g->buffer_index);
@@ -244,6 +194,7 @@ void gdef_free(struct gdef *g)
 	strmap_free(g->condition_index);
 	strmap_free(g->node_index);
 	free(g->all_nodes);
+	arena_free(&g->arena);
 	free(g);
 }
 

@@ -3,8 +3,12 @@
  * libyaml or CUDA types in it, so that the front end and its tests build
  * and run without a GPU.
  *
- * Ownership: a struct gdef owns everything reachable from it (every string,
- * array and nested graph); gdef_free() releases it all and accepts NULL.
+ * Ownership: a struct gdef owns everything reachable from it; gdef_free()
+ * releases it all and accepts NULL.  Every string and every node lives in
+ * the gdef's arena (gdef_strdup, graph_add_node) and is never freed alone;
+ * the growable arrays (VEC_PUSH) and graphs are malloc'd and freed by
+ * gdef_free.  On a 100,000-node file the arena is what keeps the model
+ * small and quick to build and release.
  * Every element keeps the position it came from, so that errors found late
  * (validation, a driver refusal, a failed check) still point into the YAML.
  *
@@ -21,6 +25,7 @@
 
 #include "diag.h"
 #include "scalar.h"
+#include "xmalloc.h"
 
 #define GDEF_FORMAT_VERSION 1
 
@@ -211,7 +216,7 @@ struct node {
 		struct host_node host;
 		struct cond_node cond;  /* NK_IF, NK_WHILE, NK_SWITCH */
 	} u;
-	/* validator: dependencies as indices into graph->nodes, without duplicates */
+	/* validator: dependencies as indices into graph->nodes, without duplicates (in the arena) */
 	size_t *deps;
 	size_t ndeps, capdeps;
 };
@@ -223,6 +228,7 @@ struct edge {
 };
 
 struct graph {
+	struct arena *arena;            /* the gdef's, for nodes and strings */
 	struct pos pos;
 	struct node **nodes;            /* each allocated alone: pointers stay valid */
 	size_t nnodes, capnodes;
@@ -274,6 +280,7 @@ struct run_defaults {
 };
 
 struct gdef {
+	struct arena arena;             /* every string and node of the model */
 	char *file;                     /* as given on the command line */
 	char *dir;                      /* its directory, for relative paths */
 	int version;
@@ -300,13 +307,17 @@ struct gdef {
 /* A new, empty definition for file (copied); root graph allocated. */
 struct gdef *gdef_new(const char *file);
 void gdef_free(struct gdef *g);
+/* Strings of the model, in its arena. */
+char *gdef_strdup(struct gdef *g, const char *s);
+char *gdef_strndup(struct gdef *g, const char *s, size_t n);
+/* A graph nested in parent (which gives it the arena); owner may be NULL. */
 struct graph *graph_new(struct graph *parent, struct node *owner);
 void graph_free(struct graph *gr);
 /* A new zeroed node of kind, appended to gr (which owns it). */
 struct node *graph_add_node(struct graph *gr, enum node_kind kind);
 
-/* Resolve a path written in the file against the file's directory. */
-char *gdef_resolve_path(const struct gdef *g, const char *written);
+/* Resolve a path written in the file against the file's directory (in the arena). */
+char *gdef_resolve_path(struct gdef *g, const char *written);
 
 /* Counts by kind over a graph and everything nested in it. */
 void graph_count_kinds(const struct graph *gr, size_t counts[NK_COUNT], bool recurse);

@@ -564,7 +564,8 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 		n->graph = gr;
 		auto_ids[n->kind]++;
 		if (n->id == NULL)
-			n->id = xasprintf("%s_%zu", node_kind_names[n->kind], auto_ids[n->kind]);
+			n->id = arena_printf(&g->arena, "%s_%zu", node_kind_names[n->kind],
+					     auto_ids[n->kind]);
 		size_t self = g->nall_nodes;
 		*VEC_PUSH(g->all_nodes, g->nall_nodes, v->capall) = n;
 		if (v->capinfo < v->capall) {
@@ -785,11 +786,11 @@ static bool split_function(struct vctx *v, struct node *n)
 		return false;
 	}
 	if (k->module.name == NULL) {
-		k->module.name = xstrndup(k->function, (size_t)(dot - k->function));
+		k->module.name = gdef_strndup(v->g, k->function, (size_t)(dot - k->function));
 		k->module.pos = at;
 	}
 	if (k->func == NULL)
-		k->func = xstrdup(dot + 1);
+		k->func = gdef_strdup(v->g, dot + 1);
 	return true;
 }
 
@@ -1241,7 +1242,8 @@ static void fill_deps(struct graph *gr)
 		if (most == 0)
 			continue;
 		if (nd->capdeps < most) {
-			nd->deps = xreallocarray(nd->deps, most, sizeof *nd->deps);
+			/* In the arena: a 100,000-node chain needs no 100,000 mallocs. */
+			nd->deps = arena_alloc(gr->arena, most * sizeof *nd->deps);
 			nd->capdeps = most;
 		}
 		if (chained)

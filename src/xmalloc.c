@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,4 +81,85 @@ void *xgrow(void *arr_ptr, size_t *n, size_t *cap, size_t elem)
 	memset(slot, 0, elem);
 	(*n)++;
 	return slot;
+}
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	/* the allocations follow, max_align_t-aligned */
+};
+
+#define ARENA_ALIGN _Alignof(max_align_t)
+#define ARENA_HEADER ((sizeof(struct arena_chunk) + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN)
+
+/* size bytes at a multiple of align (a power of two), from a new chunk if need be. */
+static void *carve(struct arena *a, size_t size, size_t align)
+{
+	size_t pad = (size_t)(-(uintptr_t)a->cur) & (align - 1);
+	if (a->cur == NULL || pad + size > a->left) {
+		/* Chunks grow with the arena up to 4 MiB; calloc gives fresh zero pages. */
+		size_t chunk = a->total < (64u << 10) ? (64u << 10) :
+			a->total > (4u << 20) ? (4u << 20) : a->total;
+		if (chunk < size + ARENA_HEADER)
+			chunk = size + ARENA_HEADER;
+		struct arena_chunk *c = xcalloc(1, chunk);
+		c->next = a->chunks;
+		a->chunks = c;
+		a->cur = (char *)c + ARENA_HEADER;
+		a->left = chunk - ARENA_HEADER;
+		a->total += chunk;
+		pad = 0;
+	}
+	void *p = a->cur + pad;
+	a->cur += pad + size;
+	a->left -= pad + size;
+	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	return carve(a, size ? size : 1, ARENA_ALIGN);
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	/* Strings need no alignment, so they pack byte to byte. */
+	char *p = carve(a, n + 1, 1);
+	memcpy(p, s, n);
+	return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_printf(struct arena *a, const char *fmt, ...)
+{
+	char small[64];
+	va_list ap;
+	va_start(ap, fmt);
+	int len = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		oom(0);
+	char *p = carve(a, (size_t)len + 1, 1);
+	if ((size_t)len < sizeof small) {
+		memcpy(p, small, (size_t)len + 1);
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(p, (size_t)len + 1, fmt, ap);
+		va_end(ap);
+	}
+	return p;
+}
+
+void arena_free(struct arena *a)
+{
+	struct arena_chunk *c = a->chunks;
+	while (c) {
+		struct arena_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	memset(a, 0, sizeof *a);
 }

@@ -18,16 +18,24 @@
 
 /* Building validated models by hand ------------------------------------ */
 
+/* The definition being built, whose arena holds the helpers' strings. */
+static struct gdef *cur;
+
+static struct gdef *new_def(const char *file)
+{
+	return cur = gdef_new(file);
+}
+
 static struct name_ref ref(const char *name, long idx)
 {
-	return (struct name_ref){.name = xstrdup(name), .idx = idx};
+	return (struct name_ref){.name = gdef_strdup(cur, name), .idx = idx};
 }
 
 static struct buffer *add_buffer(struct gdef *g, const char *name, enum elem_type t,
 				 uint64_t count, enum mem_kind mem)
 {
 	struct buffer *b = VEC_PUSH(g->buffers, g->nbuffers, g->capbuffers);
-	b->name = xstrdup(name);
+	b->name = gdef_strdup(cur, name);
 	b->type = t;
 	b->count = count;
 	b->size = count * elem_infos[t].size;
@@ -47,7 +55,7 @@ static long buffer_idx(const struct gdef *g, const char *name)
 static struct node *add(struct graph *gr, enum node_kind k, const char *id)
 {
 	struct node *n = graph_add_node(gr, k);
-	n->id = xstrdup(id);
+	n->id = gdef_strdup(cur, id);
 	n->id_given = true;
 	if (k == NK_KERNEL)
 		for (int i = 0; i < 3; i++)
@@ -60,7 +68,13 @@ static void dep(struct node *n, const struct node *on)
 {
 	for (size_t i = 0; i < n->graph->nnodes; i++)
 		if (n->graph->nodes[i] == on) {
-			*VEC_PUSH(n->deps, n->ndeps, n->capdeps) = i;
+			/* deps live in the arena, as the validator leaves them */
+			size_t *deps = arena_alloc(n->graph->arena, (n->ndeps + 1) * sizeof *deps);
+			for (size_t k = 0; k < n->ndeps; k++)
+				deps[k] = n->deps[k];
+			deps[n->ndeps++] = i;
+			n->deps = deps;
+			n->capdeps = n->ndeps;
 			return;
 		}
 	ck_abort_msg("%s is not in the graph of %s", on->id, n->id);
@@ -70,7 +84,7 @@ static struct node *kernel(struct graph *gr, const char *id, const char *functio
 			   uint32_t grid, uint32_t block)
 {
 	struct node *n = add(gr, NK_KERNEL, id);
-	n->u.kernel.function = xstrdup(function);
+	n->u.kernel.function = gdef_strdup(cur, function);
 	n->u.kernel.grid[0] = grid;
 	n->u.kernel.block[0] = block;
 	return n;
@@ -162,8 +176,8 @@ static Agraph_t *subgraph(Agraph_t *dot, const char *name)
 
 START_TEST(test_chain)
 {
-	struct gdef *g = gdef_new("dir/chain.yaml");
-	g->name = xstrdup("stencil");
+	struct gdef *g = new_def("dir/chain.yaml");
+	g->name = gdef_strdup(cur, "stencil");
 	struct node *a = kernel(g->root, "init", "k.init", 64, 256);
 	struct node *b = kernel(g->root, "step", "k.step", 64, 256);
 	struct node *c = kernel(g->root, "done", "k.done", 1, 1);
@@ -191,7 +205,7 @@ END_TEST
 
 START_TEST(test_labels)
 {
-	struct gdef *g = gdef_new("labels.yaml");
+	struct gdef *g = new_def("labels.yaml");
 	add_buffer(g, "x", ET_F32, 1024, MEM_DEVICE);
 	add_buffer(g, "h", ET_F32, 1024, MEM_HOST);
 	add_buffer(g, "tmp", ET_U8, 4096, MEM_GRAPH);
@@ -252,7 +266,7 @@ START_TEST(test_labels)
 	ew->u.event = ref("done", 0);
 	struct node *hp = add(g->root, NK_HOST, "say");
 	hp->u.host.action = HOST_PRINT;
-	hp->u.host.text = xstrdup("hello");
+	hp->u.host.text = gdef_strdup(cur, "hello");
 	struct node *hs = add(g->root, NK_HOST, "nap");
 	hs->u.host.action = HOST_SLEEP;
 	hs->u.host.sleep_ns = 100000;
@@ -297,8 +311,8 @@ END_TEST
 
 START_TEST(test_clusters)
 {
-	struct gdef *g = gdef_new("cond.yaml");
-	g->name = xstrdup("cond");
+	struct gdef *g = new_def("cond.yaml");
+	g->name = gdef_strdup(cur, "cond");
 	struct node *pre = add(g->root, NK_EMPTY, "pre");
 	struct node *loop = cond(g->root, NK_WHILE, "loop", "again");
 	dep(loop, pre);
@@ -389,7 +403,7 @@ END_TEST
 
 START_TEST(test_buffers)
 {
-	struct gdef *g = gdef_new("bufs.yaml");
+	struct gdef *g = new_def("bufs.yaml");
 	add_buffer(g, "x", ET_F32, 256, MEM_DEVICE);
 	add_buffer(g, "h", ET_F32, 256, MEM_HOST);
 	add_buffer(g, "tmp", ET_I32, 64, MEM_GRAPH);
@@ -472,7 +486,7 @@ END_TEST
 START_TEST(test_deterministic)
 {
 	/* Many clusters: their order must follow the file, not the heap. */
-	struct gdef *g = gdef_new("many.yaml");
+	struct gdef *g = new_def("many.yaml");
 	char id[32];
 	for (int i = 0; i < 40; i++) {
 		snprintf(id, sizeof id, "n%02d", 39 - i);
@@ -501,7 +515,7 @@ END_TEST
 START_TEST(test_names)
 {
 	/* No name: the file's base name; made-up names avoid the ids in use. */
-	struct gdef *g = gdef_new("some/dir/my-graph.yaml");
+	struct gdef *g = new_def("some/dir/my-graph.yaml");
 	add_buffer(g, "x", ET_U8, 16, MEM_DEVICE);
 	struct node *a = add(g->root, NK_MEMSET, "buf_x");
 	a->u.memset.buffer = ref("x", 0);
@@ -529,15 +543,15 @@ END_TEST
 
 START_TEST(test_escaping)
 {
-	struct gdef *g = gdef_new("esc.yaml");
-	g->name = xstrdup("quote \" and \\N");
+	struct gdef *g = new_def("esc.yaml");
+	g->name = gdef_strdup(cur, "quote \" and \\N");
 	struct node *h = add(g->root, NK_HOST, "p");
 	h->u.host.action = HOST_PRINT;
-	h->u.host.text = xstrdup("a \"b\" \\n\nc\td");
+	h->u.host.text = gdef_strdup(cur, "a \"b\" \\n\nc\td");
 	struct node *l = add(g->root, NK_HOST, "long");
 	l->u.host.action = HOST_PRINT;
 	/* 39 ASCII bytes, then a 2-byte character across the 40-byte cut */
-	l->u.host.text = xstrdup("012345678901234567890123456789012345678\xc3\xa9tail");
+	l->u.host.text = gdef_strdup(cur, "012345678901234567890123456789012345678\xc3\xa9tail");
 
 	/*
 	 * Ids DOT must quote, and one starting with '%', which libcgraph's
@@ -573,7 +587,7 @@ START_TEST(test_write_error)
 	FILE *full = fopen("/dev/full", "w");
 	if (full == NULL)
 		return;         /* no /dev/full here: nothing to test */
-	struct gdef *g = gdef_new("err.yaml");
+	struct gdef *g = new_def("err.yaml");
 	for (int i = 0; i < 200; i++) {
 		char id[16];
 		snprintf(id, sizeof id, "n%d", i);

@@ -29,6 +29,14 @@ struct cap {
 	struct diag d;
 };
 
+/* The definition being built, whose arena holds the helpers' strings. */
+static struct gdef *cur;
+
+static struct gdef *new_def(const char *file)
+{
+	return cur = gdef_new(file);
+}
+
 static void cap_open(struct cap *c)
 {
 	c->buf = NULL;
@@ -74,7 +82,7 @@ static struct buffer *add_buffer(struct gdef *g, const char *name, enum elem_typ
 				 uint64_t count)
 {
 	struct buffer *b = VEC_PUSH(g->buffers, g->nbuffers, g->capbuffers);
-	b->name = xstrdup(name);
+	b->name = gdef_strdup(cur, name);
 	b->pos = P(3, 3);
 	b->type = t;
 	b->count = count;
@@ -192,7 +200,7 @@ END_TEST
 /* The graph of cli.md's example: a WHILE with two kernels, and a memset. */
 static struct gdef *example_graph(void)
 {
-	struct gdef *g = gdef_new("examples/while.yaml");
+	struct gdef *g = new_def("examples/while.yaml");
 	struct node *loop = graph_add_node(g->root, NK_WHILE);
 	struct graph *body = graph_new(g->root, loop);
 	*VEC_PUSH(loop->u.cond.bodies, loop->u.cond.nbodies, loop->u.cond.capbodies) = body;
@@ -262,7 +270,7 @@ static struct graph *add_body(struct node *n)
 
 START_TEST(test_human_nested)
 {
-	struct gdef *g = gdef_new("deep.yaml");
+	struct gdef *g = new_def("deep.yaml");
 	graph_add_node(g->root, NK_KERNEL);
 	struct node *cond = graph_add_node(g->root, NK_IF);
 	graph_add_node(add_body(cond), NK_KERNEL);
@@ -525,7 +533,7 @@ static unsigned char *fill(const struct buffer *b, struct cap *c, int expect_rc)
 
 START_TEST(test_init_zero_scalar)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct cap c;
 	cap_open(&c);
 	struct buffer *b = add_buffer(g, "z", ET_F64, 5);
@@ -596,7 +604,7 @@ END_TEST
 
 START_TEST(test_init_list)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct cap c;
 	cap_open(&c);
 	struct buffer *b = add_buffer(g, "f", ET_F32, 3);
@@ -639,7 +647,7 @@ END_TEST
 
 START_TEST(test_init_iota)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct cap c;
 	cap_open(&c);
 	struct buffer *b = add_buffer(g, "i", ET_I32, 4);
@@ -765,7 +773,7 @@ START_TEST(test_random_reference)
 	uint64_t x = 0;
 	ck_assert(ref_splitmix(&x) == 0xe220a8397b1dcdafu);
 
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct cap c;
 	cap_open(&c);
 	/* Full u64 range: the generator's raw outputs for seed 1. */
@@ -869,7 +877,7 @@ END_TEST
 
 START_TEST(test_random_ranges)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct cap c;
 	cap_open(&c);
 	/* Same seed, same bytes; another seed, other bytes. */
@@ -972,7 +980,7 @@ END_TEST
 
 START_TEST(test_init_file)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct cap c;
 	cap_open(&c);
 	char *path = tmp_path("init.bin");
@@ -980,8 +988,8 @@ START_TEST(test_init_file)
 	write_file(path, data, sizeof data);
 	struct buffer *b = add_buffer(g, "x", ET_I32, 4);
 	b->init.kind = INIT_FILE;
-	b->init.file = xstrdup("init.bin");
-	b->init.path = xstrdup(path);
+	b->init.file = gdef_strdup(cur, "init.bin");
+	b->init.path = gdef_strdup(cur, path);
 	b->init.file_pos = P(4, 17);
 	unsigned char *out = fill(b, &c, 0);
 	ck_assert(memcmp(out, data, sizeof data) == 0);
@@ -1017,7 +1025,7 @@ static struct check scalar_check(struct num v)
 
 START_TEST(test_check_scalar)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct buffer *b = add_buffer(g, "x", ET_I32, 4);
 	struct cap c;
 	cap_open(&c);
@@ -1040,7 +1048,7 @@ END_TEST
 START_TEST(test_check_many)
 {
 	/* The message of the brief: many elements, the first one named. */
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct buffer *b = add_buffer(g, "out", ET_I32, 1024);
 	int32_t *data = xmalloc(b->size);
 	struct check ck = {.pos = P(20, 5), .expect = EXPECT_LIST};
@@ -1074,7 +1082,7 @@ END_TEST
 
 START_TEST(test_check_float)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct buffer *b = add_buffer(g, "f", ET_F32, 2);
 	struct cap c;
 	cap_open(&c);
@@ -1147,7 +1155,7 @@ END_TEST
 
 START_TEST(test_check_integers)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct buffer *b = add_buffer(g, "e", ET_I64, 2);
 	struct cap c;
 	cap_open(&c);
@@ -1194,13 +1202,13 @@ END_TEST
 
 START_TEST(test_check_file)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct buffer *b = add_buffer(g, "out", ET_U16, 3);
 	char *path = tmp_path("expected.bin");
 	const uint16_t want[3] = {1, 2, 65535};
 	write_file(path, want, sizeof want);
 	struct check ck = {.pos = P(14, 5), .expect = EXPECT_FILE, .expect_pos = P(14, 28),
-			   .file = xstrdup("expected.bin"), .path = xstrdup(path)};
+			   .file = gdef_strdup(cur, "expected.bin"), .path = gdef_strdup(cur, path)};
 	struct cap c;
 	cap_open(&c);
 	uint16_t data[3] = {1, 2, 65535};
@@ -1219,8 +1227,6 @@ START_TEST(test_check_file)
 		"t.yaml:14:28: error: expected file 'expected.bin' has 4 bytes, buffer 'out' has 6\n");
 	cap_close(&c);
 	unlink(path);
-	free(ck.file);
-	free(ck.path);
 	free(path);
 	gdef_free(g);
 }
@@ -1230,7 +1236,7 @@ END_TEST
 
 START_TEST(test_dump_raw_txt)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct buffer *b = add_buffer(g, "x", ET_I32, 3);
 	const int32_t data[3] = {1, -2, INT32_MAX};
 	char *path = tmp_path("x.bin");
@@ -1296,7 +1302,7 @@ static char *npy_header(const unsigned char *buf, size_t n, size_t *data_off)
 
 static void check_npy(enum elem_type t, uint64_t count, const char *descr)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct buffer *b = add_buffer(g, "v", t, count);
 	unsigned char *data = xmalloc(b->size);
 	for (size_t i = 0; i < b->size; i++)
@@ -1340,7 +1346,7 @@ END_TEST
 START_TEST(test_dump_npy_python)
 {
 	/* Python reads the header as NumPy would: a dict literal. */
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct buffer *b = add_buffer(g, "v", ET_F64, 3);
 	const double data[3] = {1.5, -2.25, 1e300};
 	char *path = tmp_path("py.npy");
@@ -1362,7 +1368,7 @@ END_TEST
 
 START_TEST(test_buffer_print)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = new_def("t.yaml");
 	struct buffer *b = add_buffer(g, "x", ET_I16, 5);
 	const int16_t data[5] = {1, -2, 3, 4, 5};
 	struct cap c;

@@ -28,12 +28,15 @@ static struct pos P(uint32_t line, uint32_t col)
 	return (struct pos){line, col};
 }
 
+/* The definition being built, whose arena holds the helpers' strings. */
+static struct gdef *cur;
+
 /* A definition as the loader leaves it: the built-in module first. */
 static struct gdef *new_gdef(void)
 {
-	struct gdef *g = gdef_new("t.yaml");
+	struct gdef *g = cur = gdef_new("t.yaml");
 	struct module *m = VEC_PUSH(g->modules, g->nmodules, g->capmodules);
-	m->name = xstrdup("builtin");
+	m->name = gdef_strdup(cur, "builtin");
 	m->builtin = true;
 	return g;
 }
@@ -42,9 +45,9 @@ static struct module *add_module(struct gdef *g, const char *name, const char *f
 				 struct pos p)
 {
 	struct module *m = VEC_PUSH(g->modules, g->nmodules, g->capmodules);
-	m->name = xstrdup(name);
+	m->name = gdef_strdup(cur, name);
 	m->pos = p;
-	m->file = xstrdup(file);
+	m->file = gdef_strdup(cur, file);
 	m->file_pos = P(p.line, p.col + 3);
 	return m;
 }
@@ -53,7 +56,7 @@ static struct buffer *add_buffer(struct gdef *g, const char *name, enum elem_typ
 				 uint64_t count, enum mem_kind mem, struct pos p)
 {
 	struct buffer *b = VEC_PUSH(g->buffers, g->nbuffers, g->capbuffers);
-	b->name = xstrdup(name);
+	b->name = gdef_strdup(cur, name);
 	b->pos = p;
 	b->type = t;
 	b->has_count = true;
@@ -67,7 +70,7 @@ static struct buffer *add_buffer(struct gdef *g, const char *name, enum elem_typ
 static struct condition *add_condition(struct gdef *g, const char *name, struct pos p)
 {
 	struct condition *c = VEC_PUSH(g->conditions, g->nconditions, g->capconditions);
-	c->name = xstrdup(name);
+	c->name = gdef_strdup(cur, name);
 	c->pos = p;
 	c->user = -1;
 	return c;
@@ -76,7 +79,7 @@ static struct condition *add_condition(struct gdef *g, const char *name, struct 
 static struct event *add_event(struct gdef *g, const char *name, struct pos p)
 {
 	struct event *e = VEC_PUSH(g->events, g->nevents, g->capevents);
-	e->name = xstrdup(name);
+	e->name = gdef_strdup(cur, name);
 	e->pos = p;
 	return e;
 }
@@ -85,7 +88,7 @@ static struct node *node(struct graph *gr, enum node_kind k, const char *id, str
 {
 	struct node *n = graph_add_node(gr, k);
 	if (id) {
-		n->id = xstrdup(id);
+		n->id = gdef_strdup(cur, id);
 		n->id_given = true;
 	}
 	n->pos = n->id_pos = n->kind_pos = p;
@@ -94,7 +97,7 @@ static struct node *node(struct graph *gr, enum node_kind k, const char *id, str
 
 static void set_ref(struct name_ref *r, const char *name, struct pos p)
 {
-	r->name = xstrdup(name);
+	r->name = gdef_strdup(cur, name);
 	r->pos = p;
 	r->idx = -1;
 }
@@ -116,7 +119,7 @@ static struct node *kernel(struct graph *gr, const char *id, const char *fn, str
 {
 	struct node *n = node(gr, NK_KERNEL, id, p);
 	struct kernel_node *k = &n->u.kernel;
-	k->function = xstrdup(fn);
+	k->function = gdef_strdup(cur, fn);
 	k->function_pos = P(p.line, p.col + 1);
 	for (int i = 0; i < 3; i++)
 		k->grid[i] = k->block[i] = 1;
@@ -538,11 +541,11 @@ START_TEST(test_buffer_init)
 	b->init.scalar = num_u(1, P(6, 40));
 	b = add_buffer(g, "f", ET_U8, 4, MEM_DEVICE, P(7, 3));
 	b->init.kind = INIT_FILE;
-	b->init.file = xstrdup("no-such-file.bin");
+	b->init.file = gdef_strdup(cur, "no-such-file.bin");
 	b->init.file_pos = P(7, 40);
 	b = add_buffer(g, "f2", ET_U8, 4, MEM_DEVICE, P(8, 3));
 	b->init.kind = INIT_FILE;
-	b->init.file = xstrdup(MODULE_FILE);
+	b->init.file = gdef_strdup(cur, MODULE_FILE);
 	b->init.file_pos = P(8, 40);
 	b = add_buffer(g, "ok", ET_I32, 2, MEM_DEVICE, P(9, 3));
 	b->init.kind = INIT_IOTA;
@@ -1033,7 +1036,7 @@ START_TEST(test_host)
 	h->u.host.sleep_ns = 60000000000ull;
 	h = node(r, NK_HOST, "p", P(9, 3));
 	h->u.host.action = HOST_PRINT;
-	h->u.host.text = xstrdup("hello");
+	h->u.host.text = gdef_strdup(cur, "hello");
 	expect(g, "t.yaml:4:20: error: host node 'd1' cannot dump buffer 'dev': its memory is "
 		  "'device', and a host node can read only 'host' or 'managed' memory\n"
 		  "t.yaml:6:3: error: host sleep must be longer than 0\n"
@@ -1078,7 +1081,7 @@ START_TEST(test_checks_and_run)
 	c = add_check(g, "y", P(10, 3));
 	c = add_check(g, "x", P(11, 3));
 	c->expect = EXPECT_FILE;
-	c->file = xstrdup("missing.bin");
+	c->file = gdef_strdup(cur, "missing.bin");
 	g->run.has_instantiate = true;
 	g->run.instantiate = INST_DEVICE_LAUNCH | INST_AUTO_FREE_ON_LAUNCH;
 	g->run.pos = P(13, 1);
