@@ -11,7 +11,10 @@ building the graph).
     gpu-bench.py --cugraphrun PATH --ref PATH --gen examples/gen-chain.py
                  --ptx examples/kernels/empty.ptx [--repeat 1000] [--rounds 3]
 
-Exit status 1 when a launch-time ratio is outside 2%.
+Exit status 1 when cugraphrun's median launch is more than 2% slower than
+the reference's (ratio > 1.02).  A fan's launch time varies from process to
+process by far more than 2% for both programs (the spread is printed), so
+its rows compare medians over several rounds.
 """
 import argparse
 import json
@@ -48,9 +51,9 @@ def main():
     ap.add_argument("--ref", required=True)
     ap.add_argument("--gen", required=True)
     ap.add_argument("--ptx", required=True)
-    ap.add_argument("--repeat", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=500)
     ap.add_argument("--warmup", type=int, default=20)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--sizes", default="1,100,10000")
     a = ap.parse_args()
 
@@ -75,16 +78,23 @@ def main():
             cm, rm = statistics.median(cg_med), statistics.median(ref_med)
             cb, rb = statistics.median(cg_build), statistics.median(ref_build)
             ratio = cm / rm
-            good = abs(ratio - 1) <= 0.02
+            # cugraphrun adds nothing to a launch: the bound is on overhead.
+            good = ratio <= 1.02
             ok &= good
-            rows.append((shape, n, cm, rm, ratio, good, cb, rb, cb / rb))
+            rows.append((shape, n, cm, rm, ratio, good, cb, rb, cb / rb,
+                         (min(cg_med), max(cg_med), min(ref_med), max(ref_med))))
     shutil.rmtree(tmp)
 
-    print(f"{'graph':>6} {'nodes':>6} | {'cugraphrun':>12} {'reference':>12} {'ratio':>7} {'<=2%':>5} |"
+    print(f"{'graph':>6} {'nodes':>6} | {'cugraphrun':>12} {'reference':>12} {'ratio':>7} {'<=1.02':>6} |"
           f" {'cgr load+build':>15} {'ref load+build':>15} {'ratio':>7}")
-    for shape, n, cm, rm, ratio, good, cb, rb, br in rows:
-        print(f"{shape:>6} {n:>6} | {fmt_us(cm):>12} {fmt_us(rm):>12} {ratio:7.3f} {'yes' if good else 'NO':>5} |"
+    for shape, n, cm, rm, ratio, good, cb, rb, br, _ in rows:
+        print(f"{shape:>6} {n:>6} | {fmt_us(cm):>12} {fmt_us(rm):>12} {ratio:7.3f} {'yes' if good else 'NO':>6} |"
               f" {cb * 1e3:12.3f} ms {rb * 1e3:12.3f} ms {br:7.1f}")
+    # A fan's launch time varies from process to process (the driver spreads
+    # independent nodes differently each time), so say how much.
+    print("spread of the rounds' medians (cugraphrun; reference):")
+    for shape, n, *_, (c0, c1, r0, r1) in rows:
+        print(f"{shape:>6} {n:>6}   {c0 * 1e6:.2f}-{c1 * 1e6:.2f} us; {r0 * 1e6:.2f}-{r1 * 1e6:.2f} us")
     print(f"median launch over {a.repeat} launches x {a.rounds} interleaved rounds "
           f"(median of the rounds' medians); {'PASS' if ok else 'FAIL'}")
     return 0 if ok else 1
