@@ -218,9 +218,13 @@ static void print_launch_line(FILE *out, const struct report *r)
 	double scale;
 	int prec;
 	duration_with_unit(st.median, med, sizeof med, &scale, &prec);
+	/* The spread is small beside the median: give it one significant digit at least. */
+	int sdprec = prec;
+	while (sdprec < 3 && st.stddev > 0 && st.stddev / scale < pow(10, -sdprec))
+		sdprec++;
 	fprintf(out, "  %-12s %zu x (%u warm-up): median %s  min %.*f  mean %.*f  max %.*f  stddev %.*f",
 		"launch", r->nsamples, r->warmup, med, prec, st.min / scale,
-		prec, st.mean / scale, prec, st.max / scale, prec, st.stddev / scale);
+		prec, st.mean / scale, prec, st.max / scale, sdprec, st.stddev / scale);
 	if (st.mean > 0)
 		fprintf(out, " (%.1f%%)", 100 * st.stddev / st.mean);
 	fputc('\n', out);

@@ -319,6 +319,17 @@ START_TEST(test_human_nested)
 		"  checks       2 passed, 1 failed\n");
 	cap_close(&c);
 
+	/* A spread far below the median's last digit still shows (not "stddev 0"). */
+	const double tight[] = {238.6e-6, 239.0e-6, 239.4e-6};
+	r.samples = tight;
+	r.nsamples = 3;
+	r.root = NULL;
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c),
+		"median 239 us  min 239  mean 239  max 239  stddev 0.4 (0.2%)\n"));
+	cap_close(&c);
+
 	/* No samples: no launch line; no checks: "none". */
 	r.nsamples = 0;
 	r.checks_passed = r.checks_failed = 0;
