@@ -338,8 +338,9 @@ static uint64_t int_bits(enum elem_type t, const void *p)
 
 /*
  * Whether actual a matches expected e: |a - e| <= atol + rtol * |e|.  NaN
- * matches only NaN; integers compare exactly unless a tolerance is given,
- * and then their difference is taken exactly before it is compared.
+ * matches only NaN, and an infinity only itself; integers compare exactly
+ * unless a tolerance is given, and then their difference is taken exactly
+ * before it is compared.
  */
 static bool elem_matches(enum elem_type t, const void *a, const void *e,
 			 double rtol, double atol)
@@ -351,6 +352,9 @@ static bool elem_matches(enum elem_type t, const void *a, const void *e,
 			return isnan(x) && isnan(y);
 		if (x == y)
 			return true;
+		/* inf <= rtol * inf would let any value match an infinity */
+		if (isinf(x) || isinf(y))
+			return false;
 		return fabs(x - y) <= atol + rtol * fabs(y);
 	}
 	if (rtol == 0 && atol == 0)

@@ -1144,6 +1144,27 @@ START_TEST(test_check_float)
 	ck_assert(check_run(&inf, b, data, &c.d));
 	cap_close(&c);
 
+	/* ... and nothing else, whatever the tolerance (rtol * inf is inf). */
+	cap_open(&c);
+	inf.rtol = 1e-5;
+	ck_assert(check_run(&inf, b, data, &c.d));
+	data[1] = 5.0f;
+	ck_assert(!check_run(&inf, b, data, &c.d));
+	data[1] = INFINITY;
+	ck_assert(!check_run(&inf, b, data, &c.d));
+	struct check five = scalar_check(F(5.0));
+	five.rtol = 1e-5;
+	five.atol = 1e3;
+	ck_assert(!check_run(&five, b, data, &c.d));
+	ck_assert_str_eq(cap_text(&c),
+		"t.yaml:12:5: error: check failed: buffer 'f' differs at index 1: "
+		"expected -inf, got 5 (1 of 2 elements differ)\n"
+		"t.yaml:12:5: error: check failed: buffer 'f' differs at index 1: "
+		"expected -inf, got inf (1 of 2 elements differ)\n"
+		"t.yaml:12:5: error: check failed: buffer 'f' differs at index 0: "
+		"expected 5, got -inf (2 of 2 elements differ)\n");
+	cap_close(&c);
+
 	/* f16 and bf16 compare their values. */
 	cap_open(&c);
 	struct buffer *h = add_buffer(g, "h", ET_F16, 2);
