@@ -57,6 +57,8 @@
 	X(ModuleEnumerateFunctions, 12040, 0)             \
 	X(FuncGetName, 12030, 0)                          \
 	X(FuncGetParamInfo, 12040, 0)                     \
+	X(FuncGetAttribute, 2020, 1)                      \
+	X(FuncSetAttribute, 9000, 1)                      \
 	X(MemAlloc, 3020, 1)                              \
 	X(MemFree, 3020, 1)                               \
 	X(MemHostAlloc, 2020, 1)                          \

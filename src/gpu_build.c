@@ -317,6 +317,39 @@ static void check_args(struct gpu *gp, const struct node *n, const struct kfunc 
 	}
 }
 
+/* What a block may use without opting in: 48 KiB, static and dynamic together. */
+#define SHARED_DEFAULT_BYTES (48u * 1024)
+
+/*
+ * More shared memory than the default must be allowed per function before
+ * a node asks for it (else adding the node fails with an invalid value);
+ * raised to the most any node of the function asks for.
+ */
+static bool allow_shared(struct gpu *gp, const struct node *n, struct kfunc *kf)
+{
+	const struct kernel_node *k = &n->u.kernel;
+	int static_bytes = 0;
+	if (k->shared == 0 || k->shared <= kf->shared_optin)
+		return true;
+	if (cu.FuncGetAttribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+				kf->f) == CUDA_SUCCESS && static_bytes >= 0 &&
+	    k->shared + (uint64_t)static_bytes <= SHARED_DEFAULT_BYTES)
+		return true;
+	CUresult r = cu.FuncSetAttribute(kf->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+					 (int)k->shared);
+	if (r != CUDA_SUCCESS) {
+		char sz[32];
+		format_size(k->shared, sz, sizeof sz);
+		diag_error(gp->d, k->shared_pos.line ? k->shared_pos : k->function_pos,
+			   "node '%s' asks for %s of dynamic shared memory, which kernel '%s' "
+			   "cannot have on this device: %s", n->id, sz, k->function,
+			   cu_strerror(r));
+		return false;
+	}
+	kf->shared_optin = k->shared;
+	return true;
+}
+
 int gpu_load(struct gpu *gp)
 {
 	struct gdef *g = gp->g;
@@ -335,7 +368,7 @@ int gpu_load(struct gpu *gp)
 	}
 	free(used);
 	gp->func_index = strmap_new(16);
-	bool noted = false;
+	bool noted = false, refused = false;
 	for (size_t i = 0; i < g->nall_nodes; i++) {
 		struct node *n = g->all_nodes[i];
 		if (n->kind != NK_KERNEL)
@@ -348,6 +381,8 @@ int gpu_load(struct gpu *gp)
 			report_missing(gp, n, mod);
 			continue;
 		}
+		if (!allow_shared(gp, n, kf))
+			refused = true;
 		if (kf->has_params) {
 			check_args(gp, n, kf);
 		} else if (!noted) {
@@ -358,6 +393,8 @@ int gpu_load(struct gpu *gp)
 			noted = true;
 		}
 	}
+	if (rc == 0 && refused)
+		rc = 3;
 	if (rc == 0 && gp->d->nerrors > before)
 		rc = 2;
 	return rc;
@@ -452,6 +489,16 @@ int gpu_init_buffers(struct gpu *gp)
 		free(staging);
 		if (rc)
 			return rc;
+	}
+	/*
+	 * A copy from pageable memory may return before its DMA has landed,
+	 * and our non-blocking stream does not wait for the legacy stream
+	 * that the copies went to.
+	 */
+	CUresult r = cu.CtxSynchronize();
+	if (r != CUDA_SUCCESS) {
+		errorx("cannot initialise the buffers: %s", cu_strerror(r));
+		return 3;
 	}
 	return 0;
 }

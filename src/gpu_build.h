@@ -46,6 +46,8 @@ struct kfunc {
 	bool has_params;                /* cuFuncGetParamInfo answered */
 	size_t nparams;
 	size_t *sizes;
+	/* dynamic shared memory it was opted in to beyond the default 48 KiB (0: none) */
+	uint64_t shared_optin;
 };
 
 /* What a host node needs when the driver calls it. */
@@ -90,7 +92,10 @@ void gpu_verbose(const struct gpu *gp, const char *fmt, ...)
 
 /* Driver, device, primary context and stream.  Returns 0 or an exit status (3). */
 int gpu_open(struct gpu *gp, struct gdef *g, int device, enum verbosity v, struct diag *d);
-/* Modules, functions and the kernel argument check.  0 or 3 (load) / 2 (args). */
+/*
+ * Modules, functions, the kernel argument check and the dynamic shared
+ * memory opt-in.  0 or 3 (load, shared memory refused) / 2 (args).
+ */
 int gpu_load(struct gpu *gp);
 /* Buffers (not graph-owned ones), events, conditional handles.  0 or 3. */
 int gpu_alloc(struct gpu *gp);

@@ -46,6 +46,7 @@ struct run {
 	const struct run_settings *s;
 	const struct options *o;
 	const char *gname;              /* the graph's name: or file, for messages */
+	uint32_t warmup;                /* s->warmup, or 0 when nothing is timed */
 	CUgraphExec exec;
 	CUevent *ev;                    /* start and end per launch */
 	size_t nev;
@@ -56,10 +57,10 @@ static void launch_words(const struct run *rn, long k, char *buf, size_t len)
 {
 	if (k < 0)
 		snprintf(buf, len, "the verification launch");
-	else if ((uint32_t)k < rn->s->warmup)
-		snprintf(buf, len, "warm-up launch %ld of %u", k + 1, rn->s->warmup);
+	else if ((uint64_t)k < rn->warmup)
+		snprintf(buf, len, "warm-up launch %ld of %u", k + 1, rn->warmup);
 	else
-		snprintf(buf, len, "timed launch %ld of %u", k + 1 - (long)rn->s->warmup,
+		snprintf(buf, len, "timed launch %ld of %u", k + 1 - (long)rn->warmup,
 			 rn->s->repeat);
 }
 
@@ -83,8 +84,12 @@ static _Noreturn void timed_out(const struct run *rn, long k)
 	char words[64], limit[32];
 	launch_words(rn, k, words, sizeof words);
 	format_limit(rn->s->timeout_ns, limit, sizeof limit);
-	diag_error(rn->gp->d, (struct pos){0}, "%s of graph '%s' did not finish within %s "
-		   "(--timeout); stopping without CUDA teardown", words, rn->gname, limit);
+	/* the limit came from the command line, else from the file's run: */
+	const struct run_defaults *r = &rn->gp->g->run;
+	bool from_file = !rn->o->has_timeout && r->has_timeout;
+	diag_error(rn->gp->d, from_file ? r->pos : (struct pos){0}, "%s of graph '%s' did not "
+		   "finish within %s (%s); stopping without CUDA teardown", words, rn->gname,
+		   limit, from_file ? "run.timeout" : "--timeout");
 	fflush(stdout);
 	fflush(stderr);
 	_exit(124);
@@ -238,7 +243,8 @@ static const void *read_buffer(struct run *rn, struct readback *rb, long b, int 
 	CUresult r = cu.MemcpyDtoH(p, gp->dptr[b], buf->size);
 	if (r != CUDA_SUCCESS) {
 		free(p);
-		errorx("cannot read buffer '%s' back: %s", buf->name, cu_strerror(r));
+		diag_error(gp->d, buf->pos, "cannot read buffer '%s' back: %s", buf->name,
+			   cu_strerror(r));
 		*rc = 3;
 		return NULL;
 	}
@@ -301,8 +307,9 @@ static struct event_span *event_spans(struct run *rn, size_t *nspans)
 		float ms = 0;
 		CUresult r = cu.EventElapsedTime(&ms, gp->events[i], gp->events[i + 1]);
 		if (r != CUDA_SUCCESS) {
-			warnx_("no time between events '%s' and '%s': %s", g->events[i].name,
-			       g->events[i + 1].name, cu_strerror(r));
+			diag_warning(gp->d, g->events[i + 1].pos, "no time between events '%s' "
+				     "and '%s': %s", g->events[i].name, g->events[i + 1].name,
+				     cu_strerror(r));
 			continue;
 		}
 		spans[n].from = g->events[i].name;
@@ -329,7 +336,7 @@ static CUresult launch(struct run *rn, CUevent start, CUevent end)
 /* Warm-up and timed launches, back to back; samples in seconds. */
 static int timed_launches(struct run *rn, double *samples)
 {
-	size_t n = (size_t)rn->s->warmup + rn->s->repeat;
+	size_t n = (size_t)rn->warmup + rn->s->repeat;
 	for (size_t k = 0; k < n; k++) {
 		CUresult r = launch(rn, rn->ev[2 + 2 * k], rn->ev[3 + 2 * k]);
 		if (r != CUDA_SUCCESS)
@@ -343,14 +350,16 @@ static int timed_launches(struct run *rn, double *samples)
 			return rc;
 		t = now();
 	}
-	for (size_t k = rn->s->warmup; k < n; k++) {
+	for (size_t k = rn->warmup; k < n; k++) {
 		float ms = 0;
 		CUresult r = cu.EventElapsedTime(&ms, rn->ev[2 + 2 * k], rn->ev[3 + 2 * k]);
 		if (r != CUDA_SUCCESS) {
-			errorx("cannot time launch %zu: %s", k + 1, cu_strerror(r));
+			char words[64];
+			launch_words(rn, (long)k, words, sizeof words);
+			errorx("cannot time %s: %s", words, cu_strerror(r));
 			return 3;
 		}
-		samples[k - rn->s->warmup] = ms * 1e-3;
+		samples[k - rn->warmup] = ms * 1e-3;
 	}
 	return 0;
 }
@@ -415,7 +424,7 @@ static int run_stages(struct run *rn, struct report *rep)
 		return rc;
 
 	/* two events per launch: the verification launch, then warm-up + timed */
-	rn->nev = 2 * (1 + (size_t)s->warmup + s->repeat);
+	rn->nev = 2 * (1 + (size_t)rn->warmup + s->repeat);
 	rn->ev = xcalloc(rn->nev, sizeof *rn->ev);
 	for (size_t i = 0; i < rn->nev; i++) {
 		CUresult r = cu.EventCreate(&rn->ev[i], CU_EVENT_DEFAULT);
@@ -440,7 +449,7 @@ static int run_stages(struct run *rn, struct report *rep)
 	if ((rc = verify(rn, rep)) != 0)
 		return rc;
 
-	gpu_verbose(gp, "%u warm-up and %u timed launches", s->warmup, s->repeat);
+	gpu_verbose(gp, "%u warm-up and %u timed launches", rn->warmup, s->repeat);
 	double *samples = xcalloc(s->repeat ? s->repeat : 1, sizeof *samples);
 	rep->samples = samples;
 	rep->nsamples = s->repeat;
@@ -465,6 +474,8 @@ int gpu_run(struct gdef *g, const struct run_settings *s, const struct options *
 	struct run rn = {
 		.gp = &gp, .s = s, .o = o,
 		.gname = g->name ? g->name : g->file,
+		/* -n 0: the verification launch only, no warm-up either */
+		.warmup = s->repeat ? s->warmup : 0,
 	};
 	if (rc == 0) {
 		char name[256] = "";
@@ -480,7 +491,7 @@ int gpu_run(struct gdef *g, const struct run_settings *s, const struct options *
 		rep.cc_minor = minor;
 		rep.driver_version = cu.driver_version;
 		rep.root = g->root;
-		rep.warmup = s->warmup;
+		rep.warmup = rn.warmup;
 		gpu_verbose(&gp, "device %d: %s (sm_%d%d)", s->device, name, major, minor);
 		rc = run_stages(&rn, &rep);
 	}
