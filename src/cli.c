@@ -44,8 +44,8 @@ static const struct opt_help {
 	const char *help;
 } opts[] = {
 	{{"repeat", required_argument, NULL, 'n'}, "N", "timed launches (default: run.repeat, else 100)"},
-	{{"warmup", required_argument, NULL, 'w'}, "N", "untimed launches before them (default 3)"},
-	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default 0)"},
+	{{"warmup", required_argument, NULL, 'w'}, "N", "untimed launches before them (default: run.warmup,\n                                else 3)"},
+	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default: run.device, else 0)"},
 	{{"timeout", required_argument, NULL, OPT_TIMEOUT}, "DURATION", "abort when one launch takes longer (\"10 s\", \"500ms\")"},
 	{{"instantiate", required_argument, NULL, OPT_INSTANTIATE}, "LIST", "instantiate flags: upload, auto_free_on_launch,\n                                use_node_priority, device_launch (or \"none\")"},
 	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only; no driver is loaded"},
@@ -114,7 +114,6 @@ const char *parse_dot_flags(const char *s, unsigned *out, char *bad, size_t badl
 		bool found = false;
 		for (size_t i = 0; i < dot_flag_count; i++) {
 			const char *name = dot_flag_table[i].name;
-			/* Accept the driver's spelling too: KERNEL_NODE_PARAMS. */
 			if (strlen(name) == len && strncmp(name, p, len) == 0) {
 				flags |= dot_flag_table[i].value;
 				found = true;
@@ -173,6 +172,36 @@ static enum cli_result __attribute__((format(printf, 1, 2))) usage_error(const c
 	return CLI_USAGE;
 }
 
+/*
+ * getopt_long's '?' and ':' as a message naming the option as written.
+ * optopt is the short option, the val of a long one that was given an
+ * argument it does not take, or 0 for an unknown or ambiguous long one.
+ * argv[optind - 1] is the option only when it is a long one: an unknown
+ * short option inside "-xv" leaves optind where it was.
+ */
+static enum cli_result bad_option(int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	bool is_long = strncmp(arg, "--", 2) == 0 && arg[2] != '\0';
+	int len = (int)strcspn(arg, "=");
+	if (c == ':' && is_long)
+		return usage_error("option '%.*s' needs an argument", len, arg);
+	if (c == ':')
+		return usage_error("option '-%c' needs an argument", optopt);
+	if (optopt == 0) {
+		size_t matches = 0;
+		for (size_t i = 0; is_long && i < NOPTS; i++)
+			matches += strncmp(opts[i].opt.name, arg + 2, (size_t)len - 2) == 0;
+		if (matches > 1)
+			return usage_error("ambiguous option '%.*s'", len, arg);
+		return usage_error("unknown option '%.*s'", len, arg);
+	}
+	for (size_t i = 0; i < NOPTS; i++)
+		if (opts[i].opt.val == optopt)
+			return usage_error("option '%.*s' takes no argument", len, arg);
+	return usage_error("unknown option '-%c'", optopt);
+}
+
 enum cli_result cli_parse(int argc, char **argv, struct options *o)
 {
 	struct option longopts[NOPTS + 1];
@@ -183,7 +212,8 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	char bad[128];
 
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc then also forgets a "-xv" an earlier call left half read. */
+	optind = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":n:w:d:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -259,10 +289,8 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			printf("cugraphrun %s (file format %d)\n", PACKAGE_VERSION,
 			       GDEF_FORMAT_VERSION);
 			return CLI_EXIT_OK;
-		case ':':
-			return usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return bad_option(c, argv);
 		}
 	}
 	if (optind == argc)

@@ -60,8 +60,8 @@ bool diag_finish(struct diag *d)
 {
 	unsigned max = max_errors(d);
 	if (!d->quiet && d->nerrors > max)
-		fprintf(d->out, "%s: error: %u more errors not shown\n", d->file,
-			d->nerrors - max);
+		fprintf(d->out, "%s: error: %u more error%s not shown\n", d->file,
+			d->nerrors - max, d->nerrors - max == 1 ? "" : "s");
 	fflush(d->out);
 	return d->nerrors == 0;
 }

@@ -72,6 +72,7 @@ static enum scalar_err parse_magnitude(const char *s, uint64_t *out)
 		return SCALAR_SYNTAX;
 	uint64_t v = 0;
 	bool overflow = false;
+	const char *first = s;
 	for (; *s; s++) {
 		unsigned d;
 		if (*s >= '0' && *s <= '9')
@@ -80,8 +81,8 @@ static enum scalar_err parse_magnitude(const char *s, uint64_t *out)
 			d = (unsigned)(*s - 'a' + 10);
 		else if (base == 16 && *s >= 'A' && *s <= 'F')
 			d = (unsigned)(*s - 'A' + 10);
-		else if (*s == '_' && s[1] != '\0' && s[1] != '_')
-			continue; /* 1_000_000 */
+		else if (*s == '_' && s != first && s[1] != '\0' && s[1] != '_')
+			continue; /* 1_000_000: between digits only */
 		else
 			return SCALAR_SYNTAX;
 		if (v > (UINT64_MAX - d) / (uint64_t)base)
@@ -193,7 +194,8 @@ static const struct unit {
 	{"kB", 1000ull}, {"KB", 1000ull}, {"MB", 1000000ull}, {"GB", 1000000000ull},
 	{"TB", 1000000000000ull},
 }, time_units[] = {
-	{"", 1000000000ull}, {"ns", 1}, {"us", 1000ull}, {"µs", 1000ull},
+	/* micro: the micro sign, and the Greek mu that cugraphrun(5) prints */
+	{"", 1000000000ull}, {"ns", 1}, {"us", 1000ull}, {"µs", 1000ull}, {"μs", 1000ull},
 	{"ms", 1000000ull}, {"s", 1000000000ull}, {"min", 60000000000ull},
 };
 

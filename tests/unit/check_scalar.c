@@ -1,11 +1,13 @@
-/* Unit tests for src/scalar.c and the small pieces beside it (diag, strmap). */
+/* Unit tests for src/scalar.c and the small pieces beside it (diag, strmap, cli). */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cli.h"
 #include "diag.h"
 #include "scalar.h"
 #include "strmap.h"
@@ -37,6 +39,12 @@ START_TEST(test_parse_int)
 	ck_assert_int_eq(parse_int("12a", &n), SCALAR_SYNTAX);
 	ck_assert_int_eq(parse_int("1.5", &n), SCALAR_SYNTAX);
 	ck_assert_int_eq(parse_int("1__0", &n), SCALAR_SYNTAX);
+	/* underscores go between digits, as cugraphrun(5) says */
+	ck_assert_int_eq(parse_int("_1", &n), SCALAR_SYNTAX);
+	ck_assert_int_eq(parse_int("-_1", &n), SCALAR_SYNTAX);
+	ck_assert_int_eq(parse_int("0x_ff", &n), SCALAR_SYNTAX);
+	ck_assert_int_eq(parse_int("0xf_f", &n), SCALAR_OK);
+	ck_assert_uint_eq(n.u, 255);
 }
 END_TEST
 
@@ -101,6 +109,11 @@ START_TEST(test_parse_duration)
 	ck_assert_uint_eq(ns, 2000000000ull);
 	ck_assert_int_eq(parse_duration("1 min", &ns), SCALAR_OK);
 	ck_assert_uint_eq(ns, 60000000000ull);
+	/* the micro sign, and the Greek mu that cugraphrun(5) prints */
+	ck_assert_int_eq(parse_duration("3 \xc2\xb5s", &ns), SCALAR_OK);
+	ck_assert_uint_eq(ns, 3000);
+	ck_assert_int_eq(parse_duration("4 \xce\xbcs", &ns), SCALAR_OK);
+	ck_assert_uint_eq(ns, 4000);
 	ck_assert_int_eq(parse_duration("250 ns", &ns), SCALAR_OK);
 	ck_assert_uint_eq(ns, 250);
 	ck_assert_int_eq(parse_duration("5 fortnights", &ns), SCALAR_UNIT);
@@ -263,7 +276,7 @@ START_TEST(test_diag_output)
 		"g.yaml:1:1: note: first here\n"
 		"g.yaml:4:1: warning: unused\n"
 		"g.yaml: error: whole file\n"
-		"g.yaml: error: 1 more errors not shown\n");
+		"g.yaml: error: 1 more error not shown\n");
 	ck_assert_uint_eq(d.nerrors, 3);
 	free(buf);
 }
@@ -300,6 +313,69 @@ START_TEST(test_strmap)
 }
 END_TEST
 
+/* cli_parse of the words in args (after the program name); its stderr into err. */
+static enum cli_result parse_args(const char *args, char *err, size_t errlen)
+{
+	char buf[256], *argv[16] = {(char *)"cugraphrun"};
+	int argc = 1;
+	snprintf(buf, sizeof buf, "%s", args);
+	for (char *w = strtok(buf, " "); w && argc < 15; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	FILE *tmp = tmpfile();
+	ck_assert_ptr_nonnull(tmp);
+	fflush(stderr);
+	int saved = dup(2);
+	dup2(fileno(tmp), 2);
+	struct options o;
+	enum cli_result r = cli_parse(argc, argv, &o);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	size_t n = fread(err, 1, errlen - 1, tmp);
+	err[n] = '\0';
+	fclose(tmp);
+	cli_free(&o);
+	return r;
+}
+
+START_TEST(test_cli_misuse)
+{
+	static const struct {
+		const char *args, *message;
+	} cases[] = {
+		/* the unknown short option, not the word before it */
+		{"-xv g.yaml", "cugraphrun: unknown option '-x'\n"},
+		{"--validate -vx g.yaml", "cugraphrun: unknown option '-x'\n"},
+		{"--frobnicate=3 g.yaml", "cugraphrun: unknown option '--frobnicate'\n"},
+		{"--de g.yaml", "cugraphrun: ambiguous option '--de'\n"},
+		{"--validate=yes g.yaml", "cugraphrun: option '--validate' takes no argument\n"},
+		{"g.yaml -vn", "cugraphrun: option '-n' needs an argument\n"},
+		{"g.yaml --describe", "cugraphrun: option '--describe' needs an argument\n"},
+	};
+	char err[512], want[512];
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		ck_assert_int_eq(parse_args(cases[i].args, err, sizeof err), CLI_USAGE);
+		snprintf(want, sizeof want, "%sTry 'cugraphrun --help' for more information.\n",
+			 cases[i].message);
+		ck_assert_str_eq(err, want);
+	}
+	/* The defaults --help gives are the ones used: the file's, then the built-in. */
+	char *help = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&help, &len);
+	cli_usage(f);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(help, "(default: run.repeat, else 100)"));
+	ck_assert_ptr_nonnull(strstr(help, "(default: run.warmup,"));
+	ck_assert_ptr_nonnull(strstr(help, "(default: run.device, else 0)"));
+	free(help);
+	/* A call after a half-read "-xv" starts afresh. */
+	ck_assert_int_eq(parse_args("-q g.yaml", err, sizeof err), CLI_OK);
+	ck_assert_str_eq(err, "");
+}
+END_TEST
+
 static Suite *scalar_suite(void)
 {
 	Suite *s = suite_create("scalar");
@@ -317,6 +393,7 @@ static Suite *scalar_suite(void)
 	tcase_add_test(tc, test_diag_output);
 	tcase_add_test(tc, test_suggest);
 	tcase_add_test(tc, test_strmap);
+	tcase_add_test(tc, test_cli_misuse);
 	suite_add_tcase(s, tc);
 	return s;
 }
