@@ -273,14 +273,28 @@ struct writer {
 	struct sbuf label;
 };
 
-/* base, or base_2, base_3... whichever is free in m; owned by w. */
+/*
+ * agwrite quotes a name but copies its backslashes as they are, so a name
+ * ending in an odd number of them would escape its own closing quote and
+ * the DOT would not parse.  Such a name is given one more backslash.
+ */
+static char *dot_safe(const char *s)
+{
+	size_t len = strlen(s), k = 0;
+	while (k < len && s[len - 1 - k] == '\\')
+		k++;
+	return k % 2 ? xasprintf("%s\\", s) : xstrdup(s);
+}
+
+/* base (made DOT-safe), or base_2, base_3... whichever is free in m; owned by w. */
 static const char *fresh_name(struct writer *w, struct strmap *m, const char *base)
 {
-	char *name = xstrdup(base);
+	char *stem = dot_safe(base), *name = xstrdup(stem);
 	for (unsigned k = 2; strmap_get(m, name) >= 0; k++) {
 		free(name);
-		name = xasprintf("%s_%u", base, k);
+		name = xasprintf("%s_%u", stem, k);
 	}
+	free(stem);
 	strmap_put(m, name, 0, NULL);
 	*VEC_PUSH(w->owned, w->nowned, w->capowned) = name;
 	return name;
@@ -445,7 +459,11 @@ static const struct kind_look {
 
 static Agnode_t *put_node(struct writer *w, Agraph_t *sg, const struct node *n)
 {
-	Agnode_t *an = cg_node(sg, n->id);
+	/* The id itself, unless it would not survive agwrite (see dot_safe). */
+	char *safe = dot_safe(n->id);
+	Agnode_t *an = cg_node(sg, strcmp(safe, n->id) == 0 ? n->id :
+			       fresh_name(w, w->names, n->id));
+	free(safe);
 	struct sbuf *b = &w->label;
 	sb_reset(b);
 	sb_text(b, n->id, 0);
@@ -679,16 +697,17 @@ static char *graph_name(const struct gdef *g)
 int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *out)
 {
 	struct writer w = {.g = g};
-	char *name = graph_name(g);
-	w.root = agopen(name, Agdirected, &seq_disc);
+	char *name = graph_name(g), *dotname = dot_safe(name);
+	w.root = agopen(dotname, Agdirected, &seq_disc);
 	if (w.root == NULL) {
 		errorx("cannot build the description graph");
 		free(name);
+		free(dotname);
 		return -1;
 	}
 	w.names = strmap_new(64);
 	w.gnames = strmap_new(16);
-	strmap_put(w.gnames, name, 0, NULL);
+	strmap_put(w.gnames, dotname, 0, NULL);
 
 	/* Declared up front so that the header lists them in a fixed order. */
 	cg_declare(w.root, AGRAPH, "compound", "true");
@@ -727,5 +746,6 @@ int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *ou
 	free(w.made);
 	free(w.label.s);
 	free(name);
+	free(dotname);
 	return rc;
 }

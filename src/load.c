@@ -66,6 +66,7 @@ enum evtype {
 struct ev {
 	enum evtype type;
 	struct pos pos;
+	struct pos end;         /* just past the event's text */
 	/* SCALAR: the text (NUL-terminated, valid until the next event); ALIAS: the name */
 	const char *value;
 	size_t len;
@@ -80,7 +81,7 @@ struct ev {
 struct rec {
 	enum evtype type;
 	bool quoted;
-	struct pos pos;
+	struct pos pos, end;
 	char *value;            /* owned copy */
 	size_t len;
 	long target;
@@ -305,6 +306,7 @@ static void record(struct ld *l)
 	r->type = v->type;
 	r->quoted = v->quoted;
 	r->pos = v->pos;
+	r->end = v->end;
 	r->target = v->target;
 	if (v->type == EV_SCALAR || v->type == EV_ALIAS) {
 		r->value = xmalloc(v->len + 1);
@@ -362,6 +364,7 @@ static bool parse_event(struct ld *l)
 	struct ev *v = &l->ev;
 	const char *anchor = NULL;
 	v->pos = mkpos(e->start_mark);
+	v->end = mkpos(e->end_mark);
 	v->quoted = false;
 	v->bad = false;
 	v->target = -1;
@@ -472,7 +475,7 @@ static void next_ev(struct ld *l, bool expand)
 			}
 			const struct rec *r = &l->log[f->next++];
 			l->ev = (struct ev){
-				.type = r->type, .pos = r->pos, .value = r->value,
+				.type = r->type, .pos = r->pos, .end = r->end, .value = r->value,
 				.len = r->len, .quoted = r->quoted, .target = r->target,
 			};
 		} else if (!parse_event(l)) {
@@ -1547,9 +1550,12 @@ static void add_edge(struct graph *gr, struct name_ref *from, struct name_ref *t
 
 static const char edge_what[] = "an edge (\"a -> b\", \"a -> b -> c\" or [a, b])";
 
-/* One name of an arrow edge: s[a, b) trimmed, or false when empty. */
+/*
+ * One name of an arrow edge: s[a, b) trimmed, or false when empty.  Its
+ * column is counted from base when exact, else it is the edge's.
+ */
 static bool arrow_name(struct ld *l, const char *s, size_t a, size_t b, struct pos base,
-		       struct name_ref *r)
+		       bool exact, struct name_ref *r)
 {
 	while (a < b && (s[a] == ' ' || s[a] == '\t'))
 		a++;
@@ -1558,7 +1564,7 @@ static bool arrow_name(struct ld *l, const char *s, size_t a, size_t b, struct p
 	if (a == b)
 		return false;
 	r->name = gdef_strndup(l->g, s + a, b - a);
-	r->pos = (struct pos){base.line, base.col + chars(s, a)};
+	r->pos = exact ? (struct pos){base.line, base.col + chars(s, a)} : base;
 	r->idx = -1;
 	return true;
 }
@@ -1572,13 +1578,16 @@ static void parse_arrows(struct ld *l, struct graph *gr, const char *name)
 	struct name_ref *refs = NULL;
 	size_t n = 0, cap = 0;
 	bool ok = true;
-	if (l->ev.quoted)
+	/* Columns inside the text are the file's only if it is written as it reads: one line, no escapes. */
+	bool exact = l->ev.end.line == base.line &&
+		l->ev.end.col - base.col == chars(s, len) + (l->ev.quoted ? 2 : 0);
+	if (exact && l->ev.quoted)
 		base.col++;
 	for (size_t a = 0;;) {
 		const char *arrow = strstr(s + a, "->");
 		size_t b = arrow ? (size_t)(arrow - s) : len;
 		struct name_ref r;
-		if (!arrow_name(l, s, a, b, base, &r)) {
+		if (!arrow_name(l, s, a, b, base, exact, &r)) {
 			ok = false;
 			break;
 		}

@@ -460,8 +460,22 @@ static void check_init(struct vctx *v, struct buffer *b, bool sized)
 		bool ok = check_fit(v, &in->start, b->type, at, "iota start of buffer '%s'",
 				    b->name);
 		ok &= check_fit(v, &in->step, b->type, at, "iota step of buffer '%s'", b->name);
-		if (!ok || !sized || elem_infos[b->type].is_float)
+		if (!ok || !sized)
 			break;
+		if (elem_infos[b->type].is_float) {
+			/* The sequence is monotonic: the last element, computed as the fill does, is the other end. */
+			volatile double p = (double)(b->count - 1) * num_to_double(&in->step);
+			struct num n = {.pos = in->pos, .kind = NUM_FLOAT};
+			n.f = num_to_double(&in->start) + p;
+			unsigned char bytes[8];
+			char why[128], range[64];
+			if (num_encode(&n, b->type, bytes, why, sizeof why) == NULL)
+				break;
+			type_range(b->type, range, sizeof range);
+			diag_error(v->d, at, "iota of buffer '%s' reaches %g at its last element, "
+				   "which does not fit %s%s", b->name, n.f, elem_names[b->type], range);
+			break;
+		}
 		/* Integers: the last element must fit too (no silent wrap-around). */
 		__int128 start = in->start.kind == NUM_INT ? in->start.i : (__int128)in->start.u;
 		__int128 step = in->step.kind == NUM_INT ? in->step.i : (__int128)in->step.u;

@@ -582,6 +582,31 @@ START_TEST(test_escaping)
 }
 END_TEST
 
+START_TEST(test_trailing_backslash)
+{
+	/* Names ending in a backslash, which agwrite would let escape their quote. */
+	struct gdef *g = new_def("bs.yaml");
+	g->name = gdef_strdup(cur, "g\\");
+	add_buffer(g, "b\\", ET_U8, 4, MEM_DEVICE);
+	struct node *one = add(g->root, NK_MEMSET, "a\\");
+	one->u.memset.buffer = ref("b\\", 0);
+	one->u.memset.count = 4;
+	struct node *two = add(g->root, NK_EMPTY, "a\\\\");
+	dep(two, one);
+
+	Agraph_t *dot = describe_read(g, true);
+	ck_assert_str_eq(attr(dot, "label"), "g\\\\");
+	ck_assert_int_eq(agnnodes(dot), 3);
+	Agnode_t *an = node_named(dot, "a\\\\");
+	ck_assert_str_eq(attr(an, "label"), "a\\\\\\\\\\nempty");
+	Agedge_t *in = agfstin(dot, an);
+	ck_assert_ptr_nonnull(in);
+	ck_assert_str_eq(attr(agtail(in), "label"), "a\\\\\\nmemset b\\\\ = 0\\n4 B");
+	agclose(dot);
+	gdef_free(g);
+}
+END_TEST
+
 START_TEST(test_write_error)
 {
 	FILE *full = fopen("/dev/full", "w");
@@ -611,6 +636,7 @@ static Suite *describe_suite(void)
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_escaping);
+	tcase_add_test(tc, test_trailing_backslash);
 	tcase_add_test(tc, test_write_error);
 	suite_add_tcase(s, tc);
 	return s;
