@@ -465,9 +465,10 @@ int format_duration(double s, char *buf, size_t len)
 		{1e-9, "ns"}, {1e-6, "us"}, {1e-3, "ms"}, {1, "s"},
 	};
 	size_t u = 0;
-	while (u + 1 < sizeof units / sizeof *units && fabs(s) >= units[u + 1].scale)
+	/* 999.96 us rounds to 1000: that is 1.00 ms, so compare the rounded value. */
+	while (u + 1 < sizeof units / sizeof *units && fabs(s) >= units[u + 1].scale * 0.9995)
 		u++;
 	double v = s / units[u].scale;
-	int prec = fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2;
+	int prec = fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2;
 	return snprintf(buf, len, "%.*f %s", prec, v, units[u].unit);
 }

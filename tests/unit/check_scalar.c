@@ -239,6 +239,15 @@ START_TEST(test_format)
 	ck_assert_str_eq(buf, "2.50 s");
 	format_duration(850e-9, buf, sizeof buf);
 	ck_assert_str_eq(buf, "850 ns");
+	/* Rounding must not print "1000 us" or "100.0 us". */
+	format_duration(999.96e-6, buf, sizeof buf);
+	ck_assert_str_eq(buf, "1.00 ms");
+	format_duration(99.97e-6, buf, sizeof buf);
+	ck_assert_str_eq(buf, "100 us");
+	format_duration(9.996e-6, buf, sizeof buf);
+	ck_assert_str_eq(buf, "10.0 us");
+	format_duration(999.4e-6, buf, sizeof buf);
+	ck_assert_str_eq(buf, "999 us");
 }
 END_TEST
 
