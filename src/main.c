@@ -49,6 +49,7 @@ int main(int argc, char **argv)
 	case CLI_OK:
 		break;
 	case CLI_EXIT_OK:
+		cli_free(&o);
 		return 0;
 	case CLI_USAGE:
 		cli_free(&o);

@@ -271,6 +271,10 @@ static struct strmap *index_names(struct vctx *v, const void *base, size_t strid
 			diag_error(v->d, pos, "%s without a name", what);
 			continue;
 		}
+		if (name[0] == '\0') {
+			diag_error(v->d, pos, "%s name is empty: nothing could refer to it", what);
+			continue;
+		}
 		long old;
 		if (strmap_put(map, name, (long)i, &old))
 			continue;
@@ -551,6 +555,11 @@ static void check_buffers(struct vctx *v)
 static void index_node(struct vctx *v, struct node *n, size_t self)
 {
 	long old;
+	if (n->id[0] == '\0') {
+		diag_error(v->d, or_pos(n->id_pos, n->pos), "node id is empty: leave 'id' out "
+			   "for a default one");
+		return;
+	}
 	if (strmap_put(v->g->node_index, n->id, (long)self, &old))
 		return;
 	const struct node *first = v->g->all_nodes[old];
