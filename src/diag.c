@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +26,54 @@ static unsigned max_errors(const struct diag *d)
 	return d->max_errors ? d->max_errors : DIAG_MAX_ERRORS;
 }
 
+/* FNV-1a over the position and the message: its identity for repeats. */
+static uint64_t msg_hash(struct pos pos, const char *text)
+{
+	uint64_t h = 14695981039346656037ull;
+	const uint32_t where[2] = {pos.line, pos.col};
+	const unsigned char *p = (const unsigned char *)where;
+	for (size_t i = 0; i < sizeof where; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	for (p = (const unsigned char *)text; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return h | 1; /* 0 marks an empty slot */
+}
+
+/* True when this error was given before; remembers it otherwise. */
+static bool repeated(struct diag *d, struct pos pos, const char *fmt, va_list ap)
+{
+	char text[512];
+	va_list copy;
+	va_copy(copy, ap);
+	vsnprintf(text, sizeof text, fmt, copy);
+	va_end(copy);
+	uint64_t h = msg_hash(pos, text);
+	size_t cap = sizeof d->seen / sizeof *d->seen;
+	for (size_t i = h % cap, k = 0; k < cap; i = (i + 1) % cap, k++) {
+		if (d->seen[i] == h)
+			return true;
+		if (d->seen[i] == 0) {
+			/* Keep a quarter free so probes stay short. */
+			if (d->nseen < cap * 3 / 4) {
+				d->seen[i] = h;
+				d->nseen++;
+			}
+			return false;
+		}
+	}
+	return false;
+}
+
 void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
 	       const char *fmt, va_list ap)
 {
+	if (level == DIAG_ERROR) {
+		d->repeat = repeated(d, pos, fmt, ap);
+		if (d->repeat)
+			return;
+	} else if (level == DIAG_NOTE && d->repeat) {
+		return;
+	}
 	if (level == DIAG_ERROR)
 		d->nerrors++;
 	else if (level == DIAG_WARNING)

@@ -4,7 +4,8 @@
  *
  *     FILE:LINE:COL: error: what is wrong, and what to do
  *
- * (the form compilers use, so editors jump to it).  Errors are counted;
+ * (the form compilers use, so editors jump to it).  The same error at the
+ * same place is given once.  Errors are counted;
  * after DIAG_MAX_ERRORS further errors are counted but not printed, and
  * diag_finish() says how many were left out.  The diag does not own the
  * file name it is given.
@@ -35,6 +36,15 @@ struct diag {
 	unsigned nwarnings;
 	unsigned max_errors; /* print at most this many; 0 means DIAG_MAX_ERRORS */
 	bool quiet;          /* count but print nothing (benchmarks) */
+	/*
+	 * Errors already given, as hashes of position and text: an error in
+	 * anchored YAML comes round again with every alias that replays it,
+	 * and is worth saying once.  Open addressing; when full, no more
+	 * repeats are caught.
+	 */
+	uint64_t seen[256];
+	unsigned nseen;
+	bool repeat;         /* the last error was a repeat: drop its notes */
 };
 
 void diag_init(struct diag *d, const char *file, FILE *out);

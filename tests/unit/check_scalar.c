@@ -291,6 +291,31 @@ START_TEST(test_diag_output)
 }
 END_TEST
 
+START_TEST(test_diag_repeats)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct diag d;
+	diag_init(&d, "g.yaml", f);
+	for (int i = 0; i < 3; i++) {
+		diag_error(&d, (struct pos){4, 33}, "unknown key '%s'", "gird");
+		diag_note(&d, (struct pos){4, 5}, "in this kernel");
+	}
+	diag_error(&d, (struct pos){4, 34}, "unknown key '%s'", "gird");
+	diag_error(&d, (struct pos){4, 33}, "unknown key '%s'", "grd");
+	ck_assert(!diag_finish(&d));
+	fclose(f);
+	ck_assert_str_eq(buf,
+		"g.yaml:4:33: error: unknown key 'gird'\n"
+		"g.yaml:4:5: note: in this kernel\n"
+		"g.yaml:4:34: error: unknown key 'gird'\n"
+		"g.yaml:4:33: error: unknown key 'grd'\n");
+	ck_assert_uint_eq(d.nerrors, 3);
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_suggest)
 {
 	static const char *const keys[] = {"type", "count", "size", "memory", "init"};
@@ -400,6 +425,7 @@ static Suite *scalar_suite(void)
 	tcase_add_test(tc, test_format);
 	tcase_add_test(tc, test_bool_null);
 	tcase_add_test(tc, test_diag_output);
+	tcase_add_test(tc, test_diag_repeats);
 	tcase_add_test(tc, test_suggest);
 	tcase_add_test(tc, test_strmap);
 	tcase_add_test(tc, test_cli_misuse);
