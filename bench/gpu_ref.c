@@ -2,9 +2,11 @@
  * The hand-written reference for the GPU benchmark: builds a chain or a fan
  * of N empty-kernel nodes with the driver's explicit graph API, the way a
  * careful C programmer would without cugraphrun, then instantiates, uploads
- * and times launches exactly as cugraphrun does (one verification launch,
- * warm-up, then each timed launch between its own pair of events, queued
- * back to back on one stream, one synchronisation at the end).
+ * and times launches as cugraphrun does (one verification launch, warm-up,
+ * then each timed launch between its own pair of events, queued back to
+ * back on one non-blocking stream, one synchronisation at the end; unlike
+ * cugraphrun it records no events around the warm-up launches, which are
+ * not timed).
  *
  *   gpu_ref chain|fan N PTX-FILE REPEAT WARMUP
  *
