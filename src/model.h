@@ -297,7 +297,12 @@ struct gdef {
 	struct check *checks;
 	size_t nchecks, capchecks;
 	struct run_defaults run;
-	/* validator: name lookups */
+	/*
+	 * validator: name lookups.  node_index may hold only the explicit ids
+	 * (and those the validator made up): ids the loader made up are added
+	 * only when a reference missed.  Look nodes up in all_nodes by id when
+	 * the id may be a default one.
+	 */
 	struct strmap *module_index, *buffer_index, *event_index,
 		*condition_index, *node_index;
 	struct node **all_nodes;        /* validator: every node, file order */

@@ -67,6 +67,8 @@ struct vctx {
 	const char **module_names, **buffer_names, **event_names, **condition_names;
 	struct ninfo *info;
 	size_t capall, capinfo;
+	/* g->node_index holds every id, not only explicit and walk-made ones */
+	bool node_index_complete;
 	struct graph **graphs;  /* every graph, root first, in file order */
 	size_t ngraphs, capgraphs;
 	bool *sized;            /* per buffer: count and size are known */
@@ -552,7 +554,7 @@ static void check_buffers(struct vctx *v)
 /* The walk: every node and graph, in file order --------------------------- */
 
 /* Node ids are unique in the file, default ids included. */
-static void index_node(struct vctx *v, struct node *n, size_t self)
+static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up)
 {
 	long old;
 	if (n->id[0] == '\0') {
@@ -560,6 +562,15 @@ static void index_node(struct vctx *v, struct node *n, size_t self)
 			   "for a default one");
 		return;
 	}
+	/*
+	 * Ids the loader made up (KIND_N) are unique by construction: it skips
+	 * the explicit ones.  They go into the index only when a lookup misses
+	 * (complete_node_index), which on a large file without references
+	 * saves a hash insert per node.  Ids this walk makes up are indexed at
+	 * once, since nothing kept them clear of the explicit ones.
+	 */
+	if (!n->id_given && !made_up)
+		return;
 	if (strmap_put(v->g->node_index, n->id, (long)self, &old))
 		return;
 	const struct node *first = v->g->all_nodes[old];
@@ -586,7 +597,8 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 		struct node *n = gr->nodes[i];
 		n->graph = gr;
 		auto_ids[n->kind]++;
-		if (n->id == NULL)
+		bool made_up = n->id == NULL;
+		if (made_up)
 			n->id = arena_printf(&g->arena, "%s_%zu", node_kind_names[n->kind],
 					     auto_ids[n->kind]);
 		size_t self = g->nall_nodes;
@@ -597,7 +609,7 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 		}
 		size_t t = gr->parent == NULL ? i : top;
 		v->info[self] = (struct ninfo){.local = i, .top = t, .flags = flags};
-		index_node(v, n, self);
+		index_node(v, n, self, made_up);
 		if (n->kind == NK_GRAPH && n->u.child) {
 			n->u.child->parent = gr;
 			n->u.child->owner = n;
@@ -1170,6 +1182,34 @@ static void unknown_node(struct vctx *v, const struct graph *gr, const struct na
 		diag_error(v->d, r->pos, "unknown node '%s'", r->name);
 }
 
+/* Add the ids index_node left out, once, the first time a lookup misses. */
+static void complete_node_index(struct vctx *v)
+{
+	struct gdef *g = v->g;
+	if (v->node_index_complete)
+		return;
+	v->node_index_complete = true;
+	/*
+	 * A fresh map filled in file order: the first node of a duplicated id
+	 * wins, as it did in the partial index.
+	 */
+	strmap_free(g->node_index);
+	g->node_index = strmap_new(g->nall_nodes);
+	for (size_t i = 0; i < g->nall_nodes; i++)
+		strmap_put(g->node_index, g->all_nodes[i]->id, (long)i, NULL);
+}
+
+/* The all_nodes index of the node with this id, or -1. */
+static long find_node(struct vctx *v, const char *id)
+{
+	long a = strmap_get(v->g->node_index, id);
+	if (a < 0 && !v->node_index_complete) {
+		complete_node_index(v);
+		a = strmap_get(v->g->node_index, id);
+	}
+	return a;
+}
+
 /* Resolve a dependency on a node of gr; self is the dependent node (after). */
 static long resolve_dep(struct vctx *v, const struct graph *gr, struct name_ref *r,
 			const struct node *self)
@@ -1177,7 +1217,7 @@ static long resolve_dep(struct vctx *v, const struct graph *gr, struct name_ref 
 	r->idx = -1;
 	if (r->name == NULL)
 		return -1;
-	long a = strmap_get(v->g->node_index, r->name);
+	long a = find_node(v, r->name);
 	if (a < 0) {
 		unknown_node(v, gr, r);
 		return -1;
@@ -1641,8 +1681,8 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	check_modules(&v);
 	check_buffers(&v);
 	size_t auto_ids[NK_COUNT] = {0};
-	/* Sized for the root; nested nodes, if many, grow it. */
-	g->node_index = strmap_new(g->root->nnodes);
+	/* Explicit ids only, at first: see index_node. */
+	g->node_index = strmap_new(16);
 	walk(&v, g->root, 0, 0, auto_ids);
 	check_nodes(&v);
 	for (size_t i = 0; i < v.ngraphs; i++)
