@@ -151,6 +151,8 @@ struct ld {
 	struct node **nodes;    /* every node in file order, for automatic ids */
 	size_t nnodes, capnodes;
 	struct names modules, buffers, conditions;
+	/* the last kernel function read, whose strings the next same one shares */
+	const struct kernel_node *last_kernel;
 };
 
 static const struct pos nopos;
@@ -1832,8 +1834,25 @@ static void parse_arg(struct ld *l, struct arg *a, const char *name)
 static void key_kernel_function(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct kernel_node *k = obj;
+	/*
+	 * Large graphs repeat one function over and over: share the strings of
+	 * the last kernel with the same one (the model's strings are never
+	 * written to nor freed alone) rather than copy three per node.
+	 */
+	const struct kernel_node *last = l->last_kernel;
+	if (last && is_scalar(l) && !is_null(l) && last->func &&
+	    strlen(last->function) == l->ev.len &&
+	    memcmp(last->function, l->ev.value, l->ev.len) == 0) {
+		k->function = last->function;
+		k->function_pos = k->module.pos = l->ev.pos;
+		k->module.name = last->module.name;
+		k->func = last->func;
+		next(l);
+		return;
+	}
 	if (!get_text(l, "'module.function'", kd->name, &k->function, &k->function_pos))
 		return;
+	l->last_kernel = k;
 	const char *dot = strchr(k->function, '.');
 	if (dot && dot != k->function && dot[1] != '\0') {
 		k->module.name = gdef_strndup(l->g, k->function, (size_t)(dot - k->function));

@@ -243,6 +243,32 @@ START_TEST(test_events_conditions)
 }
 END_TEST
 
+/* Kernels that repeat a function share its strings; each keeps its own position. */
+START_TEST(test_kernel_repeated_function)
+{
+	struct gdef *g = load_ok(
+		"cugraphrun: 1\n"
+		"nodes:\n"
+		"  - kernel: {function: m.f}\n"
+		"  - kernel: {function: m.f}\n"
+		"  - kernel: {function: m.g}\n"
+		"  - kernel: {function: \"m.f\"}\n"
+		"  - kernel: {function: m.f2}\n");
+	static const char *const fn[] = {"f", "f", "g", "f", "f2"};
+	for (size_t i = 0; i < 5; i++) {
+		const struct kernel_node *k = &node_at(g->root, i)->u.kernel;
+		ck_assert_str_eq(k->module.name, "m");
+		ck_assert_str_eq(k->func, fn[i]);
+		ck_pos(k->function_pos, (unsigned)i + 3, 24);
+		ck_pos(k->module.pos, (unsigned)i + 3, 24);
+	}
+	ck_assert_ptr_eq(node_at(g->root, 1)->u.kernel.function,
+			 node_at(g->root, 0)->u.kernel.function);
+	ck_assert_str_eq(node_at(g->root, 4)->u.kernel.function, "m.f2");
+	gdef_free(g);
+}
+END_TEST
+
 START_TEST(test_kernel)
 {
 	struct gdef *g = load_ok(
@@ -1277,6 +1303,7 @@ static Suite *load_suite(void)
 	Suite *s = suite_create("load");
 	TCase *tc = tcase_create("model");
 	tcase_add_test(tc, test_minimal);
+	tcase_add_test(tc, test_kernel_repeated_function);
 	tcase_add_test(tc, test_top_and_modules);
 	tcase_add_test(tc, test_buffers);
 	tcase_add_test(tc, test_events_conditions);
