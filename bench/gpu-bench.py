@@ -51,9 +51,9 @@ def main():
     ap.add_argument("--ref", required=True)
     ap.add_argument("--gen", required=True)
     ap.add_argument("--ptx", required=True)
-    ap.add_argument("--repeat", type=int, default=500)
+    ap.add_argument("--repeat", type=int, default=100)
     ap.add_argument("--warmup", type=int, default=20)
-    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--rounds", type=int, default=25)
     ap.add_argument("--sizes", default="1,100,10000")
     a = ap.parse_args()
 
