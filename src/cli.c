@@ -229,7 +229,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			break;
 		case 'd': {
 			uint32_t dev;
-			if (!parse_count(optarg, &dev) || dev > 1024)
+			if (!parse_count(optarg, &dev) || dev > GDEF_MAX_DEVICE)
 				return usage_error("invalid --device '%s': expected a GPU ordinal", optarg);
 			o->device = (int)dev;
 			o->has_device = true;

@@ -2475,7 +2475,7 @@ static void key_run_device(struct ld *l, void *obj, const struct keydef *kd, str
 {
 	struct run_defaults *r = obj;
 	int64_t v;
-	if ((r->has_device = get_i64(l, kd->name, 0, INT_MAX, &v, NULL)))
+	if ((r->has_device = get_i64(l, kd->name, 0, GDEF_MAX_DEVICE, &v, NULL)))
 		r->device = (int)v;
 }
 

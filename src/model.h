@@ -28,6 +28,8 @@
 #include "xmalloc.h"
 
 #define GDEF_FORMAT_VERSION 1
+/* The largest GPU ordinal accepted, from the file or the command line. */
+#define GDEF_MAX_DEVICE 1024
 
 /* A reference to a named thing, as written; idx is set by the validator. */
 struct name_ref {
