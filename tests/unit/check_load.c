@@ -831,7 +831,7 @@ START_TEST(test_value_errors)
 		{"checks: [x]", "t.yaml:2:10: error: expected a check {buffer, expect, rtol, atol} for 'checks', found 'x'\n"},
 		{"checks: [{buffer: x, expect: 1, atol: nan}]", "t.yaml:2:39: error: value 'nan' for 'atol' is out of range (0 or more)\n"},
 		{"run: {repeat: 4294967296}", "t.yaml:2:15: error: value '4294967296' for 'repeat' is out of range (0 to 4294967295)\n"},
-		{"run: {device: -1}", "t.yaml:2:15: error: value '-1' for 'device' is out of range (0 to 2147483647)\n"},
+		{"run: {device: -1}", "t.yaml:2:15: error: value '-1' for 'device' is out of range (0 to 1024)\n"},
 		{"run: {timeout: 5 h}", "t.yaml:2:16: error: unknown unit in duration '5 h' for 'timeout' (expected ns, us, ms, s or min)\n"},
 		{"run: {timeout: soon}", "t.yaml:2:16: error: expected a duration (seconds, or a number and a unit such as '10 ms') for 'timeout', found 'soon'\n"},
 		{"run: {instantiate: [upload, nope]}", "t.yaml:2:29: error: unknown instantiate flag 'nope' (expected upload, auto_free_on_launch, use_node_priority or device_launch)\n"},
