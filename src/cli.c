@@ -12,25 +12,13 @@
 #include "scalar.h"
 #include "xmalloc.h"
 
-const struct dot_flag dot_flag_table[] = {
-	{"verbose", 1u << 0},
-	{"runtime-types", 1u << 1},
-	{"kernel-params", 1u << 2},
-	{"memcpy-params", 1u << 3},
-	{"memset-params", 1u << 4},
-	{"host-params", 1u << 5},
-	{"event-params", 1u << 6},
-	{"ext-semas-signal-params", 1u << 7},
-	{"ext-semas-wait-params", 1u << 8},
-	{"kernel-attributes", 1u << 9},
-	{"handles", 1u << 10},
-	{"mem-alloc-params", 1u << 11},
-	{"mem-free-params", 1u << 12},
-	{"batch-mem-op-params", 1u << 13},
-	{"extra-topo-info", 1u << 14},
-	{"conditional-params", 1u << 15},
+/* CU_GRAPH_DEBUG_DOT_FLAGS_*: name i is bit i, as in the driver's enum. */
+const char *const dot_flag_names[DOT_FLAG_COUNT] = {
+	"verbose", "runtime-types", "kernel-params", "memcpy-params", "memset-params",
+	"host-params", "event-params", "ext-semas-signal-params", "ext-semas-wait-params",
+	"kernel-attributes", "handles", "mem-alloc-params", "mem-free-params",
+	"batch-mem-op-params", "extra-topo-info", "conditional-params",
 };
-const size_t dot_flag_count = sizeof dot_flag_table / sizeof *dot_flag_table;
 
 enum {
 	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
@@ -96,69 +84,51 @@ static bool parse_count(const char *s, uint32_t *out)
 	return true;
 }
 
+/*
+ * "a,b,c" with each word one of names[0..n): bit i for names[i].  False,
+ * with the word in bad, at the first word that is none of them.
+ */
+static bool parse_name_bits(const char *s, const char *const *names, unsigned n,
+			    unsigned *out, char *bad, size_t badlen)
+{
+	unsigned flags = 0;
+	for (const char *p = s; *p; p += *p == ',') {
+		size_t len = strcspn(p, ",");
+		unsigned i = 0;
+		while (i < n && !(strlen(names[i]) == len && strncmp(names[i], p, len) == 0))
+			i++;
+		if (i == n) {
+			snprintf(bad, badlen, "%.*s", (int)len, p);
+			return false;
+		}
+		flags |= 1u << i;
+		p += len;
+	}
+	*out = flags;
+	return true;
+}
+
 const char *parse_dot_flags(const char *s, unsigned *out, char *bad, size_t badlen)
 {
 	uint64_t v;
 	if (parse_u64(s, &v) == SCALAR_OK) {
-		if (v > 0xffffu) {
+		if (v >= 1u << DOT_FLAG_COUNT) {
 			snprintf(bad, badlen, "%s", s);
 			return bad;
 		}
 		*out = (unsigned)v;
 		return NULL;
 	}
-	unsigned flags = 0;
-	const char *p = s;
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		bool found = false;
-		for (size_t i = 0; i < dot_flag_count; i++) {
-			const char *name = dot_flag_table[i].name;
-			if (strlen(name) == len && strncmp(name, p, len) == 0) {
-				flags |= dot_flag_table[i].value;
-				found = true;
-				break;
-			}
-		}
-		if (!found) {
-			snprintf(bad, badlen, "%.*s", (int)len, p);
-			return bad;
-		}
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	*out = flags;
-	return NULL;
+	return parse_name_bits(s, dot_flag_names, DOT_FLAG_COUNT, out, bad, badlen) ? NULL : bad;
 }
 
 bool parse_inst_flags(const char *s, unsigned *out, char *bad, size_t badlen)
 {
-	unsigned flags = 0;
-	if (strcmp(s, "none") == 0 || *s == '\0') {
+	if (strcmp(s, "none") == 0) {
 		*out = 0;
 		return true;
 	}
-	const char *p = s;
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		bool found = false;
-		for (unsigned i = 0; i < INST_FLAG_COUNT; i++)
-			if (strlen(inst_flag_names[i]) == len &&
-			    strncmp(inst_flag_names[i], p, len) == 0) {
-				flags |= 1u << i;
-				found = true;
-			}
-		if (!found) {
-			snprintf(bad, badlen, "%.*s", (int)len, p);
-			return false;
-		}
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	*out = flags;
-	return true;
+	return parse_name_bits(s, inst_flag_names, INST_FLAG_COUNT, out, bad, badlen);
 }
 
 static enum cli_result __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)

@@ -53,12 +53,11 @@ void cli_free(struct options *o);
 void cli_usage(FILE *out);
 
 /*
- * CU_GRAPH_DEBUG_DOT_FLAGS_* by name.  The values are the driver's (the
+ * CU_GRAPH_DEBUG_DOT_FLAGS_* by name: name i is the driver's bit i (the
  * ABI is stable), written out so that the front end needs no cuda.h.
  */
-struct dot_flag { const char *name; unsigned value; };
-extern const struct dot_flag dot_flag_table[];
-extern const size_t dot_flag_count;
+#define DOT_FLAG_COUNT 16
+extern const char *const dot_flag_names[DOT_FLAG_COUNT];
 /* Parse "verbose,handles" or "0x3"; NULL on success, else the bad word. */
 const char *parse_dot_flags(const char *s, unsigned *out, char *bad, size_t badlen);
 

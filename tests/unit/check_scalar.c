@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "model.h"
 #include "scalar.h"
 #include "strmap.h"
 #include "unit.h"
@@ -373,6 +374,28 @@ static enum cli_result parse_args(const char *args, char *err, size_t errlen)
 	return r;
 }
 
+START_TEST(test_flag_lists)
+{
+	char bad[64];
+	unsigned f = 0;
+	ck_assert_ptr_null(parse_dot_flags("verbose,conditional-params", &f, bad, sizeof bad));
+	ck_assert_uint_eq(f, 1u | 1u << 15);
+	ck_assert_ptr_null(parse_dot_flags("handles,", &f, bad, sizeof bad));
+	ck_assert_uint_eq(f, 1u << 10);
+	ck_assert_ptr_null(parse_dot_flags("0x3", &f, bad, sizeof bad));
+	ck_assert_uint_eq(f, 3);
+	ck_assert_str_eq(parse_dot_flags("65536", &f, bad, sizeof bad), "65536");
+	ck_assert_str_eq(parse_dot_flags("verbose,,handles", &f, bad, sizeof bad), "");
+	ck_assert_str_eq(parse_dot_flags("verbose,shiny", &f, bad, sizeof bad), "shiny");
+	ck_assert(parse_inst_flags("upload,device_launch", &f, bad, sizeof bad));
+	ck_assert_uint_eq(f, INST_UPLOAD | INST_DEVICE_LAUNCH);
+	ck_assert(parse_inst_flags("none", &f, bad, sizeof bad));
+	ck_assert_uint_eq(f, 0);
+	ck_assert(!parse_inst_flags("upload,uplod", &f, bad, sizeof bad));
+	ck_assert_str_eq(bad, "uplod");
+}
+END_TEST
+
 START_TEST(test_cli_misuse)
 {
 	static const struct {
@@ -429,6 +452,7 @@ static Suite *scalar_suite(void)
 	tcase_add_test(tc, test_suggest);
 	tcase_add_test(tc, test_strmap);
 	tcase_add_test(tc, test_cli_misuse);
+	tcase_add_test(tc, test_flag_lists);
 	suite_add_tcase(s, tc);
 	return s;
 }
