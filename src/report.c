@@ -183,33 +183,6 @@ static void print_graph_line(FILE *out, const struct graph *root)
 	fputc('\n', out);
 }
 
-static const struct {
-	const char *unit;
-	double scale;
-} duration_units[] = {
-	{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1},
-};
-
-/*
- * Format s as format_duration does, and tell its unit's scale and the
- * number of decimals, so that figures beside it can share them.
- */
-static void duration_with_unit(double s, char *buf, size_t len, double *scale, int *prec)
-{
-	format_duration(s, buf, len);
-	*scale = 1;
-	*prec = 0;
-	const char *space = strrchr(buf, ' ');
-	const char *dot = strchr(buf, '.');
-	if (space == NULL)
-		return;
-	for (size_t i = 0; i < sizeof duration_units / sizeof *duration_units; i++)
-		if (strcmp(space + 1, duration_units[i].unit) == 0)
-			*scale = duration_units[i].scale;
-	if (dot && dot < space)
-		*prec = (int)(space - dot - 1);
-}
-
 static void print_launch_line(FILE *out, const struct report *r)
 {
 	struct stats st;
@@ -217,7 +190,7 @@ static void print_launch_line(FILE *out, const struct report *r)
 	char med[32];
 	double scale;
 	int prec;
-	duration_with_unit(st.median, med, sizeof med, &scale, &prec);
+	format_duration_scaled(st.median, med, sizeof med, &scale, &prec);
 	/* The spread is small beside the median: give it one significant digit at least. */
 	int sdprec = prec;
 	while (sdprec < 3 && st.stddev > 0 && st.stddev / scale < pow(10, -sdprec))

@@ -459,7 +459,7 @@ int format_size(uint64_t bytes, char *buf, size_t len)
 	return snprintf(buf, len, "%" PRIu64 " %s", bytes, units[u]);
 }
 
-int format_duration(double s, char *buf, size_t len)
+int format_duration_scaled(double s, char *buf, size_t len, double *scale, int *prec)
 {
 	static const struct { double scale; const char *unit; } units[] = {
 		{1e-9, "ns"}, {1e-6, "us"}, {1e-3, "ms"}, {1, "s"},
@@ -469,6 +469,14 @@ int format_duration(double s, char *buf, size_t len)
 	while (u + 1 < sizeof units / sizeof *units && fabs(s) >= units[u + 1].scale * 0.9995)
 		u++;
 	double v = s / units[u].scale;
-	int prec = fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2;
-	return snprintf(buf, len, "%.*f %s", prec, v, units[u].unit);
+	*scale = units[u].scale;
+	*prec = fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2;
+	return snprintf(buf, len, "%.*f %s", *prec, v, units[u].unit);
+}
+
+int format_duration(double s, char *buf, size_t len)
+{
+	double scale;
+	int prec;
+	return format_duration_scaled(s, buf, len, &scale, &prec);
 }

@@ -99,5 +99,7 @@ float bf16_to_f32(uint16_t h);
 int format_size(uint64_t bytes, char *buf, size_t len);
 /* Format a duration for humans with 3 significant digits: "61.2 us". */
 int format_duration(double seconds, char *buf, size_t len);
+/* The same, and the unit's size in seconds and the decimals used, for figures beside it. */
+int format_duration_scaled(double seconds, char *buf, size_t len, double *scale, int *prec);
 
 #endif
