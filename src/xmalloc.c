@@ -133,7 +133,7 @@ static void *carve(struct arena *a, size_t size, size_t align)
 {
 	size_t pad = (size_t)(-(uintptr_t)a->cur) & (align - 1);
 	if (a->cur == NULL || pad + size > a->left) {
-		/* Chunks grow with the arena up to 4 MiB; calloc gives fresh zero pages. */
+		/* Chunks grow with the arena up to 4 MiB, and come zeroed (chunk_new). */
 		size_t chunk = a->total < (64u << 10) ? (64u << 10) :
 			a->total > (4u << 20) ? (4u << 20) : a->total;
 		if (chunk < size + ARENA_HEADER)
