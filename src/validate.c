@@ -54,7 +54,7 @@ struct ninfo {
 	unsigned flags;         /* IN_BODY, IN_CHILD */
 };
 
-/* A node that touches a buffer (kernel arg, memset, copy, host dump). */
+/* A node that touches a 'memory: graph' buffer (kernel arg, memset, copy). */
 struct use {
 	size_t buffer;
 	size_t node;            /* in g->all_nodes */
@@ -595,7 +595,6 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 	*VEC_PUSH(v->graphs, v->ngraphs, v->capgraphs) = gr;
 	for (size_t i = 0; i < gr->nnodes; i++) {
 		struct node *n = gr->nodes[i];
-		n->graph = gr;
 		auto_ids[n->kind]++;
 		bool made_up = n->id == NULL;
 		if (made_up)
@@ -610,22 +609,12 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 		size_t t = gr->parent == NULL ? i : top;
 		v->info[self] = (struct ninfo){.local = i, .top = t, .flags = flags};
 		index_node(v, n, self, made_up);
-		if (n->kind == NK_GRAPH && n->u.child) {
-			n->u.child->parent = gr;
-			n->u.child->owner = n;
-			n->u.child->body_index = 0;
+		if (n->kind == NK_GRAPH && n->u.child)
 			walk(v, n->u.child, t, flags | IN_CHILD, auto_ids);
-		} else if (node_kind_is_conditional(n->kind)) {
-			for (size_t b = 0; b < n->u.cond.nbodies; b++) {
-				struct graph *body = n->u.cond.bodies[b];
-				if (body == NULL)
-					continue;
-				body->parent = gr;
-				body->owner = n;
-				body->body_index = (unsigned)b;
-				walk(v, body, t, flags | IN_BODY, auto_ids);
-			}
-		}
+		else if (node_kind_is_conditional(n->kind))
+			for (size_t b = 0; b < n->u.cond.nbodies; b++)
+				if (n->u.cond.bodies[b])
+					walk(v, n->u.cond.bodies[b], t, flags | IN_BODY, auto_ids);
 	}
 }
 
@@ -668,9 +657,10 @@ static void check_placement(struct vctx *v, const struct node *n, unsigned flags
 	}
 }
 
+/* Only graph-memory lifetimes look at uses: other buffers need none. */
 static void add_use(struct vctx *v, long buffer, size_t node)
 {
-	if (buffer < 0)
+	if (buffer < 0 || v->g->buffers[buffer].memory != MEM_GRAPH)
 		return;
 	struct use *u = VEC_PUSH(v->uses, v->nuses, v->capuses);
 	u->buffer = (size_t)buffer;
@@ -833,15 +823,6 @@ static void check_kernel(struct vctx *v, struct node *n, size_t self)
 {
 	struct kernel_node *k = &n->u.kernel;
 	struct pos at = node_pos(n);
-	/* A node made without the loader has no dimensions yet: launch 1x1. */
-	bool no_grid = k->grid_pos.line == 0 && !k->grid[0] && !k->grid[1] && !k->grid[2];
-	bool no_block = k->block_pos.line == 0 && !k->block[0] && !k->block[1] && !k->block[2];
-	for (int i = 0; i < 3; i++) {
-		if (no_grid)
-			k->grid[i] = 1;
-		if (no_block)
-			k->block[i] = 1;
-	}
 	for (int i = 0; i < 3; i++) {
 		if (k->grid[i] == 0)
 			diag_error(v->d, or_pos(k->grid_pos, at), "grid %s must be at least 1, found 0",
@@ -1041,7 +1022,7 @@ static void check_event_node(struct vctx *v, struct node *n, size_t self)
 		v->lost_record = true;
 }
 
-static void check_host(struct vctx *v, struct node *n, size_t self)
+static void check_host(struct vctx *v, struct node *n)
 {
 	struct host_node *h = &n->u.host;
 	struct pos at = node_pos(n);
@@ -1067,8 +1048,6 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 			diag_error(v->d, or_pos(h->buffer.pos, at), "host node '%s' cannot dump buffer "
 				   "'%s': its memory is '%s', and a host node can read only 'host' or "
 				   "'managed' memory", n->id, b->name, mem_kind_names[b->memory]);
-		else
-			add_use(v, bi, self);
 		break;
 	}
 	}
@@ -1144,7 +1123,7 @@ static void check_nodes(struct vctx *v)
 			check_event_node(v, n, i);
 			break;
 		case NK_HOST:
-			check_host(v, n, i);
+			check_host(v, n);
 			break;
 		case NK_IF:
 		case NK_WHILE:
@@ -1479,6 +1458,11 @@ static void check_graph_memory(struct vctx *v)
 	struct gdef *g = v->g;
 	const struct graph *root = g->root;
 	size_t nb = g->nbuffers, n = root->nnodes;
+	bool any = false;
+	for (size_t b = 0; b < nb && !any; b++)
+		any = g->buffers[b].memory == MEM_GRAPH;
+	if (!any)
+		return;
 	size_t *uoff = xcalloc(nb + 1, sizeof *uoff);
 	size_t *uord = xcalloc(v->nuses ? v->nuses : 1, sizeof *uord);
 	for (size_t i = 0; i < v->nuses; i++)
@@ -1491,10 +1475,8 @@ static void check_graph_memory(struct vctx *v)
 		uord[cur[v->uses[i].buffer]++] = v->uses[i].node;
 	free(cur);
 
-	size_t *soff = NULL, *succ = NULL;
-	for (size_t b = 0; b < nb && soff == NULL; b++)
-		if (g->buffers[b].memory == MEM_GRAPH)
-			build_succ(root, &soff, &succ);
+	size_t *soff, *succ;
+	build_succ(root, &soff, &succ);
 	size_t *fwd = xcalloc(n ? n : 1, sizeof *fwd);
 	size_t *bwd = xcalloc(n ? n : 1, sizeof *bwd);
 	size_t *queue = xmalloc((n ? n : 1) * sizeof *queue);
@@ -1636,8 +1618,9 @@ static void check_checks(struct vctx *v)
 static void check_run(struct vctx *v)
 {
 	const struct run_defaults *r = &v->g->run;
-	if (r->has_device && r->device < 0)
-		diag_error(v->d, r->pos, "device must be 0 or more, found %d", r->device);
+	if (r->has_device && (r->device < 0 || r->device > GDEF_MAX_DEVICE))
+		diag_error(v->d, r->pos, "device %d is out of range: expected a GPU ordinal from "
+			   "0 to %d", r->device, GDEF_MAX_DEVICE);
 	/* The driver documents the two as incompatible. */
 	if (r->has_instantiate && (r->instantiate & INST_DEVICE_LAUNCH) &&
 	    (r->instantiate & INST_AUTO_FREE_ON_LAUNCH))

@@ -1101,6 +1101,20 @@ START_TEST(test_checks_and_run)
 		  "t.yaml:13:1: error: instantiate flags 'device_launch' and "
 		  "'auto_free_on_launch' cannot be used together\n");
 	gdef_free(g);
+
+	/* the same GPU ordinal limit as the loader and --device */
+	g = new_gdef();
+	g->run.pos = P(2, 1);
+	g->run.has_device = true;
+	g->run.device = GDEF_MAX_DEVICE;
+	expect(g, "");
+	g->run.device = GDEF_MAX_DEVICE + 1;
+	expect(g, "t.yaml:2:1: error: device 1025 is out of range: expected a GPU ordinal "
+		  "from 0 to 1024\n");
+	g->run.device = -1;
+	expect(g, "t.yaml:2:1: error: device -1 is out of range: expected a GPU ordinal "
+		  "from 0 to 1024\n");
+	gdef_free(g);
 }
 END_TEST
 
