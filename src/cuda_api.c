@@ -63,6 +63,7 @@ bool cu_open(void)
 		       "(libcuda.so.1 has no cuGetProcAddress_v2)");
 		return false;
 	}
+	/* outside the table: fetch() needs the driver's version first */
 	PFN_cuDriverGetVersion_v2020 getver = NULL;
 	CUdriverProcAddressQueryResult found;
 	if (gpa("cuDriverGetVersion", (void **)&getver, 2020, CU_GET_PROC_ADDRESS_DEFAULT,

@@ -33,7 +33,6 @@
 	X(GetErrorName, 6000, 1)                          \
 	X(GetErrorString, 6000, 1)                        \
 	X(Init, 2000, 1)                                  \
-	X(DriverGetVersion, 2020, 1)                      \
 	X(DeviceGetCount, 2000, 1)                        \
 	X(DeviceGet, 2000, 1)                             \
 	X(DeviceGetName, 2000, 1)                         \

@@ -44,11 +44,11 @@ static Agraph_t *cg_subg(Agraph_t *g, const char *name, int create)
 	return agsubg(g, (char *)name, create);
 }
 
-/* The driver graph numbers a label names ("graph_12"), in order. */
+/* The driver graph numbers a label names ("graph_12"), in order; at most max. */
 static size_t label_graphs(const char *label, unsigned *out, size_t max)
 {
 	size_t n = 0;
-	for (const char *p = label; (p = strstr(p, "graph_")) != NULL; p += 6) {
+	for (const char *p = label; n < max && (p = strstr(p, "graph_")) != NULL; p += 6) {
 		if (p > label && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
 				  (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9')))
 			continue;
@@ -56,9 +56,7 @@ static size_t label_graphs(const char *label, unsigned *out, size_t max)
 		unsigned long v = strtoul(p + 6, &end, 10);
 		if (end == p + 6 || *end == '_')
 			continue;
-		if (n < max)
-			out[n] = (unsigned)v;
-		n++;
+		out[n++] = (unsigned)v;
 	}
 	return n;
 }
@@ -79,7 +77,6 @@ static char *record_escape(const char *s)
 struct annot {
 	Agraph_t *dg;
 	const struct gpu *gp;
-	bool ok;
 };
 
 /* The first node of cluster gid, or a point made for an empty one. */
@@ -163,10 +160,16 @@ static void annotate_graph(struct annot *a, unsigned gid, const struct graph *gr
 	char name[64];
 	snprintf(name, sizeof name, "cluster_%u", gid);
 	Agraph_t *sub = cg_subg(a->dg, name, 0);
-	if (sub && owner) {
-		char words[32];
-		body_words(owner, body, words, sizeof words);
-		char *label = xasprintf("graph_%u: %s of '%s'", gid, words, owner->id);
+	if (sub) {
+		char *label;
+		if (owner) {
+			char words[32];
+			body_words(owner, body, words, sizeof words);
+			label = xasprintf("graph_%u: %s of '%s'", gid, words, owner->id);
+		} else {
+			const char *title = a->gp->g->name ? a->gp->g->name : a->gp->g->file;
+			label = xasprintf("graph_%u: %s", gid, title);
+		}
 		cg_set(sub, "label", label);
 		free(label);
 	}
@@ -179,7 +182,6 @@ static void annotate_graph(struct annot *a, unsigned gid, const struct graph *gr
 		if (dn == NULL) {
 			warnx_("--dot: the driver's DOT has no node %s (for '%s'); "
 			       "left as the driver wrote it", name, n->id);
-			a->ok = false;
 			return;
 		}
 		unsigned bodies[256];
@@ -188,7 +190,7 @@ static void annotate_graph(struct annot *a, unsigned gid, const struct graph *gr
 		if (n->kind == NK_GRAPH && nb >= 1) {
 			link_body(a, dn, bodies[0], n, 0, n->u.child);
 		} else if (node_kind_is_conditional(n->kind)) {
-			for (size_t b = 0; b < n->u.cond.nbodies && b < nb && b < 256; b++)
+			for (size_t b = 0; b < n->u.cond.nbodies && b < nb; b++)
 				link_body(a, dn, bodies[b], n, b, n->u.cond.bodies[b]);
 		}
 	}
@@ -202,7 +204,7 @@ static bool find_root(Agraph_t *dg, unsigned *root)
 	for (Agnode_t *n = agfstnode(dg); n; n = agnxtnode(dg, n)) {
 		unsigned ids[256];
 		size_t k = label_graphs(cg_get(n, "label"), ids, 256);
-		for (size_t i = 0; i < k && i < 256; i++)
+		for (size_t i = 0; i < k; i++)
 			*VEC_PUSH(refs, nref, capref) = ids[i];
 	}
 	bool found = false;
@@ -237,19 +239,10 @@ int driver_dot_annotate(const char *path, const struct gpu *gp)
 		return -1;
 	}
 	unsigned root;
-	struct annot a = {dg, gp, true};
+	struct annot a = {dg, gp};
 	if (find_root(dg, &root)) {
 		cg_set(dg, "compound", "true");
 		annotate_graph(&a, root, gp->g->root, NULL, 0);
-		char name[64];
-		snprintf(name, sizeof name, "cluster_%u", root);
-		Agraph_t *sub = cg_subg(dg, name, 0);
-		if (sub) {
-			const char *title = gp->g->name ? gp->g->name : gp->g->file;
-			char *label = xasprintf("graph_%u: %s", root, title);
-			cg_set(sub, "label", label);
-			free(label);
-		}
 	} else {
 		warnx_("--dot: no root graph found in the driver's DOT; left as written");
 	}

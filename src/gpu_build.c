@@ -329,7 +329,7 @@ static bool allow_shared(struct gpu *gp, const struct node *n, struct kfunc *kf)
 {
 	const struct kernel_node *k = &n->u.kernel;
 	int static_bytes = 0;
-	if (k->shared == 0 || k->shared <= kf->shared_optin)
+	if (k->shared <= kf->shared_optin)
 		return true;
 	if (cu.FuncGetAttribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
 				kf->f) == CUDA_SUCCESS && static_bytes >= 0 &&
@@ -532,14 +532,19 @@ static void CUDA_CB host_fn(void *user)
 	fflush(stderr);
 }
 
+/* The device address of element offset of buffer b. */
+static CUdeviceptr buffer_addr(const struct gpu *gp, long b, uint64_t offset)
+{
+	return gp->dptr[b] + offset * elem_infos[gp->g->buffers[b].type].size;
+}
+
 /* Pack one argument at out (arg_size(a) bytes, zeroed). */
 static void pack_arg(const struct gpu *gp, const struct arg *a, unsigned char *out)
 {
 	char why[64];
 	switch (a->kind) {
 	case ARG_BUFFER: {
-		const struct buffer *b = &gp->g->buffers[a->ref.idx];
-		uint64_t v = gp->dptr[a->ref.idx] + a->offset * elem_infos[b->type].size;
+		uint64_t v = buffer_addr(gp, a->ref.idx, a->offset);
 		memcpy(out, &v, sizeof v);
 		break;
 	}
@@ -569,12 +574,18 @@ static void pack_arg(const struct gpu *gp, const struct arg *a, unsigned char *o
 
 #define ARG_SLOT_ALIGN 16
 
+/* The bytes one argument takes in gp->argbuf. */
+static size_t arg_slot(const struct arg *a)
+{
+	return (arg_size(a) + ARG_SLOT_ALIGN - 1) / ARG_SLOT_ALIGN * ARG_SLOT_ALIGN;
+}
+
 /* kernelParams for node n, pointing into gp->argbuf (valid until the next call). */
 static void **pack_args(struct gpu *gp, const struct kernel_node *k)
 {
 	size_t need = (k->nargs + 1) * sizeof(void *) + ARG_SLOT_ALIGN;
 	for (size_t i = 0; i < k->nargs; i++)
-		need += (arg_size(&k->args[i]) + ARG_SLOT_ALIGN - 1) / ARG_SLOT_ALIGN * ARG_SLOT_ALIGN;
+		need += arg_slot(&k->args[i]);
 	if (need > gp->argcap) {
 		free(gp->argbuf);
 		gp->argcap = need * 2;
@@ -587,7 +598,7 @@ static void **pack_args(struct gpu *gp, const struct kernel_node *k)
 	for (size_t i = 0; i < k->nargs; i++) {
 		params[i] = (void *)p;
 		pack_arg(gp, &k->args[i], (unsigned char *)p);
-		p += (arg_size(&k->args[i]) + ARG_SLOT_ALIGN - 1) / ARG_SLOT_ALIGN * ARG_SLOT_ALIGN;
+		p += arg_slot(&k->args[i]);
 	}
 	return params;
 }
@@ -662,8 +673,8 @@ static void verbose_node(const struct gpu *gp, const struct node *n, const CUgra
 	default:
 		break;
 	}
-	fprintf(stderr, "cugraphrun: %*sadded %s node '%s'%s\n", 2 * depth, "",
-		node_kind_names[n->kind], n->id, extra);
+	gpu_verbose(gp, "%*sadded %s node '%s'%s", 2 * depth, "", node_kind_names[n->kind],
+		    n->id, extra);
 }
 
 static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
@@ -690,12 +701,11 @@ static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
 	}
 	case NK_MEMSET: {
 		const struct memset_node *m = &n->u.memset;
-		const struct buffer *b = &g->buffers[m->buffer.idx];
 		unsigned width, value;
 		size_t count;
 		memset_value(gp, m, &width, &value, &count);
 		p.type = CU_GRAPH_NODE_TYPE_MEMSET;
-		p.memset.dst = gp->dptr[m->buffer.idx] + m->offset * elem_infos[b->type].size;
+		p.memset.dst = buffer_addr(gp, m->buffer.idx, m->offset);
 		p.memset.value = value;
 		p.memset.elementSize = width;
 		p.memset.width = count;
@@ -705,18 +715,14 @@ static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
 	}
 	case NK_COPY: {
 		const struct copy_node *c = &n->u.copy;
-		const struct buffer *from = &g->buffers[c->from.buffer.idx];
-		const struct buffer *to = &g->buffers[c->to.buffer.idx];
 		CUDA_MEMCPY3D *m = &p.memcpy.copyParams;
 		p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
 		p.memcpy.copyCtx = gp->ctx;
 		/* unified addressing: every buffer has a device address */
 		m->srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-		m->srcDevice = gp->dptr[c->from.buffer.idx] +
-			c->from.offset * elem_infos[from->type].size;
+		m->srcDevice = buffer_addr(gp, c->from.buffer.idx, c->from.offset);
 		m->dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-		m->dstDevice = gp->dptr[c->to.buffer.idx] +
-			c->to.offset * elem_infos[to->type].size;
+		m->dstDevice = buffer_addr(gp, c->to.buffer.idx, c->to.offset);
 		m->WidthInBytes = c->bytes;
 		m->Height = 1;
 		m->Depth = 1;

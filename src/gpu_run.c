@@ -164,12 +164,9 @@ static int instantiate(struct run *rn, double *inst_s, double *upload_s)
 	if (r != CUDA_SUCCESS || ip.result_out != CUDA_GRAPH_INSTANTIATE_SUCCESS) {
 		rn->exec = NULL;
 		const struct node *n = ip.hErrNode_out ? gpu_node_of(gp, ip.hErrNode_out) : NULL;
-		char why[400];
-		if (ip.result_out == CUDA_GRAPH_INSTANTIATE_ERROR ||
-		    ip.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS)
-			snprintf(why, sizeof why, "%s", cu_strerror(r));
-		else
-			snprintf(why, sizeof why, "%s", cu_inst_result_str(ip.result_out));
+		const char *why = ip.result_out == CUDA_GRAPH_INSTANTIATE_ERROR ||
+			ip.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS ?
+			cu_strerror(r) : cu_inst_result_str(ip.result_out);
 		if (n)
 			diag_error(gp->d, n->pos, "the driver refused to instantiate the graph "
 				   "at node '%s': %s", n->id, why);
@@ -180,21 +177,14 @@ static int instantiate(struct run *rn, double *inst_s, double *upload_s)
 	}
 	*inst_s = now() - t;
 	t = now();
-	if (!(rn->s->instantiate & INST_UPLOAD)) {
+	/* with INST_UPLOAD instantiate queued the upload: its time is the wait */
+	if (!(rn->s->instantiate & INST_UPLOAD))
 		r = cu.GraphUpload(rn->exec, gp->stream);
-		if (r == CUDA_SUCCESS)
-			r = poll_until(query_stream, gp->stream, 0);
-		if (r != CUDA_SUCCESS) {
-			errorx("cannot upload the graph: %s", cu_strerror(r));
-			return 3;
-		}
-	} else {
-		/* the upload was queued by instantiate: its time is the wait */
+	if (r == CUDA_SUCCESS)
 		r = poll_until(query_stream, gp->stream, 0);
-		if (r != CUDA_SUCCESS) {
-			errorx("cannot upload the graph: %s", cu_strerror(r));
-			return 3;
-		}
+	if (r != CUDA_SUCCESS) {
+		errorx("cannot upload the graph: %s", cu_strerror(r));
+		return 3;
 	}
 	*upload_s = now() - t;
 	return 0;
@@ -228,13 +218,8 @@ static const void *read_buffer(struct run *rn, struct readback *rb, long b, int 
 	struct gpu *gp = rn->gp;
 	if (rb->data[b])
 		return rb->data[b];
+	/* never graph memory: the validator refuses checks and dump_buffer dumps of it */
 	const struct buffer *buf = &gp->g->buffers[b];
-	if (buf->memory == MEM_GRAPH) {
-		errorx("buffer '%s' is graph memory, which has no address outside the graph",
-		       buf->name);
-		*rc = 2;
-		return NULL;
-	}
 	if (buf->memory != MEM_DEVICE) {
 		rb->data[b] = gp->host[b];
 		return rb->data[b];

@@ -208,6 +208,13 @@ START_TEST(test_driver_dot)
 		ck_assert_msg(strncmp(at, id, strlen(id)) == 0, "node %s: label '%s' lacks '%s'",
 			      name, label, id);
 	}
+	/* the root cluster is titled with the graph's name */
+	char cluster[64], title[64];
+	snprintf(cluster, sizeof cluster, "cluster_%u", root);
+	snprintf(title, sizeof title, "graph_%u: unit", root);
+	Agraph_t *rootsub = agsubg(dg, cluster, 0);
+	ck_assert_ptr_nonnull(rootsub);
+	ck_assert_str_eq(agget(rootsub, (char *)"label"), title);
 	/* one dashed link per body: child, while, then, else, two cases */
 	size_t links = 0;
 	for (Agnode_t *n = agfstnode(dg); n; n = agnxtnode(dg, n))
