@@ -150,6 +150,8 @@ struct ld {
 	size_t alias_events;    /* charged against lim->max_alias_events */
 	struct node **nodes;    /* every node in file order, for automatic ids */
 	size_t nnodes, capnodes;
+	size_t auto_counts[NK_COUNT]; /* automatic ids handed out so far, per kind */
+	bool renumber;          /* they may be wrong: see assign_ids */
 	struct names modules, buffers, conditions;
 	/* the last kernel function read, whose strings the next same one shares */
 	const struct kernel_node *last_kernel;
@@ -2288,6 +2290,40 @@ static void node_set_kind(struct node *n, enum node_kind k)
 	}
 }
 
+/* "kernel_12": the kind's name, '_', n. */
+static char *auto_id(struct gdef *g, enum node_kind k, size_t n)
+{
+	char digits[24];
+	size_t nd = 0;
+	do {
+		digits[nd++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	size_t kl = strlen(node_kind_names[k]);
+	char id[64];
+	memcpy(id, node_kind_names[k], kl);
+	id[kl] = '_';
+	for (size_t i = 0; i < nd; i++)
+		id[kl + 1 + i] = digits[nd - 1 - i];
+	return gdef_strndup(g, id, kl + 1 + nd);
+}
+
+/* Could an id written in the file be an automatic one ("copy_3")? */
+static bool looks_automatic(const char *id)
+{
+	const char *us = strrchr(id, '_');
+	if (us == NULL || us[1] < '1' || us[1] > '9')
+		return false;
+	for (const char *c = us + 1; *c; c++)
+		if (*c < '0' || *c > '9')
+			return false;
+	for (int k = 0; k < NK_COUNT; k++)
+		if (strlen(node_kind_names[k]) == (size_t)(us - id) &&
+		    memcmp(node_kind_names[k], id, (size_t)(us - id)) == 0)
+			return true;
+	return false;
+}
+
 static void key_node_kind(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct node *n = obj;
@@ -2299,14 +2335,32 @@ static void key_node_kind(struct ld *l, void *obj, const struct keydef *kd, stru
 	}
 	node_set_kind(n, (enum node_kind)kd->arg);
 	n->kind_pos = kpos;
+	/*
+	 * The automatic id, handed out here, in file order (before the nodes
+	 * of the node's bodies) and while the node is in the cache: a second
+	 * pass over 100,000 nodes costs more.  assign_ids redoes it when an id
+	 * written in the file could clash.
+	 */
+	if (n->id == NULL) {
+		n->id = auto_id(l->g, n->kind, ++l->auto_counts[n->kind]);
+		n->id_pos = n->pos;
+	}
 	kind_parsers[n->kind](l, n);
 }
 
 static void key_node_id(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct node *n = obj;
-	if (get_text(l, "a node id", kd->name, &n->id, &n->id_pos))
+	/* An id after the kind: the automatic one it had took a number. */
+	if (n->id != NULL)
+		l->renumber = true;
+	if (get_text(l, "a node id", kd->name, &n->id, &n->id_pos)) {
 		n->id_given = true;
+		if (looks_automatic(n->id))
+			l->renumber = true;
+	} else {
+		n->id = NULL;
+	}
 }
 
 static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
@@ -2612,39 +2666,27 @@ static bool parse_stream(struct ld *l)
 	return !l->fatal;
 }
 
-/* "kernel_12": the kind's name, '_', n. */
-static char *auto_id(struct gdef *g, enum node_kind k, size_t n)
-{
-	char digits[24];
-	size_t nd = 0;
-	do {
-		digits[nd++] = (char)('0' + n % 10);
-		n /= 10;
-	} while (n);
-	size_t kl = strlen(node_kind_names[k]);
-	char *s = arena_alloc(&g->arena, kl + 1 + nd + 1);
-	memcpy(s, node_kind_names[k], kl);
-	s[kl] = '_';
-	for (size_t i = 0; i < nd; i++)
-		s[kl + 1 + i] = digits[nd - 1 - i];
-	s[kl + 1 + nd] = '\0';
-	return s;
-}
-
-/* KIND_N for nodes without an id, N counting per kind in file order. */
+/*
+ * KIND_N for nodes without an id, N counting per kind in file order and
+ * skipping the ids written in the file.  key_node_kind hands them out as
+ * it goes; this pass does it again when that could be wrong: an id
+ * written in the file has the form KIND_N, or came after its node's kind.
+ */
 static void assign_ids(struct ld *l)
 {
+	if (!l->renumber)
+		return;
 	struct strmap *given = NULL;
 	size_t counts[NK_COUNT] = {0};
 	for (size_t i = 0; i < l->nnodes; i++)
-		if (l->nodes[i]->id) {
+		if (l->nodes[i]->id_given) {
 			if (given == NULL)
 				given = strmap_new(64);
 			strmap_put(given, l->nodes[i]->id, 1, NULL);
 		}
 	for (size_t i = 0; i < l->nnodes; i++) {
 		struct node *n = l->nodes[i];
-		if (n->id)
+		if (n->id_given)
 			continue;
 		do {
 			n->id = auto_id(l->g, n->kind, ++counts[n->kind]);

@@ -587,6 +587,63 @@ START_TEST(test_auto_ids)
 }
 END_TEST
 
+/*
+ * Without ids that could clash, the loader numbers nodes as it meets
+ * their kinds: still in file order, an else body written before its
+ * then body included, and nodes inside bodies after their owner.
+ */
+START_TEST(test_auto_ids_in_order)
+{
+	struct gdef *g = load_ok(
+		"cugraphrun: 1\n"
+		"nodes:\n"
+		"  - kernel: {function: k.f}\n"
+		"  - if:\n"
+		"      condition: c\n"
+		"      else: [{kernel: {function: k.f}}]\n"
+		"      then: [{if: {condition: d, then: [{kernel: {function: k.f}}]}}]\n"
+		"  - {id: kernel_0, kernel: {function: k.f}}\n"
+		"  - {id: kernel_07, kernel: {function: k.f}}\n"
+		"  - {id: my_1, kernel: {function: k.f}}\n"
+		"  - kernel: {function: k.f}\n");
+	const struct graph *gr = g->root;
+	const struct node *cond = node_at(gr, 1);
+	ck_assert_str_eq(node_at(gr, 0)->id, "kernel_1");
+	ck_assert_str_eq(cond->id, "if_1");
+	ck_pos(cond->id_pos, 4, 5);
+	ck_assert_str_eq(node_at(cond->u.cond.bodies[1], 0)->id, "kernel_2");
+	const struct node *inner = node_at(cond->u.cond.bodies[0], 0);
+	ck_assert_str_eq(inner->id, "if_2");
+	ck_assert_str_eq(node_at(inner->u.cond.bodies[0], 0)->id, "kernel_3");
+	/* Ids that only look automatic ("kernel_0", "kernel_07", "my_1") take no number. */
+	ck_assert_str_eq(node_at(gr, 2)->id, "kernel_0");
+	ck_assert(node_at(gr, 2)->id_given);
+	ck_assert_str_eq(node_at(gr, 5)->id, "kernel_4");
+	ck_assert(!node_at(gr, 5)->id_given);
+	gdef_free(g);
+}
+END_TEST
+
+/* An id written after the kind (or a broken one) gives back the number the node took. */
+START_TEST(test_auto_ids_late_id)
+{
+	struct res r = load(
+		"cugraphrun: 1\n"
+		"nodes:\n"
+		"  - {kernel: {function: k.f}, id: first}\n"
+		"  - {empty: {}, id: [not, text]}\n"
+		"  - kernel: {function: k.f}\n");
+	ck_assert_uint_eq(r.nerrors, 1);
+	ck_assert_ptr_nonnull(r.g);
+	const struct graph *gr = r.g->root;
+	ck_assert_str_eq(node_at(gr, 0)->id, "first");
+	ck_assert_str_eq(node_at(gr, 1)->id, "empty_1");
+	ck_assert(!node_at(gr, 1)->id_given);
+	ck_assert_str_eq(node_at(gr, 2)->id, "kernel_1");
+	res_free(&r);
+}
+END_TEST
+
 START_TEST(test_checks_and_run)
 {
 	struct gdef *g = load_ok(
@@ -1319,6 +1376,8 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_conditionals);
 	tcase_add_test(tc, test_graphs_and_edges);
 	tcase_add_test(tc, test_auto_ids);
+	tcase_add_test(tc, test_auto_ids_in_order);
+	tcase_add_test(tc, test_auto_ids_late_id);
 	tcase_add_test(tc, test_checks_and_run);
 	tcase_add_test(tc, test_scalar_styles);
 	tcase_add_test(tc, test_aliases);
