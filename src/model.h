@@ -199,15 +199,31 @@ struct cond_node {
 };
 
 struct node {
+	/*
+	 * What every pass over the nodes reads (ids, kinds, dependencies)
+	 * comes first, in one cache line: on a 100,000-node file each pass
+	 * then misses the cache once per node rather than two or three times.
+	 */
 	char *id;                       /* explicit, or KIND_N assigned at load */
-	bool id_given;
-	struct pos pos;                 /* the node's mapping */
-	struct pos id_pos;
-	enum node_kind kind;
-	struct pos kind_pos;            /* the kind key */
+	struct graph *graph;            /* the graph holding this node */
 	struct name_ref *after;         /* same graph; validator resolves idx */
 	size_t nafter, capafter;
-	struct graph *graph;            /* the graph holding this node */
+	/* validator: dependencies as indices into graph->nodes, without duplicates (in the arena) */
+	size_t *deps;
+	uint32_t ndeps, capdeps;
+	enum node_kind kind;
+	bool id_given;
+	uint8_t where;                  /* validator: NODE_IN_BODY, NODE_IN_CHILD */
+	/*
+	 * validator: the index in graph->nodes, and that of the root node
+	 * holding this one (itself at the top level).  32 bits are plenty: a
+	 * file of at most 1 GiB, with aliases expanding to at most 1,000,000
+	 * events, holds far fewer nodes.
+	 */
+	uint32_t local, top;
+	struct pos pos;                 /* the node's mapping */
+	struct pos id_pos;
+	struct pos kind_pos;            /* the kind key */
 	union {
 		struct kernel_node kernel;
 		struct memset_node memset;
@@ -218,10 +234,10 @@ struct node {
 		struct host_node host;
 		struct cond_node cond;  /* NK_IF, NK_WHILE, NK_SWITCH */
 	} u;
-	/* validator: dependencies as indices into graph->nodes, without duplicates (in the arena) */
-	size_t *deps;
-	size_t ndeps, capdeps;
 };
+
+/* Where a node stands (node.where): inside a conditional body, a child graph. */
+enum { NODE_IN_BODY = 1u << 0, NODE_IN_CHILD = 1u << 1 };
 
 /* An extra dependency from an edges list. */
 struct edge {

@@ -44,16 +44,6 @@ static const uint32_t max_grid[3] = {2147483647u, 65535u, 65535u};
 static const uint32_t max_block[3] = {1024u, 1024u, 64u};
 static const char *const axis_names[3] = {"x", "y", "z"};
 
-/* Where a node stands: inside a conditional body, inside a child graph. */
-enum { IN_BODY = 1u << 0, IN_CHILD = 1u << 1 };
-
-/* What the walk learns about each node, parallel to g->all_nodes. */
-struct ninfo {
-	size_t local;           /* index in its graph's nodes */
-	size_t top;             /* index in the root of the top-level node holding it */
-	unsigned flags;         /* IN_BODY, IN_CHILD */
-};
-
 /* A node that touches a 'memory: graph' buffer (kernel arg, memset, copy). */
 struct use {
 	size_t buffer;
@@ -65,8 +55,7 @@ struct vctx {
 	struct diag *d;
 	/* names in array order, for "did you mean" */
 	const char **module_names, **buffer_names, **event_names, **condition_names;
-	struct ninfo *info;
-	size_t capall, capinfo;
+	size_t capall;
 	/* g->node_index holds every id, not only explicit and walk-made ones */
 	bool node_index_complete;
 	struct graph **graphs;  /* every graph, root first, in file order */
@@ -602,19 +591,17 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 					     auto_ids[n->kind]);
 		size_t self = g->nall_nodes;
 		*VEC_PUSH(g->all_nodes, g->nall_nodes, v->capall) = n;
-		if (v->capinfo < v->capall) {
-			v->info = xreallocarray(v->info, v->capall, sizeof *v->info);
-			v->capinfo = v->capall;
-		}
 		size_t t = gr->parent == NULL ? i : top;
-		v->info[self] = (struct ninfo){.local = i, .top = t, .flags = flags};
+		n->local = (uint32_t)i;
+		n->top = (uint32_t)t;
+		n->where = (uint8_t)flags;
 		index_node(v, n, self, made_up);
 		if (n->kind == NK_GRAPH && n->u.child)
-			walk(v, n->u.child, t, flags | IN_CHILD, auto_ids);
+			walk(v, n->u.child, t, flags | NODE_IN_CHILD, auto_ids);
 		else if (node_kind_is_conditional(n->kind))
 			for (size_t b = 0; b < n->u.cond.nbodies; b++)
 				if (n->u.cond.bodies[b])
-					walk(v, n->u.cond.bodies[b], t, flags | IN_BODY, auto_ids);
+					walk(v, n->u.cond.bodies[b], t, flags | NODE_IN_BODY, auto_ids);
 	}
 }
 
@@ -644,12 +631,12 @@ static void check_placement(struct vctx *v, const struct node *n, unsigned flags
 {
 	char where[600];
 	const struct graph *gr;
-	if ((flags & IN_CHILD) && child_bad[n->kind] && (gr = nearest(n, true))) {
+	if ((flags & NODE_IN_CHILD) && child_bad[n->kind] && (gr = nearest(n, true))) {
 		graph_where(gr, where, sizeof where);
 		diag_error(v->d, node_pos(n), "node '%s' (%s) cannot be in %s: child graphs hold "
 			   "no if, while, switch, alloc or free nodes", n->id,
 			   node_kind_names[n->kind], where);
-	} else if ((flags & IN_BODY) && !body_ok[n->kind] && (gr = nearest(n, false))) {
+	} else if ((flags & NODE_IN_BODY) && !body_ok[n->kind] && (gr = nearest(n, false))) {
 		graph_where(gr, where, sizeof where);
 		diag_error(v->d, node_pos(n), "node '%s' (%s) cannot be in %s: conditional bodies "
 			   "hold only kernel, empty, memset, copy, graph and conditional nodes",
@@ -1103,7 +1090,7 @@ static void check_nodes(struct vctx *v)
 	struct gdef *g = v->g;
 	for (size_t i = 0; i < g->nall_nodes; i++) {
 		struct node *n = g->all_nodes[i];
-		check_placement(v, n, v->info[i].flags);
+		check_placement(v, n, n->where);
 		switch (n->kind) {
 		case NK_KERNEL:
 			check_kernel(v, n, i);
@@ -1214,7 +1201,7 @@ static long resolve_dep(struct vctx *v, const struct graph *gr, struct name_ref 
 		diag_error(v->d, r->pos, "node '%s' cannot depend on itself", r->name);
 		return -1;
 	}
-	r->idx = (long)v->info[a].local;
+	r->idx = (long)m->local;
 	return r->idx;
 }
 
@@ -1286,7 +1273,7 @@ static void fill_deps(struct graph *gr)
 		if (nd->capdeps < most) {
 			/* In the arena: a 100,000-node chain needs no 100,000 mallocs. */
 			nd->deps = arena_alloc(gr->arena, most * sizeof *nd->deps);
-			nd->capdeps = most;
+			nd->capdeps = (uint32_t)most;
 		}
 		if (chained)
 			nd->deps[nd->ndeps++] = j - 1;
@@ -1499,7 +1486,7 @@ static void check_graph_memory(struct vctx *v)
 		/* Outside the root the placement rules have already said why. */
 		if (a->graph != root || f->graph != root)
 			continue;
-		size_t stamp = b + 1, la = v->info[A].local, lf = v->info[F].local;
+		size_t stamp = b + 1, la = a->local, lf = f->local;
 		reach(root, la, fwd, stamp, queue, soff, succ);
 		reach(root, lf, bwd, stamp, queue, NULL, NULL);
 		if (fwd[lf] != stamp)
@@ -1512,7 +1499,7 @@ static void check_graph_memory(struct vctx *v)
 			if (u == last)
 				continue;
 			last = u;
-			size_t t = v->info[u].top;
+			size_t t = g->all_nodes[u]->top;
 			const struct node *un = g->all_nodes[u], *tn = root->nodes[t];
 			if (fwd[t] != stamp)
 				use_error(v, buf, un, tn, a, true);
@@ -1680,7 +1667,6 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	free(v.buffer_names);
 	free(v.event_names);
 	free(v.condition_names);
-	free(v.info);
 	free(v.graphs);
 	free(v.sized);
 	free(v.alloc_node);
