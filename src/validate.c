@@ -1238,10 +1238,13 @@ static void report_cycle(struct vctx *v, const struct graph *gr, const size_t *p
 
 /*
  * Fill every node's deps from chain, after and edges, without duplicates
- * (mark[x] == stamp: x is already a dep of the node being filled).
+ * (mark[x] == stamp: x is already a dep of the node being filled).  True
+ * when every dep comes before its node in the file: then file order is
+ * the topological order, and there is no cycle.
  */
-static void fill_deps(struct graph *gr)
+static bool fill_deps(struct graph *gr)
 {
+	bool backward = true;
 	size_t n = gr->nnodes;
 	size_t *eoff = NULL, *eord = NULL;
 	if (gr->nedges) {
@@ -1292,11 +1295,14 @@ static void fill_deps(struct graph *gr)
 				continue;
 			mark[x] = stamp;
 			nd->deps[nd->ndeps++] = (size_t)x;
+			if ((size_t)x > j)
+				backward = false;
 		}
 	}
 	free(mark);
 	free(eoff);
 	free(eord);
+	return backward;
 }
 
 /*
@@ -1396,8 +1402,16 @@ static void link_graph(struct vctx *v, struct graph *gr)
 			diag_error(v->d, or_pos(ed->pos, ed->from.pos), "edge '%s -> %s' makes node "
 				   "'%s' depend on itself", ed->from.name, ed->to.name, ed->from.name);
 	}
-	fill_deps(gr);
-	order_graph(v, gr);
+	if (!fill_deps(gr)) {
+		order_graph(v, gr);
+		return;
+	}
+	/* What order_graph would find, without a second pass over the nodes. */
+	size_t n = gr->nnodes;
+	free(gr->topo);
+	gr->topo = xmalloc((n ? n : 1) * sizeof *gr->topo);
+	for (size_t j = 0; j < n; j++)
+		gr->topo[j] = j;
 }
 
 /* Graph memory ----------------------------------------------------------- */
