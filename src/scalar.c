@@ -85,9 +85,9 @@ static enum scalar_err parse_magnitude(const char *s, uint64_t *out)
 			continue; /* 1_000_000: between digits only */
 		else
 			return SCALAR_SYNTAX;
-		if (v > (UINT64_MAX - d) / (uint64_t)base)
+		/* No division per digit: it was most of a one-digit number's cost. */
+		if (__builtin_mul_overflow(v, (uint64_t)base, &v) || __builtin_add_overflow(v, d, &v))
 			overflow = true;
-		v = v * (uint64_t)base + d;
 	}
 	*out = v;
 	return overflow ? SCALAR_RANGE : SCALAR_OK;

@@ -32,6 +32,12 @@ START_TEST(test_parse_int)
 	ck_assert_int_eq(parse_int("18446744073709551615", &n), SCALAR_OK);
 	ck_assert_uint_eq(n.u, UINT64_MAX);
 	ck_assert_int_eq(parse_int("18446744073709551616", &n), SCALAR_RANGE);
+	/* Overflow by the multiplication alone, and by the added digit alone. */
+	ck_assert_int_eq(parse_int("184467440737095516150", &n), SCALAR_RANGE);
+	ck_assert_int_eq(parse_int("0xFFFFFFFFFFFFFFFF", &n), SCALAR_OK);
+	ck_assert_uint_eq(n.u, UINT64_MAX);
+	ck_assert_int_eq(parse_int("0x10000000000000000", &n), SCALAR_RANGE);
+	ck_assert_int_eq(parse_int("0x1_0000_0000_0000_0000", &n), SCALAR_RANGE);
 	ck_assert_int_eq(parse_int("-9223372036854775808", &n), SCALAR_OK);
 	ck_assert(n.i == INT64_MIN);
 	ck_assert_int_eq(parse_int("-9223372036854775809", &n), SCALAR_RANGE);
