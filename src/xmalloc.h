@@ -7,6 +7,7 @@
 #define CGR_XMALLOC_H
 
 #include <stddef.h>
+#include <string.h>
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
@@ -22,7 +23,18 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * fits; returns a pointer to the new, zeroed element and increments *n.
  */
 void *xgrow(void *arr_ptr, size_t *n, size_t *cap, size_t elem);
-#define VEC_PUSH(arr, n, cap) ((__typeof__(arr))xgrow(&(arr), &(n), &(cap), sizeof *(arr)))
+
+/* xgrow with the usual case, room left, inline: a push per node adds up. */
+static inline void *vec_push(void *arr_ptr, size_t *n, size_t *cap, size_t elem)
+{
+	if (*n == *cap)
+		return xgrow(arr_ptr, n, cap, elem);
+	char *slot = *(char **)arr_ptr + *n * elem;
+	memset(slot, 0, elem);
+	(*n)++;
+	return slot;
+}
+#define VEC_PUSH(arr, n, cap) ((__typeof__(arr))vec_push(&(arr), &(n), &(cap), sizeof *(arr)))
 
 /*
  * An arena: many small allocations that live and die together (the
