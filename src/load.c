@@ -1852,7 +1852,7 @@ static void parse_arg(struct ld *l, struct arg *a, const char *name)
 
 static void key_kernel_function(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	struct kernel_node *k = obj;
+	struct kernel_node *k = &((struct node *)obj)->u.kernel;
 	/*
 	 * Large graphs repeat one function over and over: share the strings of
 	 * the last kernel with the same one (the model's strings are never
@@ -1913,25 +1913,25 @@ static void parse_dim3(struct ld *l, const char *name, uint32_t d[3], struct pos
 
 static void key_kernel_grid(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	struct kernel_node *k = obj;
+	struct kernel_node *k = &((struct node *)obj)->u.kernel;
 	parse_dim3(l, kd->name, k->grid, &k->grid_pos);
 }
 
 static void key_kernel_block(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	struct kernel_node *k = obj;
+	struct kernel_node *k = &((struct node *)obj)->u.kernel;
 	parse_dim3(l, kd->name, k->block, &k->block_pos);
 }
 
 static void key_kernel_shared(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	struct kernel_node *k = obj;
+	struct kernel_node *k = &((struct node *)obj)->u.kernel;
 	get_size(l, kd->name, UINT32_MAX, &k->shared, &k->shared_pos);
 }
 
 static void key_kernel_args(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	struct kernel_node *k = obj;
+	struct kernel_node *k = &((struct node *)obj)->u.kernel;
 	k->args_pos = l->ev.pos;
 	if (is_null(l)) {
 		next(l);
@@ -1941,13 +1941,13 @@ static void key_kernel_args(struct ld *l, void *obj, const struct keydef *kd, st
 		return;
 	next(l);
 	while (!l->fatal && l->ev.type != EV_SEQ_END)
-		parse_arg(l, VEC_PUSH(k->args, k->nargs, k->capargs), kd->name);
+		parse_arg(l, kernel_add_arg(obj), kd->name);
 	next(l);
 }
 
 static void key_kernel_priority(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	struct kernel_node *k = obj;
+	struct kernel_node *k = &((struct node *)obj)->u.kernel;
 	int64_t v;
 	if (get_i64(l, kd->name, INT_MIN, INT_MAX, &v, &k->priority_pos)) {
 		k->priority = (int)v;
@@ -1970,7 +1970,7 @@ static void parse_kernel(struct ld *l, struct node *n)
 	struct seen s;
 	if (!want_map(l, "a mapping {function, grid, block, shared, args}", "kernel"))
 		return;
-	parse_keys(l, &kernel_tab, &n->u.kernel, "in 'kernel'", &s);
+	parse_keys(l, &kernel_tab, n, "in 'kernel'", &s);
 	require(l, &kernel_tab, &s, 1, "in 'kernel'");
 }
 
@@ -2214,6 +2214,7 @@ static void parse_cond(struct ld *l, struct node *n)
 	if (n->kind != NK_SWITCH) {
 		c->capbodies = n->kind == NK_IF ? 2 : 1;
 		c->bodies = xcalloc(c->capbodies, sizeof *c->bodies);
+		n->graph->nodes_own = true;
 	}
 	if (want_map(l, whats[k], node_kind_names[n->kind])) {
 		struct seen s;
@@ -2369,14 +2370,14 @@ static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, str
 	struct name_ref r = {0};
 	if (l->ev.type != EV_SEQ) {
 		if (get_ref(l, "a node id or a list of them", kd->name, &r))
-			*VEC_PUSH(n->after, n->nafter, n->capafter) = r;
+			*node_add_after(n) = r;
 		return;
 	}
 	next(l);
 	while (!l->fatal && l->ev.type != EV_SEQ_END) {
 		r.name = NULL;
 		if (get_ref(l, "a node id", kd->name, &r))
-			*VEC_PUSH(n->after, n->nafter, n->capafter) = r;
+			*node_add_after(n) = r;
 	}
 	next(l);
 }

@@ -111,6 +111,8 @@ struct graph *graph_new(struct graph *parent, struct node *owner)
 	gr->parent = parent;
 	gr->owner = owner;
 	gr->arena = parent ? parent->arena : owner ? owner->graph->arena : NULL;
+	if (owner)
+		owner->graph->nodes_own = true;
 	return gr;
 }
 
@@ -121,6 +123,18 @@ struct node *graph_add_node(struct graph *gr, enum node_kind kind)
 	n->graph = gr;
 	*VEC_PUSH(gr->nodes, gr->nnodes, gr->capnodes) = n;
 	return n;
+}
+
+struct name_ref *node_add_after(struct node *n)
+{
+	n->graph->nodes_own = true;
+	return VEC_PUSH(n->after, n->nafter, n->capafter);
+}
+
+struct arg *kernel_add_arg(struct node *n)
+{
+	n->graph->nodes_own = true;
+	return VEC_PUSH(n->u.kernel.args, n->u.kernel.nargs, n->u.kernel.capargs);
 }
 
 char *gdef_resolve_path(struct gdef *g, const char *written)
@@ -166,7 +180,7 @@ void graph_free(struct graph *gr)
 {
 	if (gr == NULL)
 		return;
-	for (size_t i = 0; i < gr->nnodes; i++)
+	for (size_t i = 0; gr->nodes_own && i < gr->nnodes; i++)
 		node_free(gr->nodes[i]);
 	free(gr->nodes);
 	free(gr->edges);

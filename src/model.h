@@ -253,6 +253,13 @@ struct graph {
 	struct edge *edges;
 	size_t nedges, capedges;
 	bool chain;
+	/*
+	 * Some node holds memory outside the arena (after, args, bodies, a
+	 * child graph), so graph_free must visit the nodes; without, a
+	 * 100,000-node chain is released without touching one.  Set by
+	 * node_add_after, kernel_add_arg and graph_new.
+	 */
+	bool nodes_own;
 	struct graph *parent;           /* NULL for the root */
 	struct node *owner;             /* the graph/if/while/switch node, or NULL */
 	unsigned body_index;            /* which body of owner (case n, else = 1) */
@@ -338,6 +345,9 @@ struct graph *graph_new(struct graph *parent, struct node *owner);
 void graph_free(struct graph *gr);
 /* A new zeroed node of kind, appended to gr (which owns it). */
 struct node *graph_add_node(struct graph *gr, enum node_kind kind);
+/* A new, zeroed entry at the end of n->after, or of a kernel's args. */
+struct name_ref *node_add_after(struct node *n);
+struct arg *kernel_add_arg(struct node *n);
 
 /* Resolve a path written in the file against the file's directory (in the arena). */
 char *gdef_resolve_path(struct gdef *g, const char *written);

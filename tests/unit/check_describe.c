@@ -92,7 +92,7 @@ static struct node *kernel(struct graph *gr, const char *id, const char *functio
 
 static void kernel_buffer_arg(struct gdef *g, struct node *n, const char *buf)
 {
-	struct arg *a = VEC_PUSH(n->u.kernel.args, n->u.kernel.nargs, n->u.kernel.capargs);
+	struct arg *a = kernel_add_arg(n);
 	a->kind = ARG_BUFFER;
 	a->ref = ref(buf, buffer_idx(g, buf));
 }

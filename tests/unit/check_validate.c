@@ -104,7 +104,7 @@ static void set_ref(struct name_ref *r, const char *name, struct pos p)
 
 static void after(struct node *n, const char *id, struct pos p)
 {
-	set_ref(VEC_PUSH(n->after, n->nafter, n->capafter), id, p);
+	set_ref(node_add_after(n), id, p);
 }
 
 static void edge(struct graph *gr, const char *from, const char *to, struct pos p)
@@ -132,8 +132,7 @@ static struct node *kernel(struct graph *gr, const char *id, const char *fn, str
 
 static struct arg *add_arg(struct node *n, enum arg_kind kind, struct pos p)
 {
-	struct kernel_node *k = &n->u.kernel;
-	struct arg *a = VEC_PUSH(k->args, k->nargs, k->capargs);
+	struct arg *a = kernel_add_arg(n);
 	a->kind = kind;
 	a->pos = p;
 	a->ref.idx = -1;
