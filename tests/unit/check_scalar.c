@@ -32,7 +32,10 @@ START_TEST(test_parse_int)
 	ck_assert_int_eq(parse_int("18446744073709551615", &n), SCALAR_OK);
 	ck_assert_uint_eq(n.u, UINT64_MAX);
 	ck_assert_int_eq(parse_int("18446744073709551616", &n), SCALAR_RANGE);
-	/* Overflow by the multiplication alone, and by the added digit alone. */
+	/*
+	 * Overflow in the multiplication (the line above overflows by the added
+	 * digit alone), in decimal and in hex.
+	 */
 	ck_assert_int_eq(parse_int("184467440737095516150", &n), SCALAR_RANGE);
 	ck_assert_int_eq(parse_int("0xFFFFFFFFFFFFFFFF", &n), SCALAR_OK);
 	ck_assert_uint_eq(n.u, UINT64_MAX);
