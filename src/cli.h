@@ -40,6 +40,14 @@ struct options {
 	uint64_t timeout_ns;
 	unsigned instantiate;           /* enum inst_flag bits */
 	enum verbosity verbosity;
+	/* Suite mode (cugraphrun(1) SUITES).  files: every operand, from argv. */
+	char **files;
+	size_t nfiles;
+	const char *junit;              /* --junit=FILE */
+	bool has_devices, devices_all;  /* --devices=all, or the ordinals in: */
+	uint64_t device_mask;           /* bit i: GPU i */
+	unsigned jobs;                  /* -j: workers per GPU (0: not given) */
+	unsigned shard_k, shard_n;      /* --shard=K/N (0/0: not given) */
 };
 
 enum cli_result {

@@ -2565,12 +2565,29 @@ static void key_run_instantiate(struct ld *l, void *obj, const struct keydef *kd
 	next(l);
 }
 
+/* run.expect: pass (the default) or fail: for CI suites, see cugraphrun(1). */
+static void key_run_expect(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	static const char *const expect_names[] = {"pass", "fail"};
+	int i = get_choice(l, "pass or fail", "expectation", kd->name, expect_names, 2, NULL);
+	if (i >= 0)
+		((struct run_defaults *)obj)->expect_fail = i == 1;
+}
+
+/* run.skip: "reason": the file is read and checked but not run. */
+static void key_run_skip(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_text(l, "a reason for skipping", kd->name, &((struct run_defaults *)obj)->skip, NULL);
+}
+
 static const struct keydef run_keys[] = {
 	{"repeat", key_run_repeat, 0},
 	{"warmup", key_run_warmup, 0},
 	{"timeout", key_run_timeout, 0},
 	{"device", key_run_device, 0},
 	{"instantiate", key_run_instantiate, 0},
+	{"expect", key_run_expect, 0},
+	{"skip", key_run_skip, 0},
 };
 static const struct keytab run_tab = KEYTAB(run_keys);
 

@@ -305,6 +305,8 @@ struct run_defaults {
 	uint64_t timeout_ns;
 	int device;
 	unsigned instantiate;           /* enum inst_flag bits */
+	bool expect_fail;               /* run.expect: fail: a check must fail */
+	char *skip;                     /* run.skip: the reason; NULL: run */
 };
 
 struct gdef {
