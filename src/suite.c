@@ -423,8 +423,11 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 		finish(st, (size_t)m.index, m.status, m.seconds);
 		w->file = -1;
 		w->last = m.index;
-		if (m.status == 3 || m.status == 124)
+		if (m.status == 3 || m.status == 124) {
+			/* printed once its worker has gone and the note can say what followed */
 			w->retiring = true;
+			r->held = true;
+		}
 		else if (st->next < st->nfiles)
 			assign(st, w, st->next++);
 		else {
@@ -455,6 +458,8 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 	/* a fresh worker for the rest; the note goes with the file it stopped on */
 	if (after >= 0 && spawn(st, device))
 		st->res[after].restarted = true;
+	if (after >= 0)
+		st->res[after].held = false;
 }
 
 static const char *const kind_words[] = {
@@ -694,7 +699,7 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 		for (size_t i = 0; i < np; i++)
 			if (pfd[i].revents && st.w[i].pid)
 				on_worker(&st, &st.w[i], &gpus_known);
-		while (printed < st.nfiles && st.res[printed].done)
+		while (printed < st.nfiles && st.res[printed].done && !st.res[printed].held)
 			print_result(&st, printed++);
 	}
 	free(pfd);

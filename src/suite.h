@@ -41,6 +41,7 @@ struct file_result {
 	int status;                     /* the file's exit status */
 	bool xfail;
 	bool done;
+	bool held;                      /* done, but its worker's end not yet seen */
 	bool restarted;                 /* its worker left after it; a fresh one took over */
 	int signal;                     /* its worker died of this signal (0: none) */
 	int device;                     /* the GPU it ran on (-1: none) */
