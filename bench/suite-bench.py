@@ -42,7 +42,7 @@ nodes:
   chain: true
   nodes:
     - memset: {{buffer: x, value: {i}}}
-    - kernel: {{function: tk.add_one, grid: 1, block: 256, args: [x]}}
+    - kernel: {{function: tk.add_n, grid: 1, block: 256, args: [x, {{i32: 256}}, {{i32: 1}}]}}
     - kernel: {{function: tk.fill, grid: 1, block: 256, args: [y, {{i32: 128}}, {{i32: 5}}]}}
     - copy: {{from: x, to: {{buffer: y, offset: 128}}, count: 128}}
 checks:
