@@ -108,7 +108,8 @@ static void add_dir(struct suite *st, const char *dir)
 		if (e->d_name[0] != '.')
 			*VEC_PUSH(names, n, cap) = xstrdup(e->d_name);
 	closedir(d);
-	qsort(names, n, sizeof *names, cmp_names);
+	if (n > 1)
+		qsort(names, n, sizeof *names, cmp_names);
 	size_t dlen = strlen(dir);
 	bool slash = dlen > 0 && dir[dlen - 1] == '/';
 	for (size_t i = 0; i < n; i++) {
