@@ -40,6 +40,10 @@ struct options {
 	uint64_t timeout_ns;
 	unsigned instantiate;           /* enum inst_flag bits */
 	enum verbosity verbosity;
+	/* --profile[=N] (also set by --trace): N launches with CUPTI after the timed ones */
+	bool profile;
+	uint32_t profile_launches;      /* default 20 */
+	const char *trace;              /* --trace=FILE */
 };
 
 enum cli_result {

@@ -65,10 +65,11 @@ int main(int argc, char **argv)
 	int status = 0;
 	if (!valid) {
 		status = 2;
-	} else if (o.describe) {
+	} else if (o.describe && !(o.profile && !o.validate)) {
 		status = write_description(g, &o);
 	}
-	if (status == 0 && !o.validate && !o.describe) {
+	/* with --profile, --describe is written after the run, coloured by it */
+	if (status == 0 && !o.validate && (!o.describe || o.profile)) {
 		struct run_settings s;
 		run_settings_merge(&s, g, &o);
 		s.frontend_s = now_s() - t0;
