@@ -227,7 +227,8 @@ struct prof_summary *prof_summarize(const struct gdef *g, const struct prof_rec 
 		}
 		pn->execs_per_launch = launches ? (double)pn->nexec / (double)launches : 0;
 		pn->per_launch = pn->median * pn->execs_per_launch;
-		pn->share = s->launch_median > 0 ? pn->per_launch / s->launch_median : 0;
+		double ref = has_plain ? plain_median : s->launch_median;
+		pn->share = ref > 0 ? pn->per_launch / ref : 0;
 	}
 	s->path_s = g->root ? graph_longest(&c, g->root, NULL, NULL) : 0;
 	if (g->root)
@@ -281,6 +282,12 @@ void prof_colour(double share, char buf[8])
 
 static void format_runs(double v, char *buf, size_t len);
 
+/* The median launch shares and the critical path are set against: the plain one when known. */
+static double reference_median(const struct prof_summary *s)
+{
+	return s->has_plain ? s->plain_median : s->launch_median;
+}
+
 /* The coloured description ---------------------------------------------- */
 
 bool prof_path_edge(const struct prof_summary *s, const struct node *from,
@@ -321,7 +328,8 @@ static bool overlay_mark(void *ctx, const struct node *n, struct describe_mark *
 	} else if (!prof_kind_is_device_work(n->kind) && pn->weight > 0) {
 		format_duration(pn->weight, t, sizeof t);
 		snprintf(s->note, sizeof s->note, "%s per launch", t);
-		share = s->launch_median > 0 ? pn->weight / s->launch_median : 0;
+		double ref = reference_median(s);
+		share = ref > 0 ? pn->weight / ref : 0;
 	} else {
 		return out->bold;
 	}
@@ -366,11 +374,6 @@ static double step_iterations(const struct prof_summary *s, size_t j)
 	return most;
 }
 
-/* The launch median the critical path is set against: the plain one when known. */
-static double reference_median(const struct prof_summary *s)
-{
-	return s->has_plain ? s->plain_median : s->launch_median;
-}
 
 void prof_print_human(FILE *out, const struct prof_summary *s)
 {
@@ -389,8 +392,8 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 		if (prof_kind_is_device_work(s->nodes[i].node->kind) &&
 		    strlen(s->nodes[i].node->id) > idw)
 			idw = strlen(s->nodes[i].node->id);
-	fprintf(out, "  %-12s GPU time per execution, us; share of the profiled median launch\n",
-		"nodes");
+	fprintf(out, "  %-12s GPU time per execution in us; share: GPU time per launch over the "
+		"median launch%s\n", "nodes", s->has_plain ? "" : " (profiled)");
 	fprintf(out, "    %-*s  %-6s %6s %9s %9s %9s %7s\n", (int)idw, "id", "kind", "runs",
 		"median", "min", "max", "share");
 	for (size_t i = 0; i < s->nnodes; i++) {

@@ -48,7 +48,7 @@ struct prof_node {
 	double median, min, max;        /* per execution, seconds (0 when none) */
 	double execs_per_launch;        /* nexec / launches */
 	double per_launch;              /* median * execs_per_launch: its GPU time per launch */
-	double share;                   /* per_launch / the profiled median launch */
+	double share;                   /* per_launch / the plain median launch (else the profiled one) */
 	double weight;                  /* on the critical path: its own time, or its bodies' */
 	bool weight_done;
 	bool on_path;
