@@ -4,8 +4,8 @@
  * to the YAML node it ran for through its graph node id.  <cupti*.h> is
  * included in profile.c and nowhere else.
  *
- * Use: profiler_open() before any GPU work (so that a missing CUPTI is
- * said at once), then, after the timed launches, profiler_start() before
+ * Use, after the timed launches (so that they run with no CUPTI even
+ * loaded): profiler_open(), profiler_start() before
  * the profiled graph is instantiated (its node clones are announced to the
  * resource callback then), profiler_flush() after each profiled launch,
  * profiler_stop(), and profiler_records().
