@@ -7,7 +7,9 @@
  * run at once), the later one goes to the stream's next lane, a track of
  * its own ("stream 7 (2)").  Track 0, "launches", spans each profiled
  * launch from its first record's start to its last one's end.  Metadata
- * events ("ph": "M") name the process and the tracks.
+ * events ("ph": "M") name the process and the tracks; they carry the
+ * category "__metadata" as Chrome writes it (Chrome DevTools' trace
+ * parser fails on an event without one).
  */
 #include "config.h"
 
@@ -88,21 +90,21 @@ int trace_write(FILE *out, const struct prof_rec *recs, size_t n, const struct t
 	char pname[320];
 	snprintf(pname, sizeof pname, "GPU %d: %s", ti->device,
 		 ti->device_name ? ti->device_name : "?");
-	fputs("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0, "
+	fputs("{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0, "
 	      "\"args\": {\"name\": ", out);
 	prof_json_string(out, pname);
-	fputs("}},\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 0, "
+	fputs("}},\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 0, "
 	      "\"args\": {\"name\": \"launches\"}}", out);
 	for (size_t k = 0; k < nlanes; k++) {
 		if (lanes[k].lane)
-			fprintf(out, ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, "
+			fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": 1, "
 				"\"tid\": %u, \"args\": {\"name\": \"stream %u (%u)\"}}",
 				lanes[k].tid, lanes[k].stream, lanes[k].lane + 1);
 		else
-			fprintf(out, ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, "
+			fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": 1, "
 				"\"tid\": %u, \"args\": {\"name\": \"stream %u\"}}",
 				lanes[k].tid, lanes[k].stream);
-		fprintf(out, ",\n{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": 1, "
+		fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_sort_index\", \"pid\": 1, "
 			"\"tid\": %u, \"args\": {\"sort_index\": %u}}", lanes[k].tid, lanes[k].tid);
 	}
 	/* each launch, from its first start to its last end */

@@ -280,6 +280,8 @@ START_TEST(trace_lanes_and_json)
 	ck_assert_int_eq(trace_write(f, rs.r, rs.n, &ti), 0);
 	fclose(f);
 	ck_assert_msg(strstr(text, "\"name\": \"stream 7 (3)\"") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": "
+			     "\"thread_name\", \"pid\": 1, \"tid\": 0,") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "\"graph\": \"fan \\\"1\\\"\"") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "\"name\": \"b40\", \"cat\": \"memcpy\", \"pid\": 1, "
 			     "\"tid\": 3, \"ts\": 2.000, \"dur\": 40.000") != NULL, "%s", text);

@@ -15,7 +15,9 @@ network): strict JSON (no NaN or Infinity), the JSON object form with
 traceEvents, and each event by the Trace Event Format's rules for its
 phase: complete events ("X") with a name, a category, numeric ts >= 0 and
 dur >= 0 in microseconds, integer pid and tid, and an args object;
-metadata events ("M") naming the process and threads.  On each track,
+metadata events ("M", category "__metadata") naming the process and
+threads; every event has a category (Chrome DevTools' TracingModel fails
+on one without).  On each track,
 complete events must nest or follow each other (Perfetto rejects slices
 that partly overlap), and every track used must be named.
 """
@@ -55,6 +57,8 @@ def load_trace(path):
             fail(where + ": no name")
         if not isinstance(e.get("args"), dict):
             fail(where + ": args is not an object")
+        if not isinstance(e.get("cat"), str):
+            fail(where + ": no category (DevTools' parser needs one on every event)")
         if ph == "M":
             if e["name"] not in ("process_name", "thread_name", "thread_sort_index"):
                 fail(where + ": unknown metadata " + e["name"])
@@ -68,8 +72,6 @@ def load_trace(path):
                 if not isinstance(v, (int, float)) or isinstance(v, bool) or \
                         not math.isfinite(v) or v < 0:
                     fail(where + ": %s is not a number >= 0" % key)
-            if not isinstance(e.get("cat"), str):
-                fail(where + ": no category")
             used.setdefault((e["pid"], e["tid"]), []).append(e)
         else:
             fail(where + ": phase %r is not one cugraphrun writes" % (ph,))
