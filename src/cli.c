@@ -23,7 +23,7 @@ const char *const dot_flag_names[DOT_FLAG_COUNT] = {
 enum {
 	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
-	OPT_DEVICES, OPT_JUNIT, OPT_SHARD,
+	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE,
 };
 
 /* The one option table: getopt's view and the help text side by side. */
@@ -48,6 +48,8 @@ static const struct opt_help {
 	{{"jobs", required_argument, NULL, 'j'}, "N", "suites: worker processes per GPU (default 1)"},
 	{{"junit", required_argument, NULL, OPT_JUNIT}, "FILE", "write the results as JUnit XML (a suite of one\n                                file too)"},
 	{{"shard", required_argument, NULL, OPT_SHARD}, "K/N", "run only the K-th of N shares of the files"},
+	{{"profile", optional_argument, NULL, OPT_PROFILE}, "[=N]", "after the timed launches, N more (default 20) with\n                                CUPTI: per-node GPU times and the critical path"},
+	{{"trace", required_argument, NULL, OPT_TRACE}, "FILE", "write the profiled launches as a Chrome trace\n                                (Perfetto); implies --profile"},
 	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
 	{{"verbose", no_argument, NULL, 'v'}, NULL, "print each phase and each node as it is added"},
 	{{"help", no_argument, NULL, 'h'}, NULL, "show this help and exit"},
@@ -228,6 +230,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		longopts[i] = opts[i].opt;
 	memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
 	memset(o, 0, sizeof *o);
+	o->profile_launches = 20;
 	char bad[128];
 
 	opterr = 0;
@@ -312,6 +315,16 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		case OPT_SHARD:
 			if (!parse_shard(optarg, o))
 				return usage_error("invalid --shard '%s': expected K/N with 1 <= K <= N, such as 2/4", optarg);
+			break;
+		case OPT_PROFILE:
+			if (optarg && (!parse_count(optarg, &o->profile_launches) ||
+				       o->profile_launches == 0))
+				return usage_error("invalid --profile '%s': expected a count of launches above 0", optarg);
+			o->profile = true;
+			break;
+		case OPT_TRACE:
+			o->trace = optarg;
+			o->profile = true;
 			break;
 		case 'q':
 			o->verbosity = VERB_QUIET;

@@ -48,6 +48,10 @@ struct options {
 	uint64_t device_mask;           /* bit i: GPU i */
 	unsigned jobs;                  /* -j: workers per GPU (0: not given) */
 	unsigned shard_k, shard_n;      /* --shard=K/N (0/0: not given) */
+	/* --profile[=N] (also set by --trace): N launches with CUPTI after the timed ones */
+	bool profile;
+	uint32_t profile_launches;      /* default 20 */
+	const char *trace;              /* --trace=FILE */
 };
 
 enum cli_result {

@@ -87,10 +87,11 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	} else if (skip) {
 		if (o->verbosity > VERB_QUIET)
 			printf("%s: skipped: %s\n", o->file, g->run.skip);
-	} else if (o->describe) {
+	} else if (o->describe && !(o->profile && !o->validate)) {
 		status = write_description(g, o);
 	}
-	if (status == 0 && !skip && !o->validate && !o->describe) {
+	/* with --profile, --describe is written after the run, coloured by it */
+	if (status == 0 && !skip && !o->validate && (!o->describe || o->profile)) {
 		struct run_settings s;
 		run_settings_merge(&s, g, o);
 		s.frontend_s = now_s() - t0;

@@ -34,6 +34,7 @@
  *                      event_record nodes, in file order
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
+ *   profile            only with --profile: see profstat.c and cugraphrun(1)
  */
 #include "config.h"
 
@@ -42,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profstat.h"
 #include "report.h"
 #include "scalar.h"
 #include "xmalloc.h"
@@ -238,6 +240,8 @@ void report_print_human(FILE *out, const struct report *r)
 	else
 		fprintf(out, "  %-12s %u passed, %u failed\n", "checks", r->checks_passed,
 			r->checks_failed);
+	if (r->profile)
+		prof_print_human(out, r->profile);
 }
 
 /* JSON ------------------------------------------------------------------ */
@@ -453,5 +457,9 @@ void report_print_json(FILE *out, const struct report *r)
 	fprintf(out, "{\"passed\": %u, \"failed\": %u}", r->checks_passed, r->checks_failed);
 	json_key(out, 1, false, "exit_status");
 	fprintf(out, "%d", r->exit_status);
+	if (r->profile) {
+		json_key(out, 1, false, "profile");
+		prof_print_json(out, r->profile, 1);
+	}
 	fputs("\n}\n", out);
 }

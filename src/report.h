@@ -13,6 +13,8 @@
 
 #include "model.h"
 
+struct prof_summary;
+
 struct stats {
 	double median, min, mean, max, stddev; /* seconds */
 };
@@ -43,6 +45,7 @@ struct report {
 	size_t nspans;
 	unsigned checks_passed, checks_failed;
 	int exit_status;
+	const struct prof_summary *profile;     /* --profile, or NULL */
 };
 
 void report_print_human(FILE *out, const struct report *r);

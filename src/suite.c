@@ -611,7 +611,7 @@ void suite_first_error(const struct file_result *r, char *buf, size_t len)
 static bool single_file_options(const struct options *o)
 {
 	const char *what = o->describe ? "--describe" : o->dot ? "--dot" :
-		o->ndumps ? "--dump" : NULL;
+		o->ndumps ? "--dump" : o->trace ? "--trace" : NULL;
 	if (what == NULL)
 		return true;
 	fprintf(stderr, "cugraphrun: %s writes one file: it needs a single graph file, "
