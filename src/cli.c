@@ -22,7 +22,7 @@ const char *const dot_flag_names[DOT_FLAG_COUNT] = {
 
 enum {
 	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
-	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
+	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE, OPT_NO_CACHE,
 };
 
 /* The one option table: getopt's view and the help text side by side. */
@@ -43,6 +43,7 @@ static const struct opt_help {
 	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},
 	{{"dump", required_argument, NULL, OPT_DUMP}, "BUF=FILE", "after the verification launch, write a buffer\n                                (raw; .npy or .txt by extension); repeatable"},
 	{{"json", optional_argument, NULL, OPT_JSON}, "[=FILE]", "the report as JSON (stdout without FILE)"},
+	{{"no-cache", no_argument, NULL, OPT_NO_CACHE}, NULL, "compile CUDA C++ modules afresh; neither read nor\n                                write the compile cache"},
 	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
 	{{"verbose", no_argument, NULL, 'v'}, NULL, "print each phase and each node as it is added"},
 	{{"help", no_argument, NULL, 'h'}, NULL, "show this help and exit"},
@@ -245,6 +246,9 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		case OPT_JSON:
 			o->json = true;
 			o->json_file = optarg;
+			break;
+		case OPT_NO_CACHE:
+			o->no_cache = true;
 			break;
 		case 'q':
 			o->verbosity = VERB_QUIET;

@@ -40,6 +40,7 @@ struct options {
 	uint64_t timeout_ns;
 	unsigned instantiate;           /* enum inst_flag bits */
 	enum verbosity verbosity;
+	bool no_cache;                  /* --no-cache: compile source modules afresh */
 };
 
 enum cli_result {

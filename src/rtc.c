@@ -19,7 +19,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+/* nvrtc.h tests macros it never defines (NVRTC_GET_TYPE_NAME) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wundef"
 #include <nvrtc.h>
+#pragma GCC diagnostic pop
 
 #include "cache.h"
 #include "rtc.h"
@@ -57,12 +61,6 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static bool is_dir(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* "A/include" when A/include/cuda_runtime_api.h is there. */
