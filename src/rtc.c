@@ -174,6 +174,11 @@ static bool rtc_open(void)
 	return true;
 }
 
+bool rtc_available(void)
+{
+	return rtc_open();
+}
+
 /* The target: sm_XY when NVRTC knows the device, else the newest older compute_XY. */
 static bool pick_arch(int cc, char *arch, size_t len, bool *ptx)
 {
@@ -243,21 +248,22 @@ bool rtc_image_unpack(const void *data, size_t len, struct rtc_image *im)
 {
 	const char *p = data, *end = p + len;
 	memset(im, 0, sizeof *im);
-	size_t count;
-	int used = 0;
-	char kind[8];
-	if (memchr(p, '\0', len < 64 ? len : 64) != NULL && len >= 64)
+	/* "ptx\n" or "cubin\n", then the count and a newline, exactly */
+	const char *nl = memchr(p, '\n', len < 8 ? len : 8);
+	if (nl == NULL)
 		return false;
-	char head[64];
-	size_t hl = len < sizeof head - 1 ? len : sizeof head - 1;
-	memcpy(head, p, hl);
-	head[hl] = '\0';
-	if (sscanf(head, "%7[a-z]\n%zu\n%n", kind, &count, &used) != 2 || used == 0)
+	if (nl - p == 3 && memcmp(p, "ptx", 3) == 0)
+		im->ptx = true;
+	else if (!(nl - p == 5 && memcmp(p, "cubin", 5) == 0))
 		return false;
-	im->ptx = strcmp(kind, "ptx") == 0;
-	if (!im->ptx && strcmp(kind, "cubin") != 0)
+	p = nl + 1;
+	size_t count = 0;
+	const char *digits = p;
+	while (p < end && *p >= '0' && *p <= '9' && p - digits < 9)
+		count = count * 10 + (size_t)(*p++ - '0');
+	if (p == digits || p >= end || *p != '\n')
 		return false;
-	p += used;
+	p++;
 	for (size_t i = 0; i < count; i++) {
 		const char *a = memchr(p, '\0', (size_t)(end - p));
 		const char *b = a ? memchr(a + 1, '\0', (size_t)(end - a - 1)) : NULL;
@@ -393,9 +399,13 @@ static int compile(const struct module *m, const char *text, const struct strlis
 		rc = 2;
 	} else if (r != NVRTC_SUCCESS) {
 		char *o = join(opts);
-		diag_error(d, m->file_pos, "cannot compile module '%s' ('%s') with NVRTC %d.%d "
-			   "(%s): %s", m->name, m->file, nv.major, nv.minor, o,
-			   nv.GetErrorString(r));
+		if (r == NVRTC_ERROR_COMPILATION)
+			diag_error(d, m->file_pos, "module '%s' ('%s') does not compile (NVRTC "
+				   "%d.%d, %s):", m->name, m->file, nv.major, nv.minor, o);
+		else
+			diag_error(d, m->file_pos, "cannot compile module '%s' ('%s') with NVRTC "
+				   "%d.%d (%s): %s", m->name, m->file, nv.major, nv.minor, o,
+				   nv.GetErrorString(r));
 		free(o);
 		if (log) {
 			fputs(log, d->out);

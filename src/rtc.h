@@ -50,6 +50,9 @@ struct rtc_settings {
 int rtc_compile(const struct module *m, const char *const *names, size_t n, int major,
 		int minor, const struct rtc_settings *s, struct rtc_image *out, struct diag *d);
 
+/* Whether NVRTC can be loaded (opens it on the first call). */
+bool rtc_available(void);
+
 /* The symbol of a name expression of the image, or NULL. */
 const char *rtc_lowered(const struct rtc_image *im, const char *expr);
 
