@@ -1,17 +1,21 @@
 /*
  * NVRTC at run time and the compile cache (see rtc.h).
  *
- * The cache key is a SHA-256 over: this key's format, NVRTC's version and
- * the library file (real path, size, modification time), the target
- * (sm_XY cubin or compute_XY PTX), every option in order, the name
- * expressions (sorted), and what source_hash_deps() hashes: the source and
- * every file its includes could reach.  An entry holds the image and each
- * name expression's symbol.
+ * The cache key is a SHA-256 over: this key's format; the NVRTC library
+ * file a compile would load (real path, size, modification time: that
+ * file decides NVRTC's version and whether sm_XY gives a cubin or PTX);
+ * the device's sm_XY; every option in order (the toolkit's include folder
+ * among them); the name expressions, sorted; and what source_hash_deps()
+ * hashes: the source and every file its includes could reach.  Finding
+ * the library file takes no dlopen, so a cache hit never loads NVRTC
+ * (loading it costs tens of milliseconds).  An entry holds the image and
+ * each name expression's symbol.
  */
 #include "config.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,10 +54,11 @@
 static struct {
 	RTC_TABLE(RTC_FIELD)
 	int major, minor;
-	char *lib;                      /* the library file, for the key */
+	char *lib;                      /* the library file (real path), for the key */
+	char *ident;                    /* its identity: path, size, modification time */
 	char *include;                  /* the toolkit's headers, or NULL */
 } nv;
-static bool nv_tried, nv_ok;
+static bool nv_located, nv_tried, nv_ok;
 static char nv_why[512];
 
 static double now(void)
@@ -82,7 +87,7 @@ static char *toolkit_include(const char *root)
  * The toolkit's include folder, for kernels that include its headers:
  * $CUDA_HOME or $CUDA_PATH, else the folder above the library's.
  */
-static char *find_include(void *fn)
+static char *find_include(const char *lib)
 {
 	const char *envs[] = {"CUDA_HOME", "CUDA_PATH"};
 	for (size_t i = 0; i < 2; i++) {
@@ -91,26 +96,112 @@ static char *find_include(void *fn)
 		if (inc)
 			return inc;
 	}
-	Dl_info info;
-	if (dladdr(fn, &info) == 0 || info.dli_fname == NULL)
+	if (lib == NULL)
 		return NULL;
-	char *real = realpath(info.dli_fname, NULL);
-	if (real == NULL)
-		return NULL;
-	free(nv.lib);
-	nv.lib = xstrdup(real);
-	char *slash = strrchr(real, '/');
+	char *root = xstrdup(lib);
 	char *inc = NULL;
+	char *slash = strrchr(root, '/');
 	if (slash) {
 		*slash = '\0';
-		slash = strrchr(real, '/');
+		slash = strrchr(root, '/');
 		if (slash) {
 			*slash = '\0';
-			inc = toolkit_include(real[0] ? real : "/");
+			inc = toolkit_include(root[0] ? root : "/");
 		}
 	}
-	free(real);
+	free(root);
 	return inc;
+}
+
+/* The folders of an ld.so.conf file, with its include lines followed. */
+static void conf_dirs(const char *file, struct strlist *dirs, int depth)
+{
+	FILE *f = depth < 4 ? fopen(file, "r") : NULL;
+	if (f == NULL)
+		return;
+	char line[1024];
+	while (fgets(line, sizeof line, f)) {
+		char *p = line + strspn(line, " \t");
+		p[strcspn(p, "#\r\n")] = '\0';
+		size_t n = strlen(p);
+		while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			p[--n] = '\0';
+		if (strncmp(p, "include", 7) == 0 && (p[7] == ' ' || p[7] == '\t')) {
+			glob_t g;
+			char *pat = p + 8 + strspn(p + 8, " \t");
+			if (glob(pat, 0, NULL, &g) == 0) {
+				for (size_t i = 0; i < g.gl_pathc; i++)
+					conf_dirs(g.gl_pathv[i], dirs, depth + 1);
+				globfree(&g);
+			}
+		} else if (p[0] == '/') {
+			strlist_add(dirs, p);
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * Find the library file as the loader would find libnvrtc.so.N (newest N
+ * first), without loading it: LD_LIBRARY_PATH, the folders of
+ * /etc/ld.so.conf, the system's, then beside $CUDA_HOME, $CUDA_PATH and
+ * /usr/local/cuda.  Loading that very file later keeps the cache key and
+ * the compiler in step; finding it costs no dlopen (tens of ms) on a hit.
+ */
+static char *find_lib(void)
+{
+	const char *forced = getenv("CUGRAPHRUN_NVRTC");
+	if (forced && *forced)
+		return realpath(forced, NULL);
+	struct strlist dirs = {0};
+	const char *ld = getenv("LD_LIBRARY_PATH");
+	if (ld) {
+		char *copy = xstrdup(ld), *save = NULL;
+		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+			strlist_add(&dirs, d);
+		free(copy);
+	}
+	conf_dirs("/etc/ld.so.conf", &dirs, 0);
+	static const char *const sys[] = {
+		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
+		"/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
+	};
+	for (size_t i = 0; i < sizeof sys / sizeof *sys; i++)
+		strlist_add(&dirs, sys[i]);
+	const char *roots[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
+	for (size_t r = 0; r < sizeof roots / sizeof *roots; r++) {
+		if (roots[r] == NULL || !*roots[r])
+			continue;
+		char d[4096];
+		snprintf(d, sizeof d, "%s/lib64", roots[r]);
+		strlist_add(&dirs, d);
+	}
+	char *found = NULL;
+	for (int major = 15; major >= 12 && !found; major--)
+		for (size_t i = 0; i < dirs.n && !found; i++) {
+			char p[4200];
+			snprintf(p, sizeof p, "%s/libnvrtc.so.%d", dirs.v[i], major);
+			found = realpath(p, NULL);
+		}
+	strlist_free(&dirs);
+	return found;
+}
+
+/* Which library a compile would use, and its identity for the key. */
+static void locate(void)
+{
+	if (nv_located)
+		return;
+	nv_located = true;
+	nv.lib = find_lib();
+	struct stat st;
+	char buf[4400];
+	if (nv.lib && stat(nv.lib, &st) == 0) {
+		snprintf(buf, sizeof buf, "%s %lld %lld.%09ld", nv.lib, (long long)st.st_size,
+			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+		nv.ident = xstrdup(buf);
+	}
+	nv.include = find_include(nv.lib);
 }
 
 static void *try_open(const char *name)
@@ -127,6 +218,8 @@ static void *open_lib(void)
 	const char *forced = getenv("CUGRAPHRUN_NVRTC");
 	if (forced && *forced)
 		return try_open(forced);
+	if (nv.lib)
+		return try_open(nv.lib);
 	void *lib;
 	char name[512];
 	for (int major = 15; major >= 12; major--) {
@@ -152,6 +245,7 @@ static bool rtc_open(void)
 	if (nv_tried)
 		return nv_ok;
 	nv_tried = true;
+	locate();
 	void *lib = open_lib();
 	if (lib == NULL)
 		return false;
@@ -167,9 +261,6 @@ static bool rtc_open(void)
 			 nv.major, nv.minor);
 		return false;
 	}
-	nv.include = find_include((void *)nv.Version);
-	if (nv.lib == NULL)
-		nv.lib = xstrdup("?");
 	nv_ok = true;
 	return true;
 }
@@ -445,50 +536,39 @@ static int compile(const struct module *m, const char *text, const struct strlis
 	return 0;
 }
 
+/* NVRTC cannot be had: the run needs it (exit 3). */
+static int no_nvrtc(const struct module *m, struct diag *d)
+{
+	diag_error(d, m->file_pos, "module '%s' ('%s') is CUDA C++ to compile at run "
+		   "time, but NVRTC cannot be loaded (%s); install the CUDA toolkit's "
+		   "NVRTC (libnvrtc.so.12 or newer) or add its folder to LD_LIBRARY_PATH",
+		   m->name, m->file, nv_why[0] ? nv_why : "not found");
+	return 3;
+}
+
 int rtc_compile(const struct module *m, const char *const *names, size_t n, int major,
 		int minor, const struct rtc_settings *s, struct rtc_image *out, struct diag *d)
 {
 	memset(out, 0, sizeof *out);
-	if (!rtc_open()) {
-		diag_error(d, m->file_pos, "module '%s' ('%s') is CUDA C++ to compile at run "
-			   "time, but NVRTC cannot be loaded (%s); install the CUDA toolkit's "
-			   "NVRTC (libnvrtc.so.12 or newer) or add its folder to LD_LIBRARY_PATH",
-			   m->name, m->file, nv_why[0] ? nv_why : "not found");
-		return 3;
-	}
-	char arch[32];
-	bool ptx;
-	if (!pick_arch(major * 10 + minor, arch, sizeof arch, &ptx)) {
-		diag_error(d, m->file_pos, "NVRTC %d.%d cannot compile module '%s' for this "
-			   "device (sm_%d%d): it supports no architecture that old", nv.major,
-			   nv.minor, m->name, major, minor);
-		return 3;
-	}
+	/* the key needs only the library's identity: NVRTC is loaded on a miss */
+	locate();
 	struct strlist opts = {0}, dirs = {0}, sorted = {0};
 	source_options(m, nv.include, &opts);
-	strlist_add(&opts, arch);
 	source_include_dirs(&opts, &dirs);
 	for (size_t i = 0; i < n; i++)
 		strlist_add(&sorted, names[i]);
 	if (sorted.n)
 		qsort(sorted.v, sorted.n, sizeof *sorted.v, cmp_str);
 
-	/* the key */
 	struct hasher h;
 	char key[HASH_HEX_LEN + 1];
-	char buf[128];
-	struct stat st;
+	char buf[64];
 	hash_init(&h);
-	hash_str(&h, "cugraphrun nvrtc key 1");
-	snprintf(buf, sizeof buf, "nvrtc %d.%d", nv.major, nv.minor);
+	hash_str(&h, "cugraphrun nvrtc key 2");
+	/* the library file decides the version and how sm_XY is compiled */
+	hash_str(&h, nv.ident ? nv.ident : "no library found");
+	snprintf(buf, sizeof buf, "device sm_%d%d", major, minor);
 	hash_str(&h, buf);
-	hash_str(&h, nv.lib);
-	if (stat(nv.lib, &st) == 0) {
-		snprintf(buf, sizeof buf, "%lld %lld.%09ld", (long long)st.st_size,
-			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-		hash_str(&h, buf);
-	}
-	hash_str(&h, ptx ? "ptx" : "cubin");
 	for (size_t i = 0; i < opts.n; i++)
 		hash_str(&h, opts.v[i]);
 	hash_str(&h, "names");
@@ -504,7 +584,7 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 	}
 	hash_final(&h, key);
 
-	dir = s->use_cache ? cache_dir() : NULL;
+	dir = s->use_cache && nv.ident ? cache_dir() : NULL;
 	if (dir) {
 		void *data;
 		size_t len;
@@ -525,6 +605,20 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 			diag_warning(d, m->file_pos, "module '%s': the cache entry %s/%s is "
 				     "damaged; compiling again", m->name, dir, key);
 	}
+	if (!rtc_open()) {
+		rc = no_nvrtc(m, d);
+		goto done;
+	}
+	char arch[32];
+	bool ptx;
+	if (!pick_arch(major * 10 + minor, arch, sizeof arch, &ptx)) {
+		diag_error(d, m->file_pos, "NVRTC %d.%d cannot compile module '%s' for this "
+			   "device (sm_%d%d): it supports no architecture that old", nv.major,
+			   nv.minor, m->name, major, minor);
+		rc = 3;
+		goto done;
+	}
+	strlist_add(&opts, arch);
 	rc = compile(m, text, &sorted, &opts, ptx, out, d);
 	if (rc == 0 && s->verbose) {
 		char *o = join(&opts);

@@ -1,10 +1,12 @@
 /*
  * NVRTC, opened at run time, and the compilation of CUDA C++ source
  * modules through the compile cache.  cugraphrun never links libnvrtc: it
- * dlopen()s it on the first source module (libnvrtc.so.N for N from 15
- * down to 12 on the loader path, then beside $CUDA_HOME, $CUDA_PATH and
- * /usr/local/cuda; CUGRAPHRUN_NVRTC names one library file instead), so
- * the program starts, validates and describes without it.  <nvrtc.h> is
+ * looks for libnvrtc.so.N, N from 15 down to 12, where the loader would
+ * (LD_LIBRARY_PATH, /etc/ld.so.conf, the system's folders), then beside
+ * $CUDA_HOME, $CUDA_PATH and /usr/local/cuda (CUGRAPHRUN_NVRTC names one
+ * library file instead), and dlopen()s that file when a module must be
+ * compiled, not when the cache has it; so the program starts, validates
+ * and describes without NVRTC.  <nvrtc.h> is
  * included in rtc.c and nowhere else.  The library stays loaded until
  * exit; nothing owns it.
  *
