@@ -879,7 +879,7 @@ START_TEST(test_value_errors)
 		{"buffers: {x: {init: 1e999}}", "t.yaml:2:21: error: value '1e999' for 'init' is out of range (integers have at most 64 bits; a float needs a '.' or an exponent)\n"},
 		{"buffers: [x]", "t.yaml:2:10: error: expected a mapping of buffer names to buffers for 'buffers', found a list\n"},
 		{"modules: {builtin: x.ptx}", "t.yaml:2:11: error: module name 'builtin' is reserved for the built-in kernels\n"},
-		{"modules: {k: {file: a, path: b}}", "t.yaml:2:24: error: unknown key 'path' in module 'k' (expected file)\n"},
+		{"modules: {k: {file: a, path: b}}", "t.yaml:2:24: error: unknown key 'path' in module 'k' (expected file, source, options, defines, include or std)\n"},
 		{"modules: {k: {}}", "t.yaml:2:14: error: missing key 'file' in module 'k'\n"},
 		{"modules: {k: [a]}", "t.yaml:2:14: error: expected a file name or a mapping {file: ...} for 'k', found a list\n"},
 		{"events: x", "t.yaml:2:9: error: expected a list of event names for 'events', found 'x'\n"},
