@@ -880,7 +880,7 @@ START_TEST(test_value_errors)
 		{"buffers: [x]", "t.yaml:2:10: error: expected a mapping of buffer names to buffers for 'buffers', found a list\n"},
 		{"modules: {builtin: x.ptx}", "t.yaml:2:11: error: module name 'builtin' is reserved for the built-in kernels\n"},
 		{"modules: {k: {file: a, path: b}}", "t.yaml:2:24: error: unknown key 'path' in module 'k' (expected file, source, options, defines, include or std)\n"},
-		{"modules: {k: {}}", "t.yaml:2:14: error: missing key 'file' in module 'k'\n"},
+		{"modules: {k: {}}", "t.yaml:2:14: error: missing key 'file' or 'source' in module 'k'\n"},
 		{"modules: {k: [a]}", "t.yaml:2:14: error: expected a file name or a mapping {file: ...} for 'k', found a list\n"},
 		{"events: x", "t.yaml:2:9: error: expected a list of event names for 'events', found 'x'\n"},
 		{"events: [{a: 1}]", "t.yaml:2:10: error: expected an event name for 'events', found a mapping\n"},
