@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -142,6 +143,52 @@ START_TEST(test_put_get)
 	ck_assert_int_eq(cache_get(dir, "../x", &data, &len), CACHE_MISS);
 	remove_tree(top);
 	free(top);
+}
+END_TEST
+
+/*
+ * Writers racing on one key while a reader reads: the reader sees a whole
+ * entry or none, never a torn one, and no temporary file is left.
+ */
+START_TEST(test_concurrent_writers)
+{
+	char *dir = temp_dir();
+	char big[20000];
+	for (size_t i = 0; i < sizeof big; i++)
+		big[i] = (char)(i * 31 + 7);
+	pid_t kids[4];
+	for (int k = 0; k < 4; k++) {
+		kids[k] = fork();
+		ck_assert_int_ge(kids[k], 0);
+		if (kids[k] == 0) {
+			char err[256];
+			for (int i = 0; i < 40; i++)
+				if (!cache_put(dir, key1, big, sizeof big, err, sizeof err))
+					_exit(1);
+			_exit(0);
+		}
+	}
+	unsigned hits = 0;
+	for (int i = 0; i < 400; i++) {
+		void *data;
+		size_t len;
+		enum cache_status st = cache_get(dir, key1, &data, &len);
+		ck_assert_int_ne(st, CACHE_CORRUPT);
+		if (st == CACHE_HIT) {
+			ck_assert_uint_eq(len, sizeof big);
+			ck_assert(memcmp(data, big, len) == 0);
+			free(data);
+			hits++;
+		}
+	}
+	for (int k = 0; k < 4; k++) {
+		int status;
+		ck_assert_int_eq(waitpid(kids[k], &status, 0), kids[k]);
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	ck_assert_uint_eq(count_entries(dir), 1);
+	remove_tree(dir);
+	free(dir);
 }
 END_TEST
 
@@ -428,6 +475,7 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, test_put_get);
 	tcase_add_test(tc, test_corrupt_entries);
 	tcase_add_test(tc, test_put_unwritable);
+	tcase_add_test(tc, test_concurrent_writers);
 	tcase_add_test(tc, test_cache_dir);
 	suite_add_tcase(s, tc);
 
