@@ -460,12 +460,35 @@ static char *read_source(const char *path)
 }
 
 /* Compile with NVRTC into out; 0, 2 or 3 as rtc_compile. */
-static int compile(const struct module *m, const char *text, const struct strlist *names,
-		   const struct strlist *opts, bool ptx, struct rtc_image *out,
-		   struct diag *d)
+/* The log with every real, absolute name of the source as the file wrote it. */
+static void print_log(FILE *out, const char *log, const char *real, const char *path)
+{
+	size_t rl = strlen(real);
+	for (const char *p = log; *p; ) {
+		const char *hit = strstr(p, real);
+		if (hit == NULL) {
+			fputs(p, out);
+			break;
+		}
+		fwrite(p, 1, (size_t)(hit - p), out);
+		fputs(path, out);
+		p = hit + rl;
+	}
+	if (log[0] && log[strlen(log) - 1] != '\n')
+		fputc('\n', out);
+}
+
+/*
+ * Compile with NVRTC into out; 0, 2 or 3 as rtc_compile.  The program is
+ * named by the source's real path, so that the image and the key do not
+ * depend on the working directory; messages show the path as written.
+ */
+static int compile(const struct module *m, const char *real, const char *text,
+		   const struct strlist *names, const struct strlist *opts, bool ptx,
+		   struct rtc_image *out, struct diag *d)
 {
 	nvrtcProgram prog;
-	nvrtcResult r = nv.CreateProgram(&prog, text, m->path, 0, NULL, NULL);
+	nvrtcResult r = nv.CreateProgram(&prog, text, real, 0, NULL, NULL);
 	if (r != NVRTC_SUCCESS) {
 		diag_error(d, m->file_pos, "NVRTC cannot take module '%s' ('%s'): %s", m->name,
 			   m->file, nv.GetErrorString(r));
@@ -498,11 +521,8 @@ static int compile(const struct module *m, const char *text, const struct strlis
 				   "%d.%d (%s): %s", m->name, m->file, nv.major, nv.minor, o,
 				   nv.GetErrorString(r));
 		free(o);
-		if (log) {
-			fputs(log, d->out);
-			if (log[0] && log[strlen(log) - 1] != '\n')
-				fputc('\n', d->out);
-		}
+		if (log)
+			print_log(d->out, log, real, m->path);
 		rc = r == NVRTC_ERROR_COMPILATION || r == NVRTC_ERROR_INVALID_OPTION ? 2 : 3;
 	}
 	free(log);
@@ -576,7 +596,9 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 		hash_str(&h, sorted.v[i]);
 	int rc = 0;
 	char *text = NULL, *dir = NULL;
-	if (!source_hash_deps(&h, m->path, &dirs) || (text = read_source(m->path)) == NULL) {
+	char *real = realpath(m->path, NULL);
+	if (real == NULL || !source_hash_deps(&h, real, &dirs) ||
+	    (text = read_source(real)) == NULL) {
 		diag_error(d, m->file_pos, "cannot read module source '%s': %s", m->file,
 			   strerror(errno));
 		rc = 2;
@@ -619,7 +641,7 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 		goto done;
 	}
 	strlist_add(&opts, arch);
-	rc = compile(m, text, &sorted, &opts, ptx, out, d);
+	rc = compile(m, real, text, &sorted, &opts, ptx, out, d);
 	if (rc == 0 && s->verbose) {
 		char *o = join(&opts);
 		fprintf(stderr, "cugraphrun: module '%s': compiled with NVRTC %d.%d in %.0f ms (%s)\n",
@@ -635,6 +657,7 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 		free(data);
 	}
 done:
+	free(real);
 	free(dir);
 	free(text);
 	strlist_free(&opts);

@@ -47,8 +47,12 @@ void source_options(const struct module *m, const char *extra_include, struct st
 	for (size_t i = 0; i < m->ndefines; i++)
 		add_joined(out, "-D", m->defines[i].name, m->defines[i].value ? "=" : NULL,
 			   m->defines[i].value);
-	for (size_t i = 0; i < m->nincludes; i++)
-		add_joined(out, "-I", m->includes[i].path, NULL, NULL);
+	/* absolute: the same folder gives the same option, and key, from any cwd */
+	for (size_t i = 0; i < m->nincludes; i++) {
+		char *real = realpath(m->includes[i].path, NULL);
+		add_joined(out, "-I", real ? real : m->includes[i].path, NULL, NULL);
+		free(real);
+	}
 	for (size_t i = 0; i < m->noptions; i++)
 		strlist_add(out, m->options[i].text);
 	if (extra_include)

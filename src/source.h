@@ -26,7 +26,8 @@ void strlist_free(struct strlist *l);
 
 /*
  * The NVRTC options of module m, in order: --std, -D for each define,
- * -I for each include directory (resolved against the YAML's folder),
+ * -I for each include directory (resolved against the YAML's folder, as
+ * an absolute path),
  * the module's own options as written, then -I extra_include when not
  * NULL (the CUDA toolkit's headers).  The architecture is not among them.
  */

@@ -182,6 +182,37 @@ START_TEST(test_header_changes_key)
 }
 END_TEST
 
+/* The key does not depend on the working directory: a relative path hits too. */
+START_TEST(test_key_cwd_independent)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/w.cu", top);
+	write_src("w.cu", "#include \"v.cuh\"\nextern \"C\" __global__ void g(int *x) { x[0] = V; }\n");
+	char inc[512];
+	snprintf(inc, sizeof inc, "%s/inc", top);
+	struct module m = source_module("w.cu", path);
+	struct module_include in = {"inc", inc, {5, 5}};
+	m.includes = &in;
+	m.nincludes = 1;
+	const char *names[] = {"g"};
+	struct rtc_image im;
+	struct cap c;
+	cap_open(&c);
+	ck_assert_int_eq(compile_k(&m, names, 1, true, &im, &c), 0);
+	rtc_image_free(&im);
+	char cwd[4096];
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+	ck_assert_int_eq(chdir(top), 0);
+	m.path = "./w.cu";
+	in.path = "inc/../inc";
+	ck_assert_int_eq(compile_k(&m, names, 1, true, &im, &c), 0);
+	ck_assert_int_eq(chdir(cwd), 0);
+	ck_assert_msg(im.cached, "%s", cap_text(&c));
+	rtc_image_free(&im);
+	cap_close(&c);
+}
+END_TEST
+
 START_TEST(test_compile_error)
 {
 	char path[512];
@@ -259,6 +290,7 @@ static Suite *rtc_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_compile_and_cache);
 	tcase_add_test(tc, test_header_changes_key);
+	tcase_add_test(tc, test_key_cwd_independent);
 	tcase_add_test(tc, test_compile_error);
 	tcase_add_test(tc, test_unknown_names);
 	tcase_add_test(tc, test_pack_roundtrip);
