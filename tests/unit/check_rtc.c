@@ -277,6 +277,7 @@ START_TEST(test_pack_roundtrip)
 	ck_assert_uint_eq(b.size, 8);
 	ck_assert_str_eq(b.data, "PTX text");
 	ck_assert_str_eq(rtc_lowered(&b, "f<int>"), "_Z1fIiEvv");
+	rtc_image_free(&b);
 	ck_assert(!rtc_image_unpack(p, 5, &b));
 	free(p);
 	rtc_image_free(&a);
