@@ -23,7 +23,7 @@ const char *const dot_flag_names[DOT_FLAG_COUNT] = {
 enum {
 	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
-	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE,
+	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE,
 };
 
 /* The one option table: getopt's view and the help text side by side. */
@@ -50,6 +50,7 @@ static const struct opt_help {
 	{{"shard", required_argument, NULL, OPT_SHARD}, "K/N", "run only the K-th of N shares of the files"},
 	{{"profile", optional_argument, NULL, OPT_PROFILE}, "[=N]", "after the timed launches, N more (default 20) with\n                                CUPTI: per-node GPU times and the critical path"},
 	{{"trace", required_argument, NULL, OPT_TRACE}, "FILE", "write the profiled launches as a Chrome trace\n                                (Perfetto); implies --profile"},
+	{{"no-cache", no_argument, NULL, OPT_NO_CACHE}, NULL, "compile CUDA C++ modules afresh; neither read nor\n                                write the compile cache"},
 	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
 	{{"verbose", no_argument, NULL, 'v'}, NULL, "print each phase and each node as it is added"},
 	{{"help", no_argument, NULL, 'h'}, NULL, "show this help and exit"},
@@ -325,6 +326,9 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		case OPT_TRACE:
 			o->trace = optarg;
 			o->profile = true;
+			break;
+		case OPT_NO_CACHE:
+			o->no_cache = true;
 			break;
 		case 'q':
 			o->verbosity = VERB_QUIET;

@@ -52,6 +52,7 @@ struct options {
 	bool profile;
 	uint32_t profile_launches;      /* default 20 */
 	const char *trace;              /* --trace=FILE */
+	bool no_cache;                  /* --no-cache: compile source modules afresh */
 };
 
 enum cli_result {

@@ -476,8 +476,9 @@ static int print_report(const struct run *rn, const struct report *rep)
 
 /*
  * Each stage after gpu_open; returns the exit status.  The report's
- * phases: load is reading and checking the file (timed by main), then
- * modules, functions, the argument check, buffers and events; build is
+ * phases: compile is NVRTC (or the cache) for source modules; load is
+ * reading and checking the file (timed by main), then modules,
+ * functions, the argument check, buffers and events; build is
  * the conditional handles and every node.
  */
 static int run_stages(struct run *rn, struct report *rep)
@@ -487,9 +488,14 @@ static int run_stages(struct run *rn, struct report *rep)
 	int rc;
 
 	double t = now();
+	gp->no_cache = rn->o->no_cache;
 	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
 		return rc;
-	rep->load_s = s->frontend_s + (now() - t);
+	/* compiling source modules is a phase of its own */
+	rep->load_s = s->frontend_s + (now() - t) - gp->compile_s;
+	rep->compile_modules = gp->nsources;
+	rep->compile_cached = gp->ncached;
+	rep->compile_s = gp->compile_s;
 	t = now();
 	if ((rc = gpu_build(gp)) != 0)
 		return rc;

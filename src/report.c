@@ -21,7 +21,12 @@
  *     by_kind            {kind: count} over every node, nested ones
  *                        included; every kind of format 1 is present
  *     root_by_kind       {kind: count} over the root graph's own nodes
- *   phases             {load_s, build_s, instantiate_s, upload_s}
+ *   phases             {load_s, build_s, instantiate_s, upload_s,
+ *                      compile_s}: compile_s is null without source
+ *                      modules, else the wall time of compiling them or
+ *                      finding them in the cache
+ *   compile            null without source modules, else {modules,
+ *                      compiled, cached}: how many, and how each was had
  *   first_launch_s     the verification launch
  *   launch             the timed launches:
  *     repeat             how many (the number of samples)
@@ -222,8 +227,15 @@ void report_print_human(FILE *out, const struct report *r)
 	format_duration(r->build_s, b, sizeof b);
 	format_duration(r->instantiate_s, c, sizeof c);
 	format_duration(r->upload_s, d, sizeof d);
-	fprintf(out, "  %-12s load %s  build %s  instantiate %s  upload %s\n", "phases",
-		a, b, c, d);
+	fprintf(out, "  %-12s ", "phases");
+	if (r->compile_modules && r->compile_cached == r->compile_modules) {
+		fputs("compile cached  ", out);
+	} else if (r->compile_modules) {
+		char e[32];
+		format_duration(r->compile_s, e, sizeof e);
+		fprintf(out, "compile %s  ", e);
+	}
+	fprintf(out, "load %s  build %s  instantiate %s  upload %s\n", a, b, c, d);
 	format_duration(r->first_launch_s, a, sizeof a);
 	fprintf(out, "  %-12s %s\n", "first launch", a);
 	if (r->nsamples)
@@ -434,7 +446,19 @@ void report_print_json(FILE *out, const struct report *r)
 		json_key(out, 2, i == 0, phase_keys[i]);
 		json_number(out, phases[i]);
 	}
+	json_key(out, 2, false, "compile_s");
+	if (r->compile_modules)
+		json_number(out, r->compile_s);
+	else
+		fputs("null", out);
 	fputs("\n  }", out);
+	json_key(out, 1, false, "compile");
+	if (r->compile_modules)
+		fprintf(out, "{\"modules\": %u, \"compiled\": %u, \"cached\": %u}",
+			r->compile_modules, r->compile_modules - r->compile_cached,
+			r->compile_cached);
+	else
+		fputs("null", out);
 	json_key(out, 1, false, "first_launch_s");
 	json_number(out, r->first_launch_s);
 	json_key(out, 1, false, "launch");

@@ -37,6 +37,9 @@ struct report {
 	int driver_version;             /* as cuDriverGetVersion: 13000 */
 	const struct graph *root;       /* for node counts */
 	double load_s, build_s, instantiate_s, upload_s;
+	/* source modules compiled with NVRTC or found in the cache (0: none) */
+	unsigned compile_modules, compile_cached;
+	double compile_s;               /* that phase's wall time */
 	double first_launch_s;
 	uint32_t warmup;
 	const double *samples;          /* timed launches, seconds */
