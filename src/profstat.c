@@ -449,57 +449,6 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 		"and idle gaps\n", "", a, b, s->has_plain ? "" : " (profiled)", c);
 }
 
-/* Length of the well-formed UTF-8 sequence at p, or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *p)
-{
-	unsigned c = p[0];
-	size_t len;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	else if (c >= 0xc2 && c <= 0xdf)
-		len = 2, min = 0x80;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, min = 0x10000;
-	else
-		return 0;
-	unsigned cp = c & (0x7fu >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3fu);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-/* As the report's: bytes that are no UTF-8 become U+FFFD, so the file stays valid. */
-void prof_json_string(FILE *out, const char *s)
-{
-	if (s == NULL) {
-		fputs("null", out);
-		return;
-	}
-	putc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		unsigned ch = *p;
-		size_t len = utf8_len(p);
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else if (len == 0)
-			fputs("\\ufffd", out);
-		else
-			fwrite(p, 1, len, out);
-		p += len ? len : 1;
-	}
-	putc('"', out);
-}
-
 static void json_num(FILE *out, double v)
 {
 	if (isfinite(v))
@@ -550,7 +499,7 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 			continue;
 		fprintf(out, "%s\n%*s{\"id\": ", first ? "" : ",", (d + 1) * 2, "");
 		first = false;
-		prof_json_string(out, pn->node->id);
+		report_json_string(out, pn->node->id);
 		fprintf(out, ", \"kind\": \"%s\", \"executions\": ", node_kind_names[pn->node->kind]);
 		json_num(out, pn->execs_per_launch);
 		fprintf(out, ", \"executions_total\": %zu", pn->nexec);
@@ -589,7 +538,7 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 	for (size_t j = 0; j < s->npath; j++) {
 		const struct prof_node *pn = &s->nodes[s->path[j].node];
 		fprintf(out, "%s\n%*s{\"id\": ", j ? "," : "", (d + 2) * 2, "");
-		prof_json_string(out, pn->node->id);
+		report_json_string(out, pn->node->id);
 		fprintf(out, ", \"kind\": \"%s\", \"depth\": %u, \"time_s\": ",
 			node_kind_names[pn->node->kind], s->path[j].depth);
 		json_num(out, pn->weight);

@@ -118,7 +118,4 @@ void prof_overlay(struct prof_summary *s, struct describe_overlay *out);
 bool prof_path_edge(const struct prof_summary *s, const struct node *from,
 		    const struct node *to);
 
-/* A JSON string, escaped, to out (NULL: null); shared by the trace writer. */
-void prof_json_string(FILE *out, const char *s);
-
 #endif

@@ -290,7 +290,7 @@ static size_t utf8_len(const unsigned char *p)
  * UTF-8 passed through, and a byte that is no UTF-8 (a file name may hold
  * one) replaced by U+FFFD so that the document stays valid.
  */
-static void json_string(FILE *out, const char *s)
+void report_json_string(FILE *out, const char *s)
 {
 	static const char short_escapes[] = {
 		['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
@@ -332,7 +332,7 @@ static void json_number(FILE *out, double v)
 static void json_key(FILE *out, int depth, bool first, const char *key)
 {
 	fprintf(out, "%s\n%*s", first ? "" : ",", depth * 2, "");
-	json_string(out, key);
+	report_json_string(out, key);
 	fputs(": ", out);
 }
 
@@ -357,19 +357,19 @@ static void json_device(FILE *out, const struct report *r)
 	json_key(out, 2, true, "ordinal");
 	fprintf(out, "%d", r->device);
 	json_key(out, 2, false, "name");
-	json_string(out, r->device_name);
+	report_json_string(out, r->device_name);
 	json_key(out, 2, false, "compute_capability");
 	snprintf(text, sizeof text, "%d.%d", r->cc_major, r->cc_minor);
-	json_string(out, text);
+	report_json_string(out, text);
 	json_key(out, 2, false, "sm");
 	snprintf(text, sizeof text, "sm_%d%d", r->cc_major, r->cc_minor);
-	json_string(out, text);
+	report_json_string(out, text);
 	json_key(out, 2, false, "driver_version");
 	fprintf(out, "%d", r->driver_version);
 	json_key(out, 2, false, "driver");
 	snprintf(text, sizeof text, "%d.%d", r->driver_version / 1000,
 		 r->driver_version % 1000 / 10);
-	json_string(out, text);
+	report_json_string(out, text);
 	fputs("\n  }", out);
 }
 
@@ -426,13 +426,13 @@ void report_print_json(FILE *out, const struct report *r)
 {
 	fputc('{', out);
 	json_key(out, 1, true, "cugraphrun");
-	json_string(out, PACKAGE_VERSION);
+	report_json_string(out, PACKAGE_VERSION);
 	json_key(out, 1, false, "report_format");
 	fputs("1", out);
 	json_key(out, 1, false, "name");
-	json_string(out, r->name);
+	report_json_string(out, r->name);
 	json_key(out, 1, false, "file");
-	json_string(out, r->file);
+	report_json_string(out, r->file);
 	json_key(out, 1, false, "device");
 	json_device(out, r);
 	json_key(out, 1, false, "graph");
@@ -468,9 +468,9 @@ void report_print_json(FILE *out, const struct report *r)
 	fputc('[', out);
 	for (size_t i = 0; i < r->nspans; i++) {
 		fprintf(out, "%s\n    {\"from\": ", i ? "," : "");
-		json_string(out, r->spans[i].from);
+		report_json_string(out, r->spans[i].from);
 		fputs(", \"to\": ", out);
-		json_string(out, r->spans[i].to);
+		report_json_string(out, r->spans[i].to);
 		fputs(", \"seconds\": ", out);
 		json_number(out, r->spans[i].seconds);
 		fputc('}', out);

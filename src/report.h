@@ -54,4 +54,10 @@ struct report {
 void report_print_human(FILE *out, const struct report *r);
 void report_print_json(FILE *out, const struct report *r);
 
+/*
+ * s as a JSON string (null for NULL): escapes, UTF-8 passed through, a
+ * byte that is no UTF-8 written as U+FFFD; for every JSON the tool writes.
+ */
+void report_json_string(FILE *out, const char *s);
+
 #endif
