@@ -207,10 +207,12 @@ enum cache_status cache_get(const char *dir, const char *key, void **data, size_
 	    memcmp(buf + hlen, key, HASH_HEX_LEN) != 0 || buf[hlen + HASH_HEX_LEN] != '\n')
 		goto corrupt;
 	hlen += HASH_HEX_LEN + 1;
-	if (sscanf((char *)buf + hlen, "%llu\n%64[0-9a-f]\n%n", &plen, want_hex, &used) != 2 ||
-	    used == 0 || strlen(want_hex) != HASH_HEX_LEN)
+	/* no trailing \n in the format: it would eat the payload's leading spaces */
+	if (sscanf((char *)buf + hlen, "%llu\n%64[0-9a-f]%n", &plen, want_hex, &used) != 2 ||
+	    used == 0 || strlen(want_hex) != HASH_HEX_LEN || hlen + (size_t)used >= got ||
+	    buf[hlen + (size_t)used] != '\n')
 		goto corrupt;
-	hlen += (size_t)used;
+	hlen += (size_t)used + 1;
 	if (got - hlen != plen)
 		goto corrupt;
 	struct hasher h;

@@ -138,6 +138,16 @@ START_TEST(test_put_get)
 	ck_assert_int_eq(cache_get(dir, key2, &data, &len), CACHE_HIT);
 	ck_assert_uint_eq(len, 0);
 	free(data);
+	/* a payload starting with white space keeps it (the header parse must not eat it) */
+	static const char *const spaced[] = {"\nPTX", " PTX", "\t\n x", "\n"};
+	for (size_t i = 0; i < sizeof spaced / sizeof spaced[0]; i++) {
+		size_t n = strlen(spaced[i]);
+		ck_assert(cache_put(dir, key2, spaced[i], n, err, sizeof err));
+		ck_assert_int_eq(cache_get(dir, key2, &data, &len), CACHE_HIT);
+		ck_assert_uint_eq(len, n);
+		ck_assert(memcmp(data, spaced[i], n) == 0);
+		free(data);
+	}
 	/* a key that is not 64 hex digits names no file */
 	ck_assert(!cache_put(dir, "../x", "a", 1, err, sizeof err));
 	ck_assert_int_eq(cache_get(dir, "../x", &data, &len), CACHE_MISS);
