@@ -436,29 +436,6 @@ static bool only_name_errors(const char *log, struct strlist *bad)
 	return any && !other && bad->n > 0;
 }
 
-static char *read_source(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (f == NULL)
-		return NULL;
-	size_t cap = 1 << 14, len = 0, got;
-	char *buf = xmalloc(cap);
-	while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += got;
-		if (cap - len - 1 == 0)
-			buf = xreallocarray(buf, cap *= 2, 1);
-	}
-	int err = ferror(f) ? errno : 0;
-	fclose(f);
-	if (err) {
-		free(buf);
-		errno = err;
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
 /* Compile with NVRTC into out; 0, 2 or 3 as rtc_compile. */
 /* The log with every real, absolute name of the source as the file wrote it. */
 static void print_log(FILE *out, const char *log, const char *real, const char *path)
@@ -597,8 +574,8 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 	int rc = 0;
 	char *text = NULL, *dir = NULL;
 	char *real = realpath(m->path, NULL);
-	if (real == NULL || !source_hash_deps(&h, real, &dirs) ||
-	    (text = read_source(real)) == NULL) {
+	/* compile the very text that was hashed: a second read could see an edit */
+	if (real == NULL || (text = source_hash_deps(&h, real, &dirs)) == NULL) {
 		diag_error(d, m->file_pos, "cannot read module source '%s': %s", m->file,
 			   strerror(errno));
 		rc = 2;

@@ -268,12 +268,12 @@ static void hash_tree(struct hasher *h, const char *dir, int depth)
 	strlist_free(&names);
 }
 
-bool source_hash_deps(struct hasher *h, const char *path, const struct strlist *dirs)
+char *source_hash_deps(struct hasher *h, const char *path, const struct strlist *dirs)
 {
 	size_t len;
 	char *text = read_text(path, &len);
 	if (text == NULL)
-		return false;
+		return NULL;
 	struct scan sc = {.h = h, .dirs = dirs};
 	sc.seen_index = strmap_new(64);
 	char *srcdir = dir_of(path);
@@ -284,7 +284,6 @@ bool source_hash_deps(struct hasher *h, const char *path, const struct strlist *
 	hash_str(h, path);
 	hash_update(h, text, len);
 	scan_text(&sc, path, text);
-	free(text);
 	/* a worklist, not recursion: header chains may be long */
 	for (size_t i = 0; i < sc.todo.n; i++) {
 		char *t = read_text(sc.todo.v[i], &len);
@@ -308,7 +307,7 @@ bool source_hash_deps(struct hasher *h, const char *path, const struct strlist *
 	strmap_free(sc.seen_index);
 	strlist_free(&sc.seen);
 	strlist_free(&sc.todo);
-	return true;
+	return text;
 }
 
 static bool ident_char(char c)

@@ -48,9 +48,11 @@ void source_include_dirs(const struct strlist *opts, struct strlist *dirs);
  * or goes away changes the hash.  Includes are found by text, whatever
  * #if around them (more is hashed, never less).  An include by macro
  * (#include NAME) cannot be followed: then every file under the source's
- * folder and dirs is hashed.  False with errno set when path cannot be read.
+ * folder and dirs is hashed.  Returns the text of path as hashed, which
+ * the caller compiles and frees (reading it again could see another
+ * text), or NULL with errno set when path cannot be read.
  */
-bool source_hash_deps(struct hasher *h, const char *path, const struct strlist *dirs);
+char *source_hash_deps(struct hasher *h, const char *path, const struct strlist *dirs);
 
 /*
  * The names of the __global__ functions the text declares, once each, in
