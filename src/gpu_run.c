@@ -411,6 +411,11 @@ static int profiled_launches(struct run *rn, struct report *rep)
 		diag_warning(gp->d, (struct pos){0}, "CUPTI dropped %llu activity records: "
 			     "the profile is incomplete",
 			     (unsigned long long)rn->summary->dropped);
+	rn->summary->incomplete = profiler_incomplete(rn->prof);
+	if (rn->summary->incomplete)
+		diag_warning(gp->d, (struct pos){0}, "CUPTI delivered %llu activity records "
+			     "without a start or an end; they are left out and the profile is "
+			     "incomplete", (unsigned long long)rn->summary->incomplete);
 	rep->profile = rn->summary;
 	return 0;
 }

@@ -69,6 +69,7 @@ struct profiler {
 	size_t nrecs, caprecs, capids;
 	uint32_t launch;                /* what the records delivered now belong to */
 	uint64_t dropped;
+	uint64_t incomplete;            /* records without both times (forced flush) */
 	bool failed;                    /* a callback could not keep up */
 	struct strmap *names;           /* kernel names, copied */
 	char **owned;
@@ -297,6 +298,22 @@ static void take_record(struct profiler *p, const CUpti_Activity *a)
 	default:
 		return;
 	}
+	/*
+	 * A forced flush may hand over a record whose work had not finished:
+	 * start 0 or end before start.  It is no 0-us run, and a 0 start would
+	 * move the trace's time origin: leave it out and count it.
+	 */
+	if (r->start_ns == 0 || r->end_ns < r->start_ns) {
+		if (p->debug)
+			fprintf(stderr, "cugraphrun: profile: record launch %u %s node %llu "
+				"incomplete (start %llu end %llu)\n", r->launch,
+				prof_kind_names[r->kind],
+				(unsigned long long)p->rec_ids[p->nrecs - 1],
+				(unsigned long long)r->start_ns, (unsigned long long)r->end_ns);
+		p->nrecs--;
+		p->incomplete++;
+		return;
+	}
 	if (p->debug)
 		fprintf(stderr, "cugraphrun: profile: record launch %u %s node %llu graph %u "
 			"corr %u stream %u start %llu dur %llu %s\n", r->launch,
@@ -389,7 +406,7 @@ int profiler_flush(struct profiler *p, uint32_t launch)
 {
 	/* buffers CUPTI hands over on its own while launch k runs are launch k's too */
 	p->launch = launch;
-	CUptiResult r = p->api.cuptiActivityFlushAll(1);
+	CUptiResult r = p->api.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	p->launch = launch + 1;
 	if (r != CUPTI_SUCCESS)
 		return fail(p, "cannot flush activity records", r);
@@ -514,6 +531,11 @@ const struct prof_rec *profiler_records(struct profiler *p, size_t *n)
 uint64_t profiler_dropped(const struct profiler *p)
 {
 	return p->dropped;
+}
+
+uint64_t profiler_incomplete(const struct profiler *p)
+{
+	return p->incomplete;
 }
 
 void profiler_free(struct profiler *p)

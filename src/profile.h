@@ -38,6 +38,8 @@ int profiler_stop(struct profiler *p);
 const struct prof_rec *profiler_records(struct profiler *p, size_t *n);
 /* Records CUPTI reported as dropped. */
 uint64_t profiler_dropped(const struct profiler *p);
+/* Records left out for want of a start or an end (work a forced flush caught). */
+uint64_t profiler_incomplete(const struct profiler *p);
 void profiler_free(struct profiler *p);
 
 #endif

@@ -414,6 +414,9 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 	if (s->dropped)
 		fprintf(out, "  %-12s %llu records dropped by CUPTI: figures are incomplete\n",
 			"dropped", (unsigned long long)s->dropped);
+	if (s->incomplete)
+		fprintf(out, "  %-12s %llu records without a start or an end left out: "
+			"figures are incomplete\n", "incomplete", (unsigned long long)s->incomplete);
 
 	fprintf(out, "  %-12s", "critical");
 	unsigned depth = 0;
@@ -489,6 +492,8 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 	fprintf(out, "%zu", s->unmapped);
 	json_key(out, d, false, "dropped_records");
 	fprintf(out, "%llu", (unsigned long long)s->dropped);
+	json_key(out, d, false, "incomplete_records");
+	fprintf(out, "%llu", (unsigned long long)s->incomplete);
 
 	json_key(out, d, false, "nodes");
 	putc('[', out);

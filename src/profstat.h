@@ -72,6 +72,7 @@ struct prof_summary {
 	size_t nnodes;
 	size_t records, unmapped;
 	uint64_t dropped;               /* records CUPTI said it dropped */
+	uint64_t incomplete;            /* records left out: no start or no end */
 	struct prof_step *path;         /* the critical path, in order */
 	size_t npath, cappath;
 	double path_s;                  /* its total */

@@ -173,6 +173,7 @@ START_TEST(bodies_executions_and_path)
 	ck_assert_str_eq(path_text(s), "0:first 0:w 1:tick 1:cd 0:maybe 0:sub 1:inner");
 	ck_assert(prof_path_edge(s, node_id(g, "w"), node_id(g, "maybe")));
 	ck_assert(prof_path_edge(s, node_id(g, "tick"), node_id(g, "cd")));
+	s->incomplete = 2;
 
 	char *text = NULL;
 	size_t len = 0;
@@ -185,6 +186,8 @@ START_TEST(bodies_executions_and_path)
 	ck_assert_msg(strstr(text, "23.0 us of GPU time on it, 60.0 us median launch (profiled): "
 			     "37.0 us launch overhead and idle gaps") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "1 records of no node") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "  incomplete   2 records without a start or an end left "
+			     "out") != NULL, "%s", text);
 	free(text);
 
 	f = open_memstream(&text, &len);
@@ -195,6 +198,8 @@ START_TEST(bodies_executions_and_path)
 	ck_assert_msg(strstr(text, "\"id\": \"tick\", \"kind\": \"memset\", \"executions\": 3, "
 			     "\"executions_total\": 3") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "\"plain_median_s\": null") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "\"dropped_records\": 0,\n    \"incomplete_records\": 2,")
+		      != NULL, "%s", text);
 	free(text);
 	prof_summary_free(s);
 	gdef_free(g);
