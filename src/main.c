@@ -78,7 +78,9 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
 	diag_finish(&d);
 	int status = 0;
-	bool skip = valid && g->run.skip && !o->describe;
+	/* --describe alone draws the file; with --profile it colours a run's figures */
+	bool describe_only = o->describe && !(o->profile && !o->validate);
+	bool skip = valid && g->run.skip && !describe_only;
 	if (!valid) {
 		status = 2;
 	} else if (skip && fo) {
@@ -87,11 +89,11 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	} else if (skip) {
 		if (o->verbosity > VERB_QUIET)
 			printf("%s: skipped: %s\n", o->file, g->run.skip);
-	} else if (o->describe && !(o->profile && !o->validate)) {
+	} else if (describe_only) {
 		status = write_description(g, o);
 	}
 	/* with --profile, --describe is written after the run, coloured by it */
-	if (status == 0 && !skip && !o->validate && (!o->describe || o->profile)) {
+	if (status == 0 && !skip && !o->validate && !describe_only) {
 		struct run_settings s;
 		run_settings_merge(&s, g, o);
 		s.frontend_s = now_s() - t0;
