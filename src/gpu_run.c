@@ -420,6 +420,23 @@ static int profiled_launches(struct run *rn, struct report *rep)
 	return 0;
 }
 
+/*
+ * Close an output that write (0 or -1) went to, always; on failure say why
+ * with the errno of the first failure (err, or fclose's).  0 or 2.
+ */
+static int close_output(FILE *f, bool to_stdout, int write, int err, const char *path)
+{
+	if (to_stdout ? fflush(f) != 0 : fclose(f) != 0) {
+		if (write == 0)
+			err = errno;
+		write = -1;
+	}
+	if (write == 0)
+		return 0;
+	errorx("cannot write %s: %s", path, err ? strerror(err) : "write error");
+	return 2;
+}
+
 /* --trace and the coloured --describe, after the report.  0 or 2. */
 static int profile_outputs(struct run *rn, const struct report *rep)
 {
@@ -430,9 +447,14 @@ static int profile_outputs(struct run *rn, const struct report *rep)
 		const struct prof_rec *recs = profiler_records(rn->prof, &n);
 		struct trace_info ti = {rn->gname, rep->device_name, rep->device};
 		FILE *f = fopen(o->trace, "w");
-		if (f == NULL || trace_write(f, recs, n, &ti) != 0 || fclose(f) != 0) {
+		if (f == NULL) {
 			errorx("cannot write %s: %s", o->trace, strerror(errno));
 			rc = 2;
+		} else {
+			errno = 0;
+			int w = trace_write(f, recs, n, &ti);
+			if (close_output(f, false, w, errno, o->trace) != 0)
+				rc = 2;
 		}
 	}
 	if (o->describe) {
@@ -445,13 +467,14 @@ static int profile_outputs(struct run *rn, const struct report *rep)
 			errorx("cannot write %s: %s", o->describe, strerror(errno));
 			return 2;
 		}
-		int w = describe_write(rn->gp->g, &dopts, f);
-		if (!to_stdout && fclose(f) != 0) {
-			errorx("cannot write %s: %s", o->describe, strerror(errno));
-			w = -1;
-		}
-		if (w != 0)
+		/* describe_write says itself why it failed */
+		if (describe_write(rn->gp->g, &dopts, f) != 0) {
+			if (!to_stdout)
+				fclose(f);
 			rc = 2;
+		} else if (close_output(f, to_stdout, 0, 0, o->describe) != 0) {
+			rc = 2;
+		}
 	}
 	return rc;
 }
