@@ -38,7 +38,7 @@ static const struct opt_help {
 	{{"timeout", required_argument, NULL, OPT_TIMEOUT}, "DURATION", "abort when one launch takes longer (\"10 s\", \"500ms\")"},
 	{{"instantiate", required_argument, NULL, OPT_INSTANTIATE}, "LIST", "instantiate flags: upload, auto_free_on_launch,\n                                use_node_priority, device_launch (or \"none\")"},
 	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only; no driver is loaded"},
-	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout); no GPU"},
+	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout); no GPU\n                                unless --profile"},
 	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers as nodes too"},
 	{{"dot", required_argument, NULL, OPT_DOT}, "FILE", "write the driver's DOT of the built graph"},
 	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},
@@ -356,6 +356,10 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		return usage_error("%s", "--dot-flags needs --dot=FILE");
 	if (o->describe_buffers && o->describe == NULL)
 		return usage_error("%s", "--describe-buffers needs --describe=FILE");
+	/* with --profile the DOT is written after a run, beside the report on stdout */
+	if (o->profile && !o->validate && o->describe && strcmp(o->describe, "-") == 0)
+		return usage_error("%s", "--describe=- cannot go with --profile (or --trace): "
+				   "the report is on standard output; use --describe=FILE");
 	return CLI_OK;
 }
 

@@ -424,9 +424,9 @@ static int profiled_launches(struct run *rn, struct report *rep)
  * Close an output that write (0 or -1) went to, always; on failure say why
  * with the errno of the first failure (err, or fclose's).  0 or 2.
  */
-static int close_output(FILE *f, bool to_stdout, int write, int err, const char *path)
+static int close_output(FILE *f, int write, int err, const char *path)
 {
-	if (to_stdout ? fflush(f) != 0 : fclose(f) != 0) {
+	if (fclose(f) != 0) {
 		if (write == 0)
 			err = errno;
 		write = -1;
@@ -437,7 +437,7 @@ static int close_output(FILE *f, bool to_stdout, int write, int err, const char 
 	return 2;
 }
 
-/* --trace and the coloured --describe, after the report.  0 or 2. */
+/* --trace and the coloured --describe, before the report.  0 or 2. */
 static int profile_outputs(struct run *rn, const struct report *rep)
 {
 	const struct options *o = rn->o;
@@ -453,7 +453,7 @@ static int profile_outputs(struct run *rn, const struct report *rep)
 		} else {
 			errno = 0;
 			int w = trace_write(f, recs, n, &ti);
-			if (close_output(f, false, w, errno, o->trace) != 0)
+			if (close_output(f, w, errno, o->trace) != 0)
 				rc = 2;
 		}
 	}
@@ -461,18 +461,17 @@ static int profile_outputs(struct run *rn, const struct report *rep)
 		struct describe_overlay ov;
 		prof_overlay(rn->summary, &ov);
 		struct describe_opts dopts = {.buffers = o->describe_buffers, .overlay = &ov};
-		bool to_stdout = strcmp(o->describe, "-") == 0;
-		FILE *f = to_stdout ? stdout : fopen(o->describe, "w");
+		/* never "-": cli refuses it with --profile (the report is on stdout) */
+		FILE *f = fopen(o->describe, "w");
 		if (f == NULL) {
 			errorx("cannot write %s: %s", o->describe, strerror(errno));
 			return 2;
 		}
 		/* describe_write says itself why it failed */
 		if (describe_write(rn->gp->g, &dopts, f) != 0) {
-			if (!to_stdout)
-				fclose(f);
+			fclose(f);
 			rc = 2;
-		} else if (close_output(f, to_stdout, 0, 0, o->describe) != 0) {
+		} else if (close_output(f, 0, 0, o->describe) != 0) {
 			rc = 2;
 		}
 	}
@@ -579,9 +578,10 @@ static int run_stages(struct run *rn, struct report *rep)
 	if (rn->o->profile && (rc = profiled_launches(rn, rep)) != 0)
 		return rc;
 	rep->exit_status = rep->checks_failed ? 1 : 0;
+	/* before the report, so that its exit_status counts a failed write */
+	if (rn->prof && (rc = profile_outputs(rn, rep)) != 0)
+		rep->exit_status = rc;
 	rc = print_report(rn, rep);
-	if (rc == 0 && rn->prof)
-		rc = profile_outputs(rn, rep);
 	return rc ? rc : rep->exit_status;
 }
 
