@@ -84,6 +84,12 @@ struct profiler {
 	size_t nflat;
 };
 
+/* The CUPTI major version whose record layouts take_record reads. */
+#define CUPTI_RECORDS_MAJOR 13
+#if CUPTI_API_VERSION / 10000 != CUPTI_RECORDS_MAJOR
+#error "take_record reads CUPTI 13's records (CUpti_ActivityKernel10, Memset4, Memcpy6)"
+#endif
+
 /* CUPTI's buffer callbacks take no user data: the one profiler of the process. */
 static struct profiler *current;
 
@@ -157,11 +163,12 @@ struct profiler *profiler_open(void)
 	CUPTI_TABLE(CUPTI_FETCH)
 #undef CUPTI_FETCH
 	uint32_t v = 0;
-	if (p->api.cuptiGetVersion(&v) != CUPTI_SUCCESS || v / 10000 != CUPTI_API_VERSION / 10000) {
-		/* the record layouts (CUpti_ActivityKernel10, ...) belong to one CUPTI */
+	if (p->api.cuptiGetVersion(&v) != CUPTI_SUCCESS || v / 10000 != CUPTI_RECORDS_MAJOR) {
+		/* the record layouts (CUpti_ActivityKernel10, ...) belong to one major */
 		errorx("--profile: the CUPTI library found has API version %u; this "
-		       "cugraphrun reads the records of API version %d.x (CUDA %d)", v,
-		       CUPTI_API_VERSION / 10000, CUPTI_API_VERSION / 10000);
+		       "cugraphrun reads the records of CUPTI %d (API version %d0000 to "
+		       "%d9999, CUDA %d)", v, CUPTI_RECORDS_MAJOR, CUPTI_RECORDS_MAJOR,
+		       CUPTI_RECORDS_MAJOR, CUPTI_RECORDS_MAJOR);
 		free(p);
 		return NULL;
 	}
