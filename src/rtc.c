@@ -575,13 +575,19 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 	char *text = NULL, *dir = NULL;
 	char *real = realpath(m->path, NULL);
 	/* compile the very text that was hashed: a second read could see an edit */
-	if (real == NULL || (text = source_hash_deps(&h, real, &dirs)) == NULL) {
+	bool cut = false;
+	if (real == NULL || (text = source_hash_deps(&h, real, &dirs, nv.include, &cut)) == NULL) {
 		diag_error(d, m->file_pos, "cannot read module source '%s': %s", m->file,
 			   strerror(errno));
 		rc = 2;
 		goto done;
 	}
 	hash_final(&h, key);
+	if (cut)
+		diag_note(d, m->file_pos, "module '%s' includes a file named by a macro, so the "
+			  "compile cache key hashes every file under its folders; that walk "
+			  "stopped at 8 folders deep or 2000 files, and a change beyond goes "
+			  "unseen (after one, use --no-cache)", m->name);
 
 	dir = s->use_cache && nv.ident ? cache_dir() : NULL;
 	if (dir) {

@@ -230,15 +230,32 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every regular file under dir, sorted, hashed (depth-limited). */
-static void hash_tree(struct hasher *h, const char *dir, int depth)
+/* How far an include by macro makes the walk go (a source in $HOME...). */
+enum { TREE_MAX_DEPTH = 8, TREE_MAX_FILES = 2000 };
+
+/* A walk of folders for an include by macro: files hashed so far, and if it was cut. */
+struct tree_walk {
+	const char *toolkit;            /* a folder never walked, or NULL */
+	size_t files;
+	bool cut;
+};
+
+/*
+ * Every regular file under dir, sorted, hashed.  lstat: a name that
+ * cannot be read is passed over, and a symbolic link to a folder is not
+ * followed (links make loops); one to a file is hashed as the file.
+ */
+static void hash_tree(struct hasher *h, const char *dir, int depth, struct tree_walk *tw)
 {
-	DIR *d = opendir(dir);
-	if (d == NULL || depth > 16) {
-		if (d)
-			closedir(d);
+	if (tw->toolkit && strcmp(dir, tw->toolkit) == 0)
+		return;
+	if (depth > TREE_MAX_DEPTH) {
+		tw->cut = true;
 		return;
 	}
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return;
 	struct strlist names = {0};
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL)
@@ -247,29 +264,38 @@ static void hash_tree(struct hasher *h, const char *dir, int depth)
 	closedir(d);
 	if (names.n)
 		qsort(names.v, names.n, sizeof *names.v, cmp_str);
-	for (size_t i = 0; i < names.n; i++) {
+	for (size_t i = 0; i < names.n && !tw->cut; i++) {
 		size_t n = strlen(dir) + strlen(names.v[i]) + 2;
 		char *p = xmalloc(n);
 		snprintf(p, n, "%s/%s", dir, names.v[i]);
 		struct stat st;
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			hash_tree(h, p, depth + 1);
-		} else if (S_ISREG(st.st_mode)) {
-			size_t len;
-			char *text = read_text(p, &len);
-			hash_str(h, "tree-file");
-			hash_str(h, p);
-			if (text)
-				hash_update(h, text, len);
-			free(text);
+		bool ok = lstat(p, &st) == 0;
+		if (ok && S_ISLNK(st.st_mode))
+			ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+		else if (ok && S_ISDIR(st.st_mode))
+			hash_tree(h, p, depth + 1, tw);
+		if (ok && S_ISREG(st.st_mode)) {
+			if (tw->files++ == TREE_MAX_FILES) {
+				tw->cut = true;
+			} else {
+				size_t len;
+				char *text = read_text(p, &len);
+				hash_str(h, "tree-file");
+				hash_str(h, p);
+				if (text)
+					hash_update(h, text, len);
+				free(text);
+			}
 		}
 		free(p);
 	}
 	strlist_free(&names);
 }
 
-char *source_hash_deps(struct hasher *h, const char *path, const struct strlist *dirs)
+char *source_hash_deps(struct hasher *h, const char *path, const struct strlist *dirs,
+		       const char *toolkit, bool *cut)
 {
+	*cut = false;
 	size_t len;
 	char *text = read_text(path, &len);
 	if (text == NULL)
@@ -299,9 +325,13 @@ char *source_hash_deps(struct hasher *h, const char *path, const struct strlist 
 	}
 	if (sc.computed) {
 		hash_str(h, "computed includes");
-		hash_tree(h, srcdir, 0);
-		for (size_t i = 0; i < dirs->n; i++)
-			hash_tree(h, dirs->v[i], 0);
+		struct tree_walk tw = {.toolkit = toolkit};
+		hash_tree(h, srcdir, 0, &tw);
+		for (size_t i = 0; i < dirs->n && !tw.cut; i++)
+			hash_tree(h, dirs->v[i], 0, &tw);
+		if (tw.cut)
+			hash_str(h, "tree cut");
+		*cut = tw.cut;
 	}
 	free(srcdir);
 	strmap_free(sc.seen_index);

@@ -48,11 +48,16 @@ void source_include_dirs(const struct strlist *opts, struct strlist *dirs);
  * or goes away changes the hash.  Includes are found by text, whatever
  * #if around them (more is hashed, never less).  An include by macro
  * (#include NAME) cannot be followed: then every file under the source's
- * folder and dirs is hashed.  Returns the text of path as hashed, which
+ * folder and dirs is hashed, except under toolkit (the CUDA headers: the
+ * NVRTC library's identity, in the key, stands for them; NULL for none),
+ * symbolic links to folders not followed, at most 8 folders deep and
+ * 2000 files in all; *cut says whether the walk stopped at those bounds,
+ * leaving files unhashed.  Returns the text of path as hashed, which
  * the caller compiles and frees (reading it again could see another
  * text), or NULL with errno set when path cannot be read.
  */
-char *source_hash_deps(struct hasher *h, const char *path, const struct strlist *dirs);
+char *source_hash_deps(struct hasher *h, const char *path, const struct strlist *dirs,
+		       const char *toolkit, bool *cut);
 
 /*
  * The names of the __global__ functions the text declares, once each, in

@@ -332,16 +332,28 @@ START_TEST(test_cache_dir)
 END_TEST
 
 /* The dependency hash of dir/main.cu with include dirs. */
-static void deps_hex(const char *dir, const struct strlist *dirs, char hex[HASH_HEX_LEN + 1])
+/* The hash of dir/main.cu's deps; *cut as source_hash_deps (NULL: must be false). */
+static void deps_hex_tk(const char *dir, const struct strlist *dirs, const char *toolkit,
+			bool *cutp, char hex[HASH_HEX_LEN + 1])
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/main.cu", dir);
 	struct hasher h;
 	hash_init(&h);
-	char *text = source_hash_deps(&h, path, dirs);
+	bool cut = true;
+	char *text = source_hash_deps(&h, path, dirs, toolkit, &cut);
+	if (cutp)
+		*cutp = cut;
+	else
+		ck_assert(!cut);
 	ck_assert_ptr_nonnull(text);
 	free(text);
 	hash_final(&h, hex);
+}
+
+static void deps_hex(const char *dir, const struct strlist *dirs, char hex[HASH_HEX_LEN + 1])
+{
+	deps_hex_tk(dir, dirs, NULL, NULL, hex);
 }
 
 START_TEST(test_key_follows_includes)
@@ -400,7 +412,66 @@ START_TEST(test_key_follows_includes)
 	/* a missing source */
 	struct hasher hs;
 	hash_init(&hs);
-	ck_assert_ptr_null(source_hash_deps(&hs, "/nonexistent/main.cu", &dirs));
+	bool cut;
+	ck_assert_ptr_null(source_hash_deps(&hs, "/nonexistent/main.cu", &dirs, NULL, &cut));
+	strlist_free(&dirs);
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * An include by macro walks the folders: not into symbolic links to
+ * folders (a loop), past names that cannot be stat'ed, not under the
+ * toolkit's folder, and not without bound.
+ */
+START_TEST(test_macro_include_walk)
+{
+	char *dir = temp_dir();
+	char sub[512], tk[512], p[600];
+	snprintf(sub, sizeof sub, "%s/sub", dir);
+	snprintf(tk, sizeof tk, "%s/toolkit", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	ck_assert_int_eq(mkdir(tk, 0755), 0);
+	write_file(dir, "main.cu", "#define H <cuda_fp16.h>\n#include H\n");
+	write_file(sub, "x.cuh", "x\n");
+	write_file(tk, "cuda_fp16.h", "v1\n");
+	/* a loop: sub/up -> .. ; and a link that leads nowhere */
+	snprintf(p, sizeof p, "%s/up", sub);
+	ck_assert_int_eq(symlink("..", p), 0);
+	snprintf(p, sizeof p, "%s/dangling", sub);
+	ck_assert_int_eq(symlink("/nonexistent/nowhere", p), 0);
+	struct strlist dirs = {0};
+	strlist_add(&dirs, tk);
+	char h0[HASH_HEX_LEN + 1], h[HASH_HEX_LEN + 1];
+	bool cut = true;
+	deps_hex_tk(dir, &dirs, tk, &cut, h0);
+	ck_assert(!cut);
+	/* the toolkit's headers are left to the library's identity... */
+	write_file(tk, "cuda_fp16.h", "v2\n");
+	deps_hex_tk(dir, &dirs, tk, NULL, h);
+	ck_assert_str_eq(h0, h);
+	/* ...but another include folder's files count */
+	deps_hex_tk(dir, &dirs, NULL, NULL, h0);
+	write_file(tk, "cuda_fp16.h", "v3\n");
+	deps_hex_tk(dir, &dirs, NULL, NULL, h);
+	ck_assert_str_ne(h0, h);
+	/* a file under the source's folder, reached without the link, counts */
+	deps_hex_tk(dir, &dirs, tk, NULL, h0);
+	write_file(sub, "x.cuh", "changed\n");
+	deps_hex_tk(dir, &dirs, tk, NULL, h);
+	ck_assert_str_ne(h0, h);
+	/* too many files: the walk stops and says so */
+	char many[512];
+	snprintf(many, sizeof many, "%s/many", dir);
+	ck_assert_int_eq(mkdir(many, 0755), 0);
+	for (int i = 0; i < 2100; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "f%04d", i);
+		write_file(many, name, "");
+	}
+	deps_hex_tk(dir, &dirs, tk, &cut, h);
+	ck_assert(cut);
 	strlist_free(&dirs);
 	remove_tree(dir);
 	free(dir);
@@ -494,6 +565,7 @@ static Suite *cache_suite(void)
 	tc = tcase_create("source");
 	tcase_add_test(tc, test_key_follows_includes);
 	tcase_add_test(tc, test_include_cycle);
+	tcase_add_test(tc, test_macro_include_walk);
 	tcase_add_test(tc, test_options);
 	tcase_add_test(tc, test_kernel_list);
 	suite_add_tcase(s, tc);
