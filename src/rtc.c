@@ -5,8 +5,9 @@
  * file a compile would load (real path, size, modification time: that
  * file decides NVRTC's version and whether sm_XY gives a cubin or PTX);
  * the device's sm_XY; every option in order (the toolkit's include folder
- * among them); the name expressions, sorted; and what source_hash_deps()
- * hashes: the source and every file its includes could reach.  Finding
+ * among them); the name expressions, sorted (each list after its count);
+ * and what source_hash_deps() hashes: the source and every file its
+ * includes and pre-includes could reach.  Finding
  * the library file takes no dlopen, so a cache hit never loads NVRTC
  * (loading it costs tens of milliseconds).  An entry holds the image and
  * each name expression's symbol.
@@ -549,9 +550,10 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 	memset(out, 0, sizeof *out);
 	/* the key needs only the library's identity: NVRTC is loaded on a miss */
 	locate();
-	struct strlist opts = {0}, dirs = {0}, sorted = {0};
+	struct strlist opts = {0}, dirs = {0}, pre = {0}, sorted = {0};
 	source_options(m, nv.include, &opts);
 	source_include_dirs(&opts, &dirs);
+	source_pre_includes(&opts, &pre);
 	for (size_t i = 0; i < n; i++)
 		strlist_add(&sorted, names[i]);
 	if (sorted.n)
@@ -561,35 +563,50 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 	char key[HASH_HEX_LEN + 1];
 	char buf[64];
 	hash_init(&h);
-	hash_str(&h, "cugraphrun nvrtc key 2");
+	hash_str(&h, "cugraphrun nvrtc key 3");
 	/* the library file decides the version and how sm_XY is compiled */
 	hash_str(&h, nv.ident ? nv.ident : "no library found");
 	snprintf(buf, sizeof buf, "device sm_%d%d", major, minor);
 	hash_str(&h, buf);
+	/* each list after its count: where one ends and the next begins is unambiguous */
+	snprintf(buf, sizeof buf, "options %zu", opts.n);
+	hash_str(&h, buf);
 	for (size_t i = 0; i < opts.n; i++)
 		hash_str(&h, opts.v[i]);
-	hash_str(&h, "names");
+	snprintf(buf, sizeof buf, "names %zu", sorted.n);
+	hash_str(&h, buf);
 	for (size_t i = 0; i < sorted.n; i++)
 		hash_str(&h, sorted.v[i]);
 	int rc = 0;
 	char *text = NULL, *dir = NULL;
 	char *real = realpath(m->path, NULL);
 	/* compile the very text that was hashed: a second read could see an edit */
-	bool cut = false;
-	if (real == NULL || (text = source_hash_deps(&h, real, &dirs, nv.include, &cut)) == NULL) {
+	struct source_deps sd = {.dirs = &dirs, .pre = &pre, .toolkit = nv.include};
+	if (real == NULL || (text = source_hash_deps(&h, real, &sd)) == NULL) {
 		diag_error(d, m->file_pos, "cannot read module source '%s': %s", m->file,
 			   strerror(errno));
 		rc = 2;
 		goto done;
 	}
 	hash_final(&h, key);
-	if (cut)
+	if (sd.cut)
 		diag_note(d, m->file_pos, "module '%s' includes a file named by a macro, so the "
 			  "compile cache key hashes every file under its folders; that walk "
 			  "stopped at 8 folders deep or 2000 files, and a change beyond goes "
 			  "unseen (after one, use --no-cache)", m->name);
 
 	dir = s->use_cache && nv.ident ? cache_dir() : NULL;
+	if (s->use_cache && nv.ident == NULL && s->verbose) {
+		/* no library file to name in the key: a compile could not be told apart */
+		const char *forced = getenv("CUGRAPHRUN_NVRTC");
+		if (forced && *forced)
+			fprintf(stderr, "cugraphrun: module '%s': note: not cached: "
+				"CUGRAPHRUN_NVRTC='%s' names no file (give a path, not a "
+				"library name)\n", m->name, forced);
+		else
+			fprintf(stderr, "cugraphrun: module '%s': note: not cached: no NVRTC "
+				"library file found\n", m->name);
+	}
 	if (dir) {
 		void *data;
 		size_t len;
@@ -645,6 +662,7 @@ done:
 	free(text);
 	strlist_free(&opts);
 	strlist_free(&dirs);
+	strlist_free(&pre);
 	strlist_free(&sorted);
 	return rc;
 }

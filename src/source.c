@@ -74,6 +74,23 @@ void source_include_dirs(const struct strlist *opts, struct strlist *dirs)
 	}
 }
 
+void source_pre_includes(const struct strlist *opts, struct strlist *files)
+{
+	for (size_t i = 0; i < opts->n; i++) {
+		const char *o = opts->v[i];
+		if (strcmp(o, "-include") == 0 || strcmp(o, "--pre-include") == 0) {
+			if (i + 1 < opts->n)
+				strlist_add(files, opts->v[++i]);
+		} else if (strcmp(o, "-I") == 0 || strcmp(o, "--include-path") == 0) {
+			i++;            /* a folder, whatever its name */
+		} else if (strncmp(o, "-include=", 9) == 0) {
+			strlist_add(files, o + 9);
+		} else if (strncmp(o, "--pre-include=", 14) == 0) {
+			strlist_add(files, o + 14);
+		}
+	}
+}
+
 /* The whole file, NUL-terminated; NULL with errno set. */
 static char *read_text(const char *path, size_t *lenp)
 {
@@ -292,10 +309,10 @@ static void hash_tree(struct hasher *h, const char *dir, int depth, struct tree_
 	strlist_free(&names);
 }
 
-char *source_hash_deps(struct hasher *h, const char *path, const struct strlist *dirs,
-		       const char *toolkit, bool *cut)
+char *source_hash_deps(struct hasher *h, const char *path, struct source_deps *sd)
 {
-	*cut = false;
+	const struct strlist *dirs = sd->dirs;
+	sd->cut = false;
 	size_t len;
 	char *text = read_text(path, &len);
 	if (text == NULL)
@@ -309,6 +326,9 @@ char *source_hash_deps(struct hasher *h, const char *path, const struct strlist 
 	hash_str(h, "source");
 	hash_str(h, path);
 	hash_update(h, text, len);
+	/* pre-included files are found like a quoted include of the source */
+	for (size_t i = 0; sd->pre && i < sd->pre->n; i++)
+		resolve(&sc, path, sd->pre->v[i], strlen(sd->pre->v[i]), true);
 	scan_text(&sc, path, text);
 	/* a worklist, not recursion: header chains may be long */
 	for (size_t i = 0; i < sc.todo.n; i++) {
@@ -325,13 +345,13 @@ char *source_hash_deps(struct hasher *h, const char *path, const struct strlist 
 	}
 	if (sc.computed) {
 		hash_str(h, "computed includes");
-		struct tree_walk tw = {.toolkit = toolkit};
+		struct tree_walk tw = {.toolkit = sd->toolkit};
 		hash_tree(h, srcdir, 0, &tw);
 		for (size_t i = 0; i < dirs->n && !tw.cut; i++)
 			hash_tree(h, dirs->v[i], 0, &tw);
 		if (tw.cut)
 			hash_str(h, "tree cut");
-		*cut = tw.cut;
+		sd->cut = tw.cut;
 	}
 	free(srcdir);
 	strmap_free(sc.seen_index);

@@ -40,24 +40,37 @@ void source_options(const struct module *m, const char *extra_include, struct st
 void source_include_dirs(const struct strlist *opts, struct strlist *dirs);
 
 /*
+ * The files options pre-include: each --pre-include=F, --pre-include F,
+ * -include F and -include=F of opts, in order.
+ */
+void source_pre_includes(const struct strlist *opts, struct strlist *files);
+
+/* What source_hash_deps() looks through, and what it found. */
+struct source_deps {
+	const struct strlist *dirs;     /* the include folders, in order */
+	const struct strlist *pre;      /* files pre-included, or NULL */
+	const char *toolkit;            /* a folder never walked (the CUDA headers), or NULL */
+	bool cut;                       /* out: the walk for an include by macro stopped */
+};
+
+/*
  * Hash what the compilation of the file at path could read: the file,
- * then every file an #include (or __has_include) of it names, found the
- * way the compiler looks (the including file's folder for "...", the
- * source's folder, then dirs), recursively.  Every candidate path is
+ * then every file an #include (or __has_include) of it or a pre-included
+ * file names, found the way the compiler looks (the including file's
+ * folder for "...", the source's folder, then dirs), recursively.  Every candidate path is
  * hashed, as its contents or as absent, so a header that appears, changes
  * or goes away changes the hash.  Includes are found by text, whatever
  * #if around them (more is hashed, never less).  An include by macro
  * (#include NAME) cannot be followed: then every file under the source's
  * folder and dirs is hashed, except under toolkit (the CUDA headers: the
- * NVRTC library's identity, in the key, stands for them; NULL for none),
- * symbolic links to folders not followed, at most 8 folders deep and
- * 2000 files in all; *cut says whether the walk stopped at those bounds,
- * leaving files unhashed.  Returns the text of path as hashed, which
+ * NVRTC library's identity, in the key, stands for them), symbolic links
+ * to folders not followed, at most 8 folders deep and 2000 files in all;
+ * cut says whether the walk stopped at those bounds, leaving files
+ * unhashed.  Returns the text of path as hashed, which
  * the caller compiles and frees (reading it again could see another
  * text), or NULL with errno set when path cannot be read.
  */
-char *source_hash_deps(struct hasher *h, const char *path, const struct strlist *dirs,
-		       const char *toolkit, bool *cut);
+char *source_hash_deps(struct hasher *h, const char *path, struct source_deps *sd);
 
 /*
  * The names of the __global__ functions the text declares, once each, in

@@ -340,12 +340,12 @@ static void deps_hex_tk(const char *dir, const struct strlist *dirs, const char 
 	snprintf(path, sizeof path, "%s/main.cu", dir);
 	struct hasher h;
 	hash_init(&h);
-	bool cut = true;
-	char *text = source_hash_deps(&h, path, dirs, toolkit, &cut);
+	struct source_deps sd = {.dirs = dirs, .toolkit = toolkit, .cut = true};
+	char *text = source_hash_deps(&h, path, &sd);
 	if (cutp)
-		*cutp = cut;
+		*cutp = sd.cut;
 	else
-		ck_assert(!cut);
+		ck_assert(!sd.cut);
 	ck_assert_ptr_nonnull(text);
 	free(text);
 	hash_final(&h, hex);
@@ -412,8 +412,8 @@ START_TEST(test_key_follows_includes)
 	/* a missing source */
 	struct hasher hs;
 	hash_init(&hs);
-	bool cut;
-	ck_assert_ptr_null(source_hash_deps(&hs, "/nonexistent/main.cu", &dirs, NULL, &cut));
+	struct source_deps sd = {.dirs = &dirs};
+	ck_assert_ptr_null(source_hash_deps(&hs, "/nonexistent/main.cu", &sd));
 	strlist_free(&dirs);
 	remove_tree(dir);
 	free(dir);
@@ -473,6 +473,52 @@ START_TEST(test_macro_include_walk)
 	deps_hex_tk(dir, &dirs, tk, &cut, h);
 	ck_assert(cut);
 	strlist_free(&dirs);
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Files named by --pre-include and -include are followed like includes. */
+START_TEST(test_pre_include)
+{
+	struct strlist o = {0}, pre = {0};
+	const char *opts[] = {"--pre-include=a.h", "-include", "b.h", "--pre-include", "c.h",
+			      "-include=d.h", "-I", "-include", "--use_fast_math"};
+	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
+		strlist_add(&o, opts[i]);
+	source_pre_includes(&o, &pre);
+	const char *want[] = {"a.h", "b.h", "c.h", "d.h"};
+	ck_assert_uint_eq(pre.n, 4);
+	for (size_t i = 0; i < pre.n; i++)
+		ck_assert_str_eq(pre.v[i], want[i]);
+	strlist_free(&o);
+	strlist_free(&pre);
+
+	char *dir = temp_dir();
+	char inc[512], path[600];
+	snprintf(inc, sizeof inc, "%s/inc", dir);
+	ck_assert_int_eq(mkdir(inc, 0755), 0);
+	snprintf(path, sizeof path, "%s/main.cu", dir);
+	write_file(dir, "main.cu", "__global__ void k() {}\n");
+	write_file(inc, "pre.h", "#include \"deep.h\"\n");
+	write_file(inc, "deep.h", "// v1\n");
+	struct strlist dirs = {0};
+	strlist_add(&dirs, inc);
+	strlist_add(&pre, "pre.h");
+	struct source_deps sd = {.dirs = &dirs, .pre = &pre};
+	char h0[HASH_HEX_LEN + 1], h[HASH_HEX_LEN + 1];
+	struct hasher hs;
+	hash_init(&hs);
+	free(source_hash_deps(&hs, path, &sd));
+	hash_final(&hs, h0);
+	/* a header the pre-included file includes changes the key */
+	write_file(inc, "deep.h", "// v2\n");
+	hash_init(&hs);
+	free(source_hash_deps(&hs, path, &sd));
+	hash_final(&hs, h);
+	ck_assert_str_ne(h0, h);
+	strlist_free(&dirs);
+	strlist_free(&pre);
 	remove_tree(dir);
 	free(dir);
 }
@@ -566,6 +612,7 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, test_key_follows_includes);
 	tcase_add_test(tc, test_include_cycle);
 	tcase_add_test(tc, test_macro_include_walk);
+	tcase_add_test(tc, test_pre_include);
 	tcase_add_test(tc, test_options);
 	tcase_add_test(tc, test_kernel_list);
 	suite_add_tcase(s, tc);
