@@ -362,13 +362,19 @@ static void format_runs(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.2f", v);
 }
 
-/* The iterations a WHILE step's body ran per launch: the most of its device nodes. */
+/*
+ * The iterations a WHILE step's body ran per launch: the most of the
+ * body's own device nodes on the path (depth + 1 only: a nested loop's
+ * nodes run outer x inner times); NAN when the path holds none.
+ */
 static double step_iterations(const struct prof_summary *s, size_t j)
 {
-	double most = 0;
+	double most = NAN;
 	for (size_t k = j + 1; k < s->npath && s->path[k].depth > s->path[j].depth; k++) {
 		const struct prof_node *pn = &s->nodes[s->path[k].node];
-		if (prof_kind_is_device_work(pn->node->kind) && pn->execs_per_launch > most)
+		if (s->path[k].depth == s->path[j].depth + 1 &&
+		    prof_kind_is_device_work(pn->node->kind) &&
+		    (isnan(most) || pn->execs_per_launch > most))
 			most = pn->execs_per_launch;
 	}
 	return most;
@@ -431,7 +437,11 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 			const struct node *n = s->nodes[st->node].node;
 			fputs(" [", out);
 			if (n->kind == NK_WHILE) {
-				format_runs(step_iterations(s, j), a, sizeof a);
+				double it = step_iterations(s, j);
+				if (isnan(it))
+					snprintf(a, sizeof a, "?");
+				else
+					format_runs(it, a, sizeof a);
 				fprintf(out, "%s x:", a);
 			} else {
 				fprintf(out, "%s:", node_kind_names[n->kind]);
@@ -447,9 +457,16 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 	double ref = reference_median(s);
 	format_duration(s->path_s, a, sizeof a);
 	format_duration(ref, b, sizeof b);
-	format_duration(ref - s->path_s, c, sizeof c);
-	fprintf(out, "  %-12s %s of GPU time on it, %s median launch%s: %s launch overhead "
-		"and idle gaps\n", "", a, b, s->has_plain ? "" : " (profiled)", c);
+	/* node times come from the profiled launches, ref may be the plain median */
+	bool over = s->path_s > ref;
+	format_duration(over ? s->path_s - ref : ref - s->path_s, c, sizeof c);
+	if (over)
+		fprintf(out, "  %-12s %s of GPU time on it, %s median launch%s: GPU time on the "
+			"path exceeds the median launch by %s\n", "", a, b,
+			s->has_plain ? "" : " (profiled)", c);
+	else
+		fprintf(out, "  %-12s %s of GPU time on it, %s median launch%s: %s launch "
+			"overhead and idle gaps\n", "", a, b, s->has_plain ? "" : " (profiled)", c);
 }
 
 static void json_num(FILE *out, double v)
@@ -537,7 +554,7 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 	json_key(out, d + 1, false, "launch_median_s");
 	json_num(out, ref);
 	json_key(out, d + 1, false, "overhead_and_gaps_s");
-	json_num(out, ref - s->path_s);
+	json_num(out, ref > s->path_s ? ref - s->path_s : 0);
 	json_key(out, d + 1, false, "steps");
 	putc('[', out);
 	for (size_t j = 0; j < s->npath; j++) {

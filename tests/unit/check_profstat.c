@@ -206,6 +206,90 @@ START_TEST(bodies_executions_and_path)
 }
 END_TEST
 
+#define NESTED_YAML \
+	"cugraphrun: 1\n" \
+	"buffers: {x: {type: i32, count: 16}, y: {type: i32, count: 16}}\n" \
+	"conditions: {outer: {default: 2}, inner: {default: 3}}\n" \
+	"nodes:\n" \
+	"  - id: wo\n" \
+	"    while:\n" \
+	"      condition: outer\n" \
+	"      body:\n" \
+	"        chain: true\n" \
+	"        nodes:\n" \
+	"          - {id: a, kernel: {function: builtin.countdown, args: [{handle: outer}, x]}}\n" \
+	"          - id: wi\n" \
+	"            while:\n" \
+	"              condition: inner\n" \
+	"              body:\n" \
+	"                - {id: b, kernel: {function: builtin.countdown, args: [{handle: inner}, y]}}\n"
+
+/* A WHILE in a WHILE: the outer's iterations are its own body's, not outer x inner. */
+START_TEST(nested_while_iterations)
+{
+	struct gdef *g = load_text(NESTED_YAML);
+	struct recs rs = {.n = 0};
+	double t = 0;
+	for (int i = 0; i < 2; i++) {
+		rec(&rs, g, "a", 0, t, 1, 7);
+		for (int k = 0; k < 3; k++)
+			rec(&rs, g, "b", 0, t + 2 + k * 3, 2, 7);
+		t += 20;
+	}
+	double launch_s[1] = {60e-6};
+	struct prof_summary *s = prof_summarize(g, rs.r, rs.n, 1, launch_s, false, 0);
+	ck_assert_str_eq(path_text(s), "0:wo 1:a 1:wi 2:b");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	prof_print_human(f, s);
+	fclose(f);
+	ck_assert_msg(strstr(text, "  critical     wo [2 x: a -> wi [6 x: b]]\n") != NULL,
+		      "%s", text);
+	free(text);
+	f = open_memstream(&text, &len);
+	prof_print_json(f, s, 1);
+	fclose(f);
+	ck_assert_msg(strstr(text, "\"id\": \"wo\", \"kind\": \"while\", \"depth\": 0, "
+			     "\"time_s\": 1.4e-05, \"iterations\": 2}") != NULL, "%s", text);
+	free(text);
+	prof_summary_free(s);
+	gdef_free(g);
+}
+END_TEST
+
+/*
+ * Node times come from the profiled launches, the median from the plain
+ * ones: the path may weigh more than the median launch, never a negative gap.
+ */
+START_TEST(path_exceeds_median)
+{
+	struct gdef *g = load_text(FAN_YAML);
+	struct recs rs = {.n = 0};
+	rec(&rs, g, "b10", 0, 0, 10, 7);
+	rec(&rs, g, "b40", 0, 1, 40, 8);
+	double launch_s[1] = {60e-6};
+	struct prof_summary *s = prof_summarize(g, rs.r, rs.n, 1, launch_s, true, 30e-6);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	prof_print_human(f, s);
+	fclose(f);
+	ck_assert_msg(strstr(text, "40.0 us of GPU time on it, 30.0 us median launch: GPU time "
+			     "on the path exceeds the median launch by 10.0 us\n") != NULL,
+		      "%s", text);
+	ck_assert_msg(strstr(text, "-10") == NULL, "%s", text);
+	free(text);
+	f = open_memstream(&text, &len);
+	prof_print_json(f, s, 1);
+	fclose(f);
+	ck_assert_msg(strstr(text, "\"overhead_and_gaps_s\": 0,") != NULL, "%s", text);
+	free(text);
+	prof_summary_free(s);
+	gdef_free(g);
+}
+END_TEST
+
 START_TEST(colour_scale)
 {
 	char c[8];
@@ -305,6 +389,8 @@ static Suite *profstat_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, fan_statistics_and_path);
 	tcase_add_test(tc, bodies_executions_and_path);
+	tcase_add_test(tc, nested_while_iterations);
+	tcase_add_test(tc, path_exceeds_median);
 	tcase_add_test(tc, colour_scale);
 	tcase_add_test(tc, coloured_description_reads_back);
 	tcase_add_test(tc, trace_lanes_and_json);
