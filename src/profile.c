@@ -93,7 +93,11 @@ struct profiler {
 /* CUPTI's buffer callbacks take no user data: the one profiler of the process. */
 static struct profiler *current;
 
-/* Where CUPTI may be, in order: the loader path first, then beside CUDA. */
+/*
+ * Where CUPTI may be, after $CUDA_HOME's (cupti_home), in order: the loader
+ * path first, then beside CUDA; cugraphrun(1), FILES, lists the same.
+ */
+static const char *const cupti_home[] = {"lib64", "extras/CUPTI/lib64"};
 static const char *const cupti_names[] = {
 	"libcupti.so.13",
 	"/usr/local/cuda/lib64/libcupti.so.13",
@@ -126,9 +130,9 @@ static void *find_cupti(char *why, size_t len)
 	}
 	why[0] = '\0';
 	const char *home = getenv("CUDA_HOME");
-	if (home && *home) {
+	for (size_t i = 0; home && *home && i < sizeof cupti_home / sizeof *cupti_home; i++) {
 		char path[4096];
-		snprintf(path, sizeof path, "%s/lib64/libcupti.so.13", home);
+		snprintf(path, sizeof path, "%s/%s/libcupti.so.13", home, cupti_home[i]);
 		void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 		if (lib)
 			return lib;
