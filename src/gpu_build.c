@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fileio.h"
 #include "gpu_build.h"
 #include "strmap.h"
 #include "verify.h"
@@ -128,32 +129,6 @@ int gpu_open(struct gpu *gp, struct gdef *g, int device, enum verbosity v, struc
 
 /* Modules ----------------------------------------------------------------- */
 
-/* The whole file, NUL-terminated (PTX is text), or NULL with errno set. */
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (f == NULL)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *buf = xmalloc(cap);
-	size_t got;
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (cap - n - 1 == 0)
-			buf = xreallocarray(buf, cap *= 2, 1);
-	}
-	int err = ferror(f) ? errno : 0;
-	fclose(f);
-	if (err) {
-		free(buf);
-		errno = err;
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 /* Each line of a JIT log as a note at pos. */
 static void log_notes(struct diag *d, struct pos pos, const char *log)
 {
@@ -245,7 +220,7 @@ static int load_module(struct gpu *gp, size_t i)
 		image = gp->images[i].data;
 	} else if (!m->builtin) {
 		size_t len;
-		owned = read_file(m->path, &len);
+		owned = read_whole_file(m->path, &len);
 		if (owned == NULL) {
 			diag_error(gp->d, m->file_pos, "cannot read module '%s' from '%s': %s",
 				   m->name, m->path, strerror(errno));

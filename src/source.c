@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fileio.h"
 #include "source.h"
 #include "strmap.h"
 #include "xmalloc.h"
@@ -89,31 +90,6 @@ void source_pre_includes(const struct strlist *opts, struct strlist *files)
 			strlist_add(files, o + 14);
 		}
 	}
-}
-
-/* The whole file, NUL-terminated; NULL with errno set. */
-static char *read_text(const char *path, size_t *lenp)
-{
-	FILE *f = fopen(path, "rb");
-	if (f == NULL)
-		return NULL;
-	size_t cap = 1 << 14, len = 0, got;
-	char *buf = xmalloc(cap);
-	while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += got;
-		if (cap - len - 1 == 0)
-			buf = xreallocarray(buf, cap *= 2, 1);
-	}
-	int err = ferror(f) ? errno : 0;
-	fclose(f);
-	if (err) {
-		free(buf);
-		errno = err;
-		return NULL;
-	}
-	buf[len] = '\0';
-	*lenp = len;
-	return buf;
 }
 
 static bool is_file(const char *path)
@@ -296,7 +272,7 @@ static void hash_tree(struct hasher *h, const char *dir, int depth, struct tree_
 				tw->cut = true;
 			} else {
 				size_t len;
-				char *text = read_text(p, &len);
+				char *text = read_whole_file(p, &len);
 				hash_str(h, "tree-file");
 				hash_str(h, p);
 				if (text)
@@ -314,7 +290,7 @@ char *source_hash_deps(struct hasher *h, const char *path, struct source_deps *s
 	const struct strlist *dirs = sd->dirs;
 	sd->cut = false;
 	size_t len;
-	char *text = read_text(path, &len);
+	char *text = read_whole_file(path, &len);
 	if (text == NULL)
 		return NULL;
 	struct scan sc = {.h = h, .dirs = dirs};
@@ -332,7 +308,7 @@ char *source_hash_deps(struct hasher *h, const char *path, struct source_deps *s
 	scan_text(&sc, path, text);
 	/* a worklist, not recursion: header chains may be long */
 	for (size_t i = 0; i < sc.todo.n; i++) {
-		char *t = read_text(sc.todo.v[i], &len);
+		char *t = read_whole_file(sc.todo.v[i], &len);
 		hash_str(h, "file");
 		hash_str(h, sc.todo.v[i]);
 		if (t == NULL) {

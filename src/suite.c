@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "fileio.h"
 #include "gpu.h"
 #include "junit.h"
 #include "suite.h"
@@ -198,29 +199,6 @@ static void capture_path(const struct suite *st, size_t i, const char *ext, char
 }
 
 /* The whole file, NUL-terminated; NULL (len 0) when there is none. */
-static char *slurp(const char *path, size_t *len)
-{
-	*len = 0;
-	FILE *f = fopen(path, "rb");
-	if (f == NULL)
-		return NULL;
-	char *buf = NULL;
-	size_t cap = 0;
-	for (;;) {
-		if (cap - *len < 4096) {
-			cap = cap ? 2 * cap : 8192;
-			buf = xreallocarray(buf, cap, 1);
-		}
-		size_t n = fread(buf + *len, 1, cap - *len - 1, f);
-		*len += n;
-		if (n == 0)
-			break;
-	}
-	fclose(f);
-	buf[*len] = '\0';
-	return buf;
-}
-
 /* The worker ---------------------------------------------------------------- */
 
 /* Point fd at path (created, truncated), or at /dev/null when path is NULL. */
@@ -378,13 +356,13 @@ static void finish(struct suite *st, size_t i, int status, double seconds)
 	if (r->kind != RES_SKIPPED)
 		r->kind = kind_of(status);
 	capture_path(st, i, "out", path, sizeof path);
-	r->out = slurp(path, &r->out_len);
+	r->out = read_whole_file(path, &r->out_len);
 	unlink(path);
 	capture_path(st, i, "err", path, sizeof path);
-	r->err = slurp(path, &r->err_len);
+	r->err = read_whole_file(path, &r->err_len);
 	unlink(path);
 	capture_path(st, i, "json", path, sizeof path);
-	r->json = slurp(path, &r->json_len);
+	r->json = read_whole_file(path, &r->json_len);
 	unlink(path);
 	/* a JSON report cut short by a timeout or crash is no report */
 	while (r->json_len > 0 && strchr(" \n\t\r", r->json[r->json_len - 1]))

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "fileio.h"
 #include "model.h"
 #include "source.h"
 #include "unit.h"
@@ -524,6 +526,42 @@ START_TEST(test_pre_include)
 }
 END_TEST
 
+/* The one whole-file reader: NULs kept, NUL after the end, errno on failure. */
+START_TEST(test_read_whole_file)
+{
+	char *dir = temp_dir();
+	char path[600];
+	snprintf(path, sizeof path, "%s/blob", dir);
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < 40000; i++)
+		fputc(i % 7 ? 'a' + i % 26 : '\0', f);
+	ck_assert_int_eq(fclose(f), 0);
+	size_t len = 1;
+	char *text = read_whole_file(path, &len);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_uint_eq(len, 40000);
+	ck_assert_int_eq(text[0], '\0');
+	ck_assert_int_eq(text[39999], 'a' + 39999 % 26);
+	ck_assert_int_eq(text[40000], '\0');
+	free(text);
+	write_file(dir, "empty", "");
+	snprintf(path, sizeof path, "%s/empty", dir);
+	text = read_whole_file(path, NULL);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_str_eq(text, "");
+	free(text);
+	snprintf(path, sizeof path, "%s/absent", dir);
+	len = 5;
+	errno = 0;
+	ck_assert_ptr_null(read_whole_file(path, &len));
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_uint_eq(len, 0);
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_include_cycle)
 {
 	char *dir = temp_dir();
@@ -613,6 +651,7 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, test_include_cycle);
 	tcase_add_test(tc, test_macro_include_walk);
 	tcase_add_test(tc, test_pre_include);
+	tcase_add_test(tc, test_read_whole_file);
 	tcase_add_test(tc, test_options);
 	tcase_add_test(tc, test_kernel_list);
 	suite_add_tcase(s, tc);

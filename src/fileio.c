@@ -1,0 +1,36 @@
+/* Reading a whole file (see fileio.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fileio.h"
+#include "xmalloc.h"
+
+char *read_whole_file(const char *path, size_t *len)
+{
+	if (len)
+		*len = 0;
+	FILE *f = fopen(path, "rb");
+	if (f == NULL)
+		return NULL;
+	size_t cap = 1 << 14, n = 0, got;
+	char *buf = xmalloc(cap);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0)
+			buf = xreallocarray(buf, cap *= 2, 1);
+	}
+	int err = ferror(f) ? (errno ? errno : EIO) : 0;
+	fclose(f);
+	if (err) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
