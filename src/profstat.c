@@ -162,12 +162,6 @@ static void append_path(struct ctx *c, const struct graph *gr, unsigned depth)
 	free(p);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 struct prof_summary *prof_summarize(const struct gdef *g, const struct prof_rec *recs,
 				    size_t nrecs, size_t launches, const double *launch_s,
 				    bool has_plain, double plain_median)
@@ -216,14 +210,11 @@ struct prof_summary *prof_summarize(const struct gdef *g, const struct prof_rec 
 	for (size_t i = 0; i < s->nnodes; i++) {
 		struct prof_node *pn = &s->nodes[i];
 		if (pn->nexec) {
-			double *sorted = xmalloc(pn->nexec * sizeof *sorted);
-			memcpy(sorted, pn->durs, pn->nexec * sizeof *sorted);
-			qsort(sorted, pn->nexec, sizeof *sorted, cmp_double);
-			size_t m = pn->nexec;
-			pn->min = sorted[0];
-			pn->max = sorted[m - 1];
-			pn->median = m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
-			free(sorted);
+			struct stats ds;
+			stats_compute(pn->durs, pn->nexec, &ds);
+			pn->min = ds.min;
+			pn->max = ds.max;
+			pn->median = ds.median;
 		}
 		pn->execs_per_launch = launches ? (double)pn->nexec / (double)launches : 0;
 		pn->per_launch = pn->median * pn->execs_per_launch;
@@ -469,50 +460,37 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 			"overhead and idle gaps\n", "", a, b, s->has_plain ? "" : " (profiled)", c);
 }
 
-static void json_num(FILE *out, double v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.9g", v);
-	else
-		fputs("null", out);
-}
-
-static void json_key(FILE *out, int depth, bool first, const char *key)
-{
-	fprintf(out, "%s\n%*s\"%s\": ", first ? "" : ",", depth * 2, "", key);
-}
-
 void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 {
 	int d = depth + 1;
 	fputc('{', out);
-	json_key(out, d, true, "launches");
+	report_json_key(out, d, true, "launches");
 	fprintf(out, "%zu", s->launches);
-	json_key(out, d, false, "median_s");
-	json_num(out, s->launches ? s->launch_median : NAN);
-	json_key(out, d, false, "samples_s");
+	report_json_key(out, d, false, "median_s");
+	report_json_number(out, s->launches ? s->launch_median : NAN);
+	report_json_key(out, d, false, "samples_s");
 	putc('[', out);
 	for (size_t i = 0; i < s->launches; i++) {
 		if (i)
 			fputs(", ", out);
-		json_num(out, s->launch_s[i]);
+		report_json_number(out, s->launch_s[i]);
 	}
 	putc(']', out);
-	json_key(out, d, false, "plain_median_s");
-	json_num(out, s->has_plain ? s->plain_median : NAN);
-	json_key(out, d, false, "cost_ratio");
-	json_num(out, s->has_plain && s->plain_median > 0 ?
+	report_json_key(out, d, false, "plain_median_s");
+	report_json_number(out, s->has_plain ? s->plain_median : NAN);
+	report_json_key(out, d, false, "cost_ratio");
+	report_json_number(out, s->has_plain && s->plain_median > 0 ?
 		 s->launch_median / s->plain_median : NAN);
-	json_key(out, d, false, "records");
+	report_json_key(out, d, false, "records");
 	fprintf(out, "%zu", s->records);
-	json_key(out, d, false, "unmapped_records");
+	report_json_key(out, d, false, "unmapped_records");
 	fprintf(out, "%zu", s->unmapped);
-	json_key(out, d, false, "dropped_records");
+	report_json_key(out, d, false, "dropped_records");
 	fprintf(out, "%llu", (unsigned long long)s->dropped);
-	json_key(out, d, false, "incomplete_records");
+	report_json_key(out, d, false, "incomplete_records");
 	fprintf(out, "%llu", (unsigned long long)s->incomplete);
 
-	json_key(out, d, false, "nodes");
+	report_json_key(out, d, false, "nodes");
 	putc('[', out);
 	bool first = true;
 	for (size_t i = 0; i < s->nnodes; i++) {
@@ -523,14 +501,14 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 		first = false;
 		report_json_string(out, pn->node->id);
 		fprintf(out, ", \"kind\": \"%s\", \"executions\": ", node_kind_names[pn->node->kind]);
-		json_num(out, pn->execs_per_launch);
+		report_json_number(out, pn->execs_per_launch);
 		fprintf(out, ", \"executions_total\": %zu", pn->nexec);
 		static const char *const keys[] = {"median_s", "min_s", "max_s", "per_launch_s",
 						   "share"};
 		const double vals[] = {pn->median, pn->min, pn->max, pn->per_launch, pn->share};
 		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
 			fprintf(out, ", \"%s\": ", keys[k]);
-			json_num(out, pn->nexec || k >= 3 ? vals[k] : NAN);
+			report_json_number(out, pn->nexec || k >= 3 ? vals[k] : NAN);
 		}
 		fputs(", \"on_critical_path\": ", out);
 		fputs(pn->on_path ? "true" : "false", out);
@@ -538,7 +516,7 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 		for (size_t k = 0; k < pn->nexec; k++) {
 			if (k)
 				fputs(", ", out);
-			json_num(out, pn->durs[k]);
+			report_json_number(out, pn->durs[k]);
 		}
 		fputs("]}", out);
 	}
@@ -546,16 +524,16 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 		fprintf(out, "\n%*s", d * 2, "");
 	putc(']', out);
 
-	json_key(out, d, false, "critical_path");
+	report_json_key(out, d, false, "critical_path");
 	putc('{', out);
 	double ref = reference_median(s);
-	json_key(out, d + 1, true, "total_s");
-	json_num(out, s->path_s);
-	json_key(out, d + 1, false, "launch_median_s");
-	json_num(out, ref);
-	json_key(out, d + 1, false, "overhead_and_gaps_s");
-	json_num(out, ref > s->path_s ? ref - s->path_s : 0);
-	json_key(out, d + 1, false, "steps");
+	report_json_key(out, d + 1, true, "total_s");
+	report_json_number(out, s->path_s);
+	report_json_key(out, d + 1, false, "launch_median_s");
+	report_json_number(out, ref);
+	report_json_key(out, d + 1, false, "overhead_and_gaps_s");
+	report_json_number(out, ref > s->path_s ? ref - s->path_s : 0);
+	report_json_key(out, d + 1, false, "steps");
 	putc('[', out);
 	for (size_t j = 0; j < s->npath; j++) {
 		const struct prof_node *pn = &s->nodes[s->path[j].node];
@@ -563,10 +541,10 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 		report_json_string(out, pn->node->id);
 		fprintf(out, ", \"kind\": \"%s\", \"depth\": %u, \"time_s\": ",
 			node_kind_names[pn->node->kind], s->path[j].depth);
-		json_num(out, pn->weight);
+		report_json_number(out, pn->weight);
 		if (pn->node->kind == NK_WHILE) {
 			fputs(", \"iterations\": ", out);
-			json_num(out, step_iterations(s, j));
+			report_json_number(out, step_iterations(s, j));
 		}
 		putc('}', out);
 	}

@@ -320,7 +320,7 @@ void report_json_string(FILE *out, const char *s)
 	putc('"', out);
 }
 
-static void json_number(FILE *out, double v)
+void report_json_number(FILE *out, double v)
 {
 	if (isfinite(v))
 		fprintf(out, "%.9g", v);
@@ -328,8 +328,7 @@ static void json_number(FILE *out, double v)
 		fputs("null", out);
 }
 
-/* "key": with the indent of depth levels; not the first in its object: a comma first. */
-static void json_key(FILE *out, int depth, bool first, const char *key)
+void report_json_key(FILE *out, int depth, bool first, const char *key)
 {
 	fprintf(out, "%s\n%*s", first ? "" : ",", depth * 2, "");
 	report_json_string(out, key);
@@ -340,7 +339,7 @@ static void json_kinds(FILE *out, int depth, const size_t counts[NK_COUNT])
 {
 	putc('{', out);
 	for (int k = 0; k < NK_COUNT; k++) {
-		json_key(out, depth + 1, k == 0, node_kind_names[k]);
+		report_json_key(out, depth + 1, k == 0, node_kind_names[k]);
 		fprintf(out, "%zu", counts[k]);
 	}
 	fprintf(out, "\n%*s}", depth * 2, "");
@@ -354,19 +353,19 @@ static void json_device(FILE *out, const struct report *r)
 	}
 	char text[32];
 	fputc('{', out);
-	json_key(out, 2, true, "ordinal");
+	report_json_key(out, 2, true, "ordinal");
 	fprintf(out, "%d", r->device);
-	json_key(out, 2, false, "name");
+	report_json_key(out, 2, false, "name");
 	report_json_string(out, r->device_name);
-	json_key(out, 2, false, "compute_capability");
+	report_json_key(out, 2, false, "compute_capability");
 	snprintf(text, sizeof text, "%d.%d", r->cc_major, r->cc_minor);
 	report_json_string(out, text);
-	json_key(out, 2, false, "sm");
+	report_json_key(out, 2, false, "sm");
 	snprintf(text, sizeof text, "sm_%d%d", r->cc_major, r->cc_minor);
 	report_json_string(out, text);
-	json_key(out, 2, false, "driver_version");
+	report_json_key(out, 2, false, "driver_version");
 	fprintf(out, "%d", r->driver_version);
-	json_key(out, 2, false, "driver");
+	report_json_key(out, 2, false, "driver");
 	snprintf(text, sizeof text, "%d.%d", r->driver_version / 1000,
 		 r->driver_version % 1000 / 10);
 	report_json_string(out, text);
@@ -385,11 +384,11 @@ static void json_graph(FILE *out, const struct graph *root)
 	for (int k = 0; k < NK_COUNT; k++)
 		total += all[k];
 	fputc('{', out);
-	json_key(out, 2, true, "nodes");
+	report_json_key(out, 2, true, "nodes");
 	fprintf(out, "%zu", total);
-	json_key(out, 2, false, "by_kind");
+	report_json_key(out, 2, false, "by_kind");
 	json_kinds(out, 2, all);
-	json_key(out, 2, false, "root_by_kind");
+	report_json_key(out, 2, false, "root_by_kind");
 	json_kinds(out, 2, top);
 	fputs("\n  }", out);
 }
@@ -401,23 +400,23 @@ static void json_launch(FILE *out, const struct report *r)
 	stats_compute(r->samples, r->nsamples, &st);
 	const double values[] = {st.median, st.min, st.mean, st.max, st.stddev};
 	fputc('{', out);
-	json_key(out, 2, true, "repeat");
+	report_json_key(out, 2, true, "repeat");
 	fprintf(out, "%zu", r->nsamples);
-	json_key(out, 2, false, "warmup");
+	report_json_key(out, 2, false, "warmup");
 	fprintf(out, "%u", r->warmup);
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		json_key(out, 2, false, keys[i]);
+		report_json_key(out, 2, false, keys[i]);
 		if (r->nsamples)
-			json_number(out, values[i]);
+			report_json_number(out, values[i]);
 		else
 			fputs("null", out);
 	}
-	json_key(out, 2, false, "samples_s");
+	report_json_key(out, 2, false, "samples_s");
 	putc('[', out);
 	for (size_t i = 0; i < r->nsamples; i++) {
 		if (i)
 			fputs(", ", out);
-		json_number(out, r->samples[i]);
+		report_json_number(out, r->samples[i]);
 	}
 	fputs("]\n  }", out);
 }
@@ -425,46 +424,46 @@ static void json_launch(FILE *out, const struct report *r)
 void report_print_json(FILE *out, const struct report *r)
 {
 	fputc('{', out);
-	json_key(out, 1, true, "cugraphrun");
+	report_json_key(out, 1, true, "cugraphrun");
 	report_json_string(out, PACKAGE_VERSION);
-	json_key(out, 1, false, "report_format");
+	report_json_key(out, 1, false, "report_format");
 	fputs("1", out);
-	json_key(out, 1, false, "name");
+	report_json_key(out, 1, false, "name");
 	report_json_string(out, r->name);
-	json_key(out, 1, false, "file");
+	report_json_key(out, 1, false, "file");
 	report_json_string(out, r->file);
-	json_key(out, 1, false, "device");
+	report_json_key(out, 1, false, "device");
 	json_device(out, r);
-	json_key(out, 1, false, "graph");
+	report_json_key(out, 1, false, "graph");
 	json_graph(out, r->root);
 
-	json_key(out, 1, false, "phases");
+	report_json_key(out, 1, false, "phases");
 	static const char *const phase_keys[] = {"load_s", "build_s", "instantiate_s", "upload_s"};
 	const double phases[] = {r->load_s, r->build_s, r->instantiate_s, r->upload_s};
 	fputc('{', out);
 	for (size_t i = 0; i < sizeof phase_keys / sizeof *phase_keys; i++) {
-		json_key(out, 2, i == 0, phase_keys[i]);
-		json_number(out, phases[i]);
+		report_json_key(out, 2, i == 0, phase_keys[i]);
+		report_json_number(out, phases[i]);
 	}
-	json_key(out, 2, false, "compile_s");
+	report_json_key(out, 2, false, "compile_s");
 	if (r->compile_modules)
-		json_number(out, r->compile_s);
+		report_json_number(out, r->compile_s);
 	else
 		fputs("null", out);
 	fputs("\n  }", out);
-	json_key(out, 1, false, "compile");
+	report_json_key(out, 1, false, "compile");
 	if (r->compile_modules)
 		fprintf(out, "{\"modules\": %u, \"compiled\": %u, \"cached\": %u}",
 			r->compile_modules, r->compile_modules - r->compile_cached,
 			r->compile_cached);
 	else
 		fputs("null", out);
-	json_key(out, 1, false, "first_launch_s");
-	json_number(out, r->first_launch_s);
-	json_key(out, 1, false, "launch");
+	report_json_key(out, 1, false, "first_launch_s");
+	report_json_number(out, r->first_launch_s);
+	report_json_key(out, 1, false, "launch");
 	json_launch(out, r);
 
-	json_key(out, 1, false, "events");
+	report_json_key(out, 1, false, "events");
 	fputc('[', out);
 	for (size_t i = 0; i < r->nspans; i++) {
 		fprintf(out, "%s\n    {\"from\": ", i ? "," : "");
@@ -472,17 +471,17 @@ void report_print_json(FILE *out, const struct report *r)
 		fputs(", \"to\": ", out);
 		report_json_string(out, r->spans[i].to);
 		fputs(", \"seconds\": ", out);
-		json_number(out, r->spans[i].seconds);
+		report_json_number(out, r->spans[i].seconds);
 		fputc('}', out);
 	}
 	fputs(r->nspans ? "\n  ]" : "]", out);
 
-	json_key(out, 1, false, "checks");
+	report_json_key(out, 1, false, "checks");
 	fprintf(out, "{\"passed\": %u, \"failed\": %u}", r->checks_passed, r->checks_failed);
-	json_key(out, 1, false, "exit_status");
+	report_json_key(out, 1, false, "exit_status");
 	fprintf(out, "%d", r->exit_status);
 	if (r->profile) {
-		json_key(out, 1, false, "profile");
+		report_json_key(out, 1, false, "profile");
 		prof_print_json(out, r->profile, 1);
 	}
 	fputs("\n}\n", out);

@@ -59,5 +59,9 @@ void report_print_json(FILE *out, const struct report *r);
  * byte that is no UTF-8 written as U+FFFD; for every JSON the tool writes.
  */
 void report_json_string(FILE *out, const char *s);
+/* A number, %.9g, or null when it is not finite (NaN: unknown). */
+void report_json_number(FILE *out, double v);
+/* "key": on a new line indented depth levels; when not first, a comma before it. */
+void report_json_key(FILE *out, int depth, bool first, const char *key);
 
 #endif
