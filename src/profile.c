@@ -240,9 +240,8 @@ static void CUPTIAPI buffer_requested(uint8_t **buf, size_t *size, size_t *max_r
 
 static struct prof_rec *new_rec(struct profiler *p, uint64_t node_id)
 {
-	size_t n = p->nrecs, cap = p->caprecs;
+	size_t n = p->nrecs;
 	struct prof_rec *r = VEC_PUSH(p->recs, p->nrecs, p->caprecs);
-	(void)cap;
 	if (p->capids < p->caprecs) {
 		p->rec_ids = xreallocarray(p->rec_ids, p->caprecs, sizeof *p->rec_ids);
 		p->capids = p->caprecs;

@@ -421,7 +421,7 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 		const struct prof_step *st = &s->path[j];
 		for (; depth > st->depth; depth--)
 			fputc(']', out);
-		if (j > 0 && (j == 0 || s->path[j - 1].depth >= st->depth))
+		if (j > 0 && s->path[j - 1].depth >= st->depth)
 			fputs(" ->", out);
 		fprintf(out, " %s", s->nodes[st->node].node->id);
 		if (j + 1 < s->npath && s->path[j + 1].depth > st->depth) {

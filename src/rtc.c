@@ -294,11 +294,6 @@ static bool pick_arch(int cc, char *arch, size_t len, bool *ptx)
 	return true;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void rtc_image_free(struct rtc_image *im)
 {
 	free(im->data);
@@ -437,7 +432,6 @@ static bool only_name_errors(const char *log, struct strlist *bad)
 	return any && !other && bad->n > 0;
 }
 
-/* Compile with NVRTC into out; 0, 2 or 3 as rtc_compile. */
 /* The log with every real, absolute name of the source as the file wrote it. */
 static void print_log(FILE *out, const char *log, const char *real, const char *path)
 {
@@ -556,8 +550,7 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 	source_pre_includes(&opts, &pre);
 	for (size_t i = 0; i < n; i++)
 		strlist_add(&sorted, names[i]);
-	if (sorted.n)
-		qsort(sorted.v, sorted.n, sizeof *sorted.v, cmp_str);
+	strlist_sort(&sorted);
 
 	struct hasher h;
 	char key[HASH_HEX_LEN + 1];

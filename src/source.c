@@ -223,6 +223,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+void strlist_sort(struct strlist *l)
+{
+	if (l->n)
+		qsort(l->v, l->n, sizeof *l->v, cmp_str);
+}
+
 /* How far an include by macro makes the walk go (a source in $HOME...). */
 enum { TREE_MAX_DEPTH = 8, TREE_MAX_FILES = 2000 };
 
@@ -255,8 +261,7 @@ static void hash_tree(struct hasher *h, const char *dir, int depth, struct tree_
 		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
 			strlist_add(&names, e->d_name);
 	closedir(d);
-	if (names.n)
-		qsort(names.v, names.n, sizeof *names.v, cmp_str);
+	strlist_sort(&names);
 	for (size_t i = 0; i < names.n && !tw->cut; i++) {
 		size_t n = strlen(dir) + strlen(names.v[i]) + 2;
 		char *p = xmalloc(n);

@@ -23,6 +23,8 @@ struct strlist {
 
 void strlist_add(struct strlist *l, const char *s);
 void strlist_free(struct strlist *l);
+/* Sort the strings in strcmp order. */
+void strlist_sort(struct strlist *l);
 
 /*
  * The NVRTC options of module m, in order: --std, -D for each define,
