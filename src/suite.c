@@ -313,8 +313,14 @@ static struct worker *spawn(struct suite *st, int device)
 	if (st->next >= st->nfiles)
 		return NULL;
 	int to[2], from[2];
-	if (pipe(to) != 0 || pipe(from) != 0) {
+	if (pipe(to) != 0) {
 		errorx("cannot start a worker: %s", strerror(errno));
+		return NULL;
+	}
+	if (pipe(from) != 0) {
+		errorx("cannot start a worker: %s", strerror(errno));
+		close(to[0]);
+		close(to[1]);
 		return NULL;
 	}
 	fflush(NULL);
