@@ -57,6 +57,7 @@ struct suite {
 	size_t nw, capw;
 	size_t next;                    /* the next file to hand out */
 	char tmpdir[256];
+	char why[200];                  /* why the loop stopped with files left (rc 3) */
 	bool gpu;                       /* not --validate: workers start the driver */
 	bool json_stdout;
 };
@@ -307,6 +308,13 @@ static void assign(struct suite *st, struct worker *w, size_t i)
 	write_full(w->to_fd, &idx, sizeof idx);
 }
 
+/* Say why no worker could be started, and keep it for the files left over. */
+static void worker_failed(struct suite *st, const char *why)
+{
+	errorx("cannot start a worker: %s", why);
+	snprintf(st->why, sizeof st->why, "cannot start a worker: %s", why);
+}
+
 /* A fresh worker on device (-1: none) with the next file; NULL when none is left. */
 static struct worker *spawn(struct suite *st, int device)
 {
@@ -314,11 +322,11 @@ static struct worker *spawn(struct suite *st, int device)
 		return NULL;
 	int to[2], from[2];
 	if (pipe(to) != 0) {
-		errorx("cannot start a worker: %s", strerror(errno));
+		worker_failed(st, strerror(errno));
 		return NULL;
 	}
 	if (pipe(from) != 0) {
-		errorx("cannot start a worker: %s", strerror(errno));
+		worker_failed(st, strerror(errno));
 		close(to[0]);
 		close(to[1]);
 		return NULL;
@@ -326,7 +334,7 @@ static struct worker *spawn(struct suite *st, int device)
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
-		errorx("cannot start a worker: %s", strerror(errno));
+		worker_failed(st, strerror(errno));
 		close(to[0]);
 		close(to[1]);
 		close(from[0]);
@@ -503,6 +511,8 @@ static void print_result(const struct suite *st, size_t i)
 		fprintf(out, " (%s)", r->note);
 	else if (r->xfail)
 		fprintf(out, " (%.3f s; a check failed, as run.expect: fail wants)", r->seconds);
+	else if (r->kind == RES_ERROR && r->note[0])
+		fprintf(out, " (%s; exit %d)", r->note, r->status);
 	else if (r->kind != RES_PASSED)
 		fprintf(out, " (%.3f s; exit %d)", r->seconds, r->status);
 	else
@@ -611,6 +621,8 @@ void suite_first_error(const struct file_result *r, char *buf, size_t len)
 		}
 		p = nl ? nl + 1 : p + n;
 	}
+	if (r->kind == RES_ERROR && r->note[0])
+		snprintf(buf, len, "%s", r->note);
 }
 
 /* Options that write one file of their own have no meaning for many. */
@@ -693,6 +705,8 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 			live |= st.w[i].pid != 0;
 		if (!live) {
 			errorx("no worker left to run the remaining files");
+			if (st.why[0] == '\0')
+				snprintf(st.why, sizeof st.why, "no worker left");
 			rc = 3;
 			break;
 		}
@@ -700,6 +714,7 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 			if (errno == EINTR)
 				continue;
 			errorx("poll: %s", strerror(errno));
+			snprintf(st.why, sizeof st.why, "poll: %s", strerror(errno));
 			rc = 3;
 			break;
 		}
@@ -710,6 +725,22 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 			print_result(&st, printed++);
 	}
 	free(pfd);
+	if (rc != 0) {
+		/* a file that never ran (or whose worker was lost with it) is no pass */
+		for (size_t i = printed; i < st.nfiles; i++) {
+			struct file_result *r = &st.res[i];
+			if (!r->done) {
+				r->done = true;
+				r->kind = RES_ERROR;
+				r->status = 3;
+				snprintf(r->note, sizeof r->note, "not run: %s",
+					 st.why[0] ? st.why : "the suite stopped");
+			}
+			r->held = false;
+			print_result(&st, i);
+		}
+		printed = st.nfiles;
+	}
 	/* every file is done: the workers see EOF and leave */
 	for (size_t i = 0; i < st.nw; i++)
 		if (st.w[i].pid) {

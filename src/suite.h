@@ -48,7 +48,7 @@ struct file_result {
 	double seconds;
 	char *out, *err, *json;         /* captured stdout, stderr, JSON report */
 	size_t out_len, err_len, json_len;
-	char note[256];                 /* the skip reason */
+	char note[256];                 /* the skip reason, or why it never ran */
 };
 
 /* True when the command line asks for a suite rather than one file. */
