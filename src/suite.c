@@ -47,11 +47,20 @@ struct worker {
 	long last;                      /* the file it finished last, or -1 */
 };
 
+/* A directory or file already listed, by identity: a second path to it adds nothing. */
+struct seen {
+	dev_t dev;
+	ino_t ino;
+	bool open;                      /* a directory being listed now */
+};
+
 struct suite {
 	const struct options *o;
 	run_file_fn *run_file;
 	char **files;
 	size_t nfiles, capfiles;
+	struct seen *seen;
+	size_t nseen, capseen;
 	struct file_result *res;
 	struct worker *w;
 	size_t nw, capw;
@@ -83,6 +92,27 @@ static void add_file(struct suite *st, char *path)
 	*VEC_PUSH(st->files, st->nfiles, st->capfiles) = path;
 }
 
+/* The entry for what sb describes, or NULL when it was not met before. */
+static struct seen *find_seen(struct suite *st, const struct stat *sb)
+{
+	for (size_t i = 0; i < st->nseen; i++)
+		if (st->seen[i].dev == sb->st_dev && st->seen[i].ino == sb->st_ino)
+			return &st->seen[i];
+	return NULL;
+}
+
+/* A file that exists joins the list once, however many paths lead to it. */
+static void add_found_file(struct suite *st, char *path, const struct stat *sb)
+{
+	if (find_seen(st, sb)) {
+		free(path);
+		return;
+	}
+	*VEC_PUSH(st->seen, st->nseen, st->capseen) =
+		(struct seen){.dev = sb->st_dev, .ino = sb->st_ino};
+	add_file(st, path);
+}
+
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -94,12 +124,27 @@ static bool is_yaml(const char *name)
 	return n > 5 && strcmp(name + n - 5, ".yaml") == 0;
 }
 
-/* Every *.yaml under dir, depth first, names sorted; hidden entries skipped. */
-static void add_dir(struct suite *st, const char *dir)
+/*
+ * Every *.yaml under dir, depth first, names sorted; hidden entries skipped.
+ * Symbolic links are followed, but a directory already listed is not listed
+ * again: a link back up the tree would otherwise list it until ELOOP.
+ */
+static void add_dir(struct suite *st, const char *dir, const struct stat *dsb)
 {
+	struct seen *was = find_seen(st, dsb);
+	if (was) {
+		if (was->open)
+			warnx_("%s leads back to a directory being listed (a symbolic link "
+			       "loop): not listed again", dir);
+		return;
+	}
+	size_t me = st->nseen;
+	*VEC_PUSH(st->seen, st->nseen, st->capseen) =
+		(struct seen){.dev = dsb->st_dev, .ino = dsb->st_ino, .open = true};
 	DIR *d = opendir(dir);
 	if (d == NULL) {
 		errorx("cannot read directory %s: %s", dir, strerror(errno));
+		st->seen[me].open = false;
 		return;
 	}
 	char **names = NULL;
@@ -117,17 +162,26 @@ static void add_dir(struct suite *st, const char *dir)
 		char *path = xmalloc(dlen + strlen(names[i]) + 2);
 		sprintf(path, "%s%s%s", dir, slash ? "" : "/", names[i]);
 		struct stat sb;
-		if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			add_dir(st, path);
+		if (stat(path, &sb) != 0) {
+			/* a dangling link: the file's own error when its turn comes */
+			if (errno == ELOOP)
+				errorx("cannot read %s: %s", path, strerror(errno));
+			if (is_yaml(names[i]) && errno != ELOOP)
+				add_file(st, path);
+			else
+				free(path);
+		} else if (S_ISDIR(sb.st_mode)) {
+			add_dir(st, path, &sb);
 			free(path);
 		} else if (is_yaml(names[i])) {
-			add_file(st, path);
+			add_found_file(st, path, &sb);
 		} else {
 			free(path);
 		}
 		free(names[i]);
 	}
 	free(names);
+	st->seen[me].open = false;
 }
 
 /* The operands in order, directories expanded; then only the --shard. */
@@ -138,14 +192,20 @@ static void collect(struct suite *st)
 		struct stat sb;
 		size_t before = st->nfiles;
 		/* what cannot be read is the file's own error, when its turn comes */
-		if (stat(o->files[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			add_dir(st, o->files[i]);
-			if (st->nfiles == before)
+		if (stat(o->files[i], &sb) != 0) {
+			add_file(st, xstrdup(o->files[i]));
+		} else if (S_ISDIR(sb.st_mode)) {
+			bool again = find_seen(st, &sb) != NULL;
+			add_dir(st, o->files[i], &sb);
+			if (st->nfiles == before && !again)
 				warnx_("no *.yaml files under %s", o->files[i]);
 		} else {
-			add_file(st, xstrdup(o->files[i]));
+			add_found_file(st, xstrdup(o->files[i]), &sb);
 		}
 	}
+	free(st->seen);
+	st->seen = NULL;
+	st->nseen = st->capseen = 0;
 	if (o->shard_n == 0)
 		return;
 	/* file i (from 0) is shard i mod N + 1: the same list gives the same shares */
