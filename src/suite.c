@@ -61,6 +61,7 @@ struct suite {
 	size_t nfiles, capfiles;
 	struct seen *seen;
 	size_t nseen, capseen;
+	bool list_error;                /* a directory or entry could not be read */
 	struct file_result *res;
 	struct worker *w;
 	size_t nw, capw;
@@ -144,15 +145,24 @@ static void add_dir(struct suite *st, const char *dir, const struct stat *dsb)
 	DIR *d = opendir(dir);
 	if (d == NULL) {
 		errorx("cannot read directory %s: %s", dir, strerror(errno));
+		st->list_error = true;
 		st->seen[me].open = false;
 		return;
 	}
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
-	while ((e = readdir(d)) != NULL)
+	for (;;) {
+		errno = 0;
+		if ((e = readdir(d)) == NULL)
+			break;
 		if (e->d_name[0] != '.')
 			*VEC_PUSH(names, n, cap) = xstrdup(e->d_name);
+	}
+	if (errno != 0) {
+		errorx("cannot read directory %s: %s", dir, strerror(errno));
+		st->list_error = true;
+	}
 	closedir(d);
 	if (n > 1)
 		qsort(names, n, sizeof *names, cmp_names);
@@ -164,8 +174,10 @@ static void add_dir(struct suite *st, const char *dir, const struct stat *dsb)
 		struct stat sb;
 		if (stat(path, &sb) != 0) {
 			/* a dangling link: the file's own error when its turn comes */
-			if (errno == ELOOP)
+			if (errno == ELOOP) {
 				errorx("cannot read %s: %s", path, strerror(errno));
+				st->list_error = true;
+			}
 			if (is_yaml(names[i]) && errno != ELOOP)
 				add_file(st, path);
 			else
@@ -814,7 +826,8 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 	double total = now() - t0;
 
 	unsigned counts[5] = {0};
-	int worst = rc;
+	/* a directory that could not be read is a file (or more) not run: at least 2 */
+	int worst = rc ? rc : st.list_error ? 2 : 0;
 	for (size_t i = 0; i < st.nfiles; i++) {
 		counts[st.res[i].kind]++;
 		if (status_rank(st.res[i].status) > status_rank(worst))
