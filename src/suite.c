@@ -25,6 +25,7 @@
 #include "diag.h"
 #include "gpu.h"
 #include "junit.h"
+#include "report.h"
 #include "suite.h"
 #include "xmalloc.h"
 
@@ -610,22 +611,6 @@ static int status_rank(int status)
 	}
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 static const char *const kind_names[] = {
 	[RES_PASSED] = "passed", [RES_FAILED] = "failed", [RES_SKIPPED] = "skipped",
 	[RES_ERROR] = "error", [RES_TIMEOUT] = "timeout",
@@ -644,19 +629,19 @@ static int write_json(const struct suite *st, const unsigned counts[5], int wors
 	for (size_t i = 0; i < st->nfiles; i++) {
 		const struct file_result *r = &st->res[i];
 		fprintf(out, "%s\n    {\"file\": ", i ? "," : "");
-		json_str(out, r->file);
+		report_json_string(out, r->file);
 		fprintf(out, ", \"result\": \"%s\", \"expected_failure\": %s, "
 			"\"exit_status\": %d, \"seconds\": %.6f",
 			kind_names[r->kind], r->xfail ? "true" : "false", r->status, r->seconds);
 		if (r->kind == RES_SKIPPED) {
 			fputs(", \"skip_reason\": ", out);
-			json_str(out, r->note);
+			report_json_string(out, r->note);
 		}
 		char msg[512];
 		suite_first_error(r, msg, sizeof msg);
 		if (msg[0]) {
 			fputs(", \"message\": ", out);
-			json_str(out, msg);
+			report_json_string(out, msg);
 		}
 		fputs(", \"report\": ", out);
 		if (r->json)
