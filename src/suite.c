@@ -70,7 +70,8 @@ struct suite {
 	char tmpdir[256];
 	char why[200];                  /* why the loop stopped with files left (rc 3) */
 	bool gpu;                       /* not --validate: workers start the driver */
-	bool json_stdout;
+	bool json_stdout;               /* --json to stdout: the reports are in it */
+	bool stdout_taken;              /* stdout holds --json or --junit=-: the rest to stderr */
 };
 
 static double now(void)
@@ -559,9 +560,9 @@ static const char *const kind_words[] = {
 static void print_result(const struct suite *st, size_t i)
 {
 	const struct file_result *r = &st->res[i];
-	FILE *out = st->json_stdout ? stderr : stdout;
+	FILE *out = st->stdout_taken ? stderr : stdout;
 	if (!st->json_stdout && r->out_len)
-		fwrite(r->out, 1, r->out_len, stdout);
+		fwrite(r->out, 1, r->out_len, out);
 	fflush(stdout);
 	if (r->err_len)
 		fwrite(r->err, 1, r->err_len, stderr);
@@ -682,11 +683,17 @@ void suite_first_error(const struct file_result *r, char *buf, size_t len)
 		snprintf(buf, len, "%s", r->note);
 }
 
-/* Options that write one file of their own have no meaning for many. */
+/* Options that write one file of their own have no meaning for many; nor two for one stdout. */
 static bool single_file_options(const struct options *o)
 {
 	const char *what = o->describe ? "--describe" : o->dot ? "--dot" :
 		o->ndumps ? "--dump" : o->trace ? "--trace" : NULL;
+	if (what == NULL && o->junit && strcmp(o->junit, "-") == 0 && o->json &&
+	    o->json_file == NULL) {
+		fprintf(stderr, "cugraphrun: --junit=- and --json both write to standard output: "
+			"give one of them a file\nTry 'cugraphrun --help' for more information.\n");
+		return false;
+	}
 	if (what == NULL)
 		return true;
 	fprintf(stderr, "cugraphrun: %s writes one file: it needs a single graph file, "
@@ -730,6 +737,7 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 	st.run_file = run_file;
 	st.gpu = !o->validate;
 	st.json_stdout = o->json && o->json_file == NULL;
+	st.stdout_taken = st.json_stdout || (o->junit && strcmp(o->junit, "-") == 0);
 	collect(&st);
 	st.res = xcalloc(st.nfiles ? st.nfiles : 1, sizeof *st.res);
 	for (size_t i = 0; i < st.nfiles; i++)
@@ -818,7 +826,7 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 		if (status_rank(st.res[i].status) > status_rank(worst))
 			worst = st.res[i].status;
 	}
-	fprintf(st.json_stdout ? stderr : stdout,
+	fprintf(st.stdout_taken ? stderr : stdout,
 		"%u passed, %u failed, %u skipped, %u errors, %u timeouts\n",
 		counts[RES_PASSED], counts[RES_FAILED], counts[RES_SKIPPED], counts[RES_ERROR],
 		counts[RES_TIMEOUT]);
