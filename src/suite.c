@@ -25,8 +25,10 @@
 #include "diag.h"
 #include "gpu.h"
 #include "junit.h"
+#include "load.h"
 #include "report.h"
 #include "suite.h"
+#include "validate.h"
 #include "xmalloc.h"
 
 /* Worker to parent: a file's result, or (index -1) the worker's start. */
@@ -701,6 +703,23 @@ static bool single_file_options(const struct options *o)
 	return false;
 }
 
+/*
+ * A lone file's run.device, as the single-file command would use it: read
+ * and checked here (no CUDA), silently, since its worker says it all again.
+ * 0 when the file has none or cannot be read.
+ */
+static int lone_file_device(const char *path)
+{
+	struct diag d;
+	diag_init(&d, path, stderr);
+	d.quiet = true;
+	struct gdef *g = gdef_load(path, &d);
+	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	int device = valid && g->run.has_device ? g->run.device : 0;
+	gdef_free(g);
+	return device;
+}
+
 /* Start the workers: -j per GPU, or -j in all under --validate. */
 static bool start_workers(struct suite *st, bool *gpus_known)
 {
@@ -718,6 +737,11 @@ static bool start_workers(struct suite *st, bool *gpus_known)
 	} else if (o->has_device && !o->has_devices) {
 		for (unsigned j = 0; j < jobs; j++)
 			spawn(st, o->device);
+	} else if (st->nfiles == 1 && !o->has_devices) {
+		/* one file: its run.device, as when it runs on its own */
+		int device = lone_file_device(st->files[0]);
+		for (unsigned j = 0; j < jobs; j++)
+			spawn(st, device);
 	} else {
 		/* all: GPU 0 first; its worker's start counts the others (on_worker) */
 		*gpus_known = false;
