@@ -536,9 +536,8 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 		close(w->to_fd);
 	long last = w->file;
 	if (last >= 0) {
-		int status = 3;
-		if (WIFEXITED(ws) && WEXITSTATUS(ws) != 0)
-			status = WEXITSTATUS(ws);
+		/* 124: gpu_run's timeout _exit; any other end mid-file is a crash, so 3 */
+		int status = WIFEXITED(ws) && WEXITSTATUS(ws) == 124 ? 124 : 3;
 		if (WIFSIGNALED(ws))
 			st->res[last].signal = WTERMSIG(ws);
 		finish(st, (size_t)last, status, now() - w->started);
