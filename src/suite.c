@@ -457,8 +457,8 @@ static enum result_kind kind_of(int status)
 	}
 }
 
-/* File i is over: pick up what its worker wrote. */
-static void finish(struct suite *st, size_t i, int status, double seconds)
+/* File i is over: pick up what its worker wrote; reported: its result message came. */
+static void finish(struct suite *st, size_t i, int status, double seconds, bool reported)
 {
 	struct file_result *r = &st->res[i];
 	char path[300];
@@ -476,10 +476,14 @@ static void finish(struct suite *st, size_t i, int status, double seconds)
 	capture_path(st, i, "json", path, sizeof path);
 	r->json = slurp(path, &r->json_len);
 	unlink(path);
-	/* a JSON report cut short by a timeout or crash is no report */
+	/*
+	 * A worker that died mid-file (timeout, crash) may have written part of
+	 * its report, even up to a '}': only one that reported the file whole
+	 * wrote it whole.
+	 */
 	while (r->json_len > 0 && strchr(" \n\t\r", r->json[r->json_len - 1]))
 		r->json[--r->json_len] = '\0';
-	if (r->json && (r->json_len == 0 || r->json[r->json_len - 1] != '}')) {
+	if (r->json && (!reported || r->json_len == 0)) {
 		free(r->json);
 		r->json = NULL;
 		r->json_len = 0;
@@ -511,7 +515,7 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 			r->note[sizeof r->note - 1] = '\0';
 		}
 		r->xfail = m.xfail;
-		finish(st, (size_t)m.index, m.status, m.seconds);
+		finish(st, (size_t)m.index, m.status, m.seconds, true);
 		w->file = -1;
 		w->last = m.index;
 		if (m.status == 3 || m.status == 124) {
@@ -540,7 +544,7 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 		int status = WIFEXITED(ws) && WEXITSTATUS(ws) == 124 ? 124 : 3;
 		if (WIFSIGNALED(ws))
 			st->res[last].signal = WTERMSIG(ws);
-		finish(st, (size_t)last, status, now() - w->started);
+		finish(st, (size_t)last, status, now() - w->started, false);
 	}
 	int device = w->device;
 	long after = last >= 0 ? last : w->retiring ? w->last : -1;
