@@ -31,10 +31,11 @@
 #include "validate.h"
 #include "xmalloc.h"
 
-/* Worker to parent: a file's result, or (index -1) the worker's start. */
+/* Worker to parent: a file's result or start, or (index -1) the worker's start. */
 struct wmsg {
 	int32_t index;
 	int32_t status;                 /* hello: the GPU count, or -1 */
+	uint8_t started;                /* the file is about to run: no result yet */
 	uint8_t skipped, xfail;
 	double seconds;
 	char note[256];
@@ -45,6 +46,7 @@ struct worker {
 	int device;                     /* -1: no GPU (--validate) */
 	int to_fd, from_fd;             /* assignments out, results in */
 	long file;                      /* in flight, or -1 */
+	bool running;                   /* the worker said it started that file */
 	double started;
 	bool retiring;                  /* its last file ended in 3 or 124 */
 	long last;                      /* the file it finished last, or -1 */
@@ -69,6 +71,8 @@ struct suite {
 	struct worker *w;
 	size_t nw, capw;
 	size_t next;                    /* the next file to hand out */
+	size_t *again;                  /* files whose worker died before starting them */
+	size_t nagain, capagain;
 	char tmpdir[256];
 	char why[200];                  /* why the loop stopped with files left (rc 3) */
 	bool gpu;                       /* not --validate: workers start the driver */
@@ -333,6 +337,12 @@ static _Noreturn void worker_main(struct suite *st, struct worker *me)
 	while (read_full(me->to_fd, &idx, sizeof idx) && idx >= 0 &&
 	       (size_t)idx < st->nfiles) {
 		char out[300], err[300], json[300];
+		/* so that a death before the file starts is not the file's */
+		memset(&m, 0, sizeof m);
+		m.index = idx;
+		m.started = 1;
+		if (!write_full(me->from_fd, &m, sizeof m))
+			_exit(0);
 		capture_path(st, (size_t)idx, "out", out, sizeof out);
 		capture_path(st, (size_t)idx, "err", err, sizeof err);
 		capture_path(st, (size_t)idx, "json", json, sizeof json);
@@ -378,10 +388,22 @@ static void assign(struct suite *st, struct worker *w, size_t i)
 {
 	int32_t idx = (int32_t)i;
 	w->file = (long)i;
+	w->running = false;
 	w->started = now();
 	st->res[i].device = w->device;
 	/* a worker that died already shows as EOF on its result pipe */
 	write_full(w->to_fd, &idx, sizeof idx);
+}
+
+static bool files_left(const struct suite *st)
+{
+	return st->nagain > 0 || st->next < st->nfiles;
+}
+
+/* The next file to hand out: one given back first, else the next in order. */
+static size_t take_file(struct suite *st)
+{
+	return st->nagain > 0 ? st->again[--st->nagain] : st->next++;
 }
 
 /* Say why no worker could be started, and keep it for the files left over. */
@@ -394,7 +416,7 @@ static void worker_failed(struct suite *st, const char *why)
 /* A fresh worker on device (-1: none) with the next file; NULL when none is left. */
 static struct worker *spawn(struct suite *st, int device)
 {
-	if (st->next >= st->nfiles)
+	if (!files_left(st))
 		return NULL;
 	int to[2], from[2];
 	if (pipe(to) != 0) {
@@ -439,7 +461,7 @@ static struct worker *spawn(struct suite *st, int device)
 		w = VEC_PUSH(st->w, st->nw, st->capw);
 	*w = (struct worker){.pid = pid, .device = device, .to_fd = to[1],
 			     .from_fd = from[0], .file = -1, .last = -1};
-	assign(st, w, st->next++);
+	assign(st, w, take_file(st));
 	return w;
 }
 
@@ -508,6 +530,10 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 		}
 		if (m.index != w->file)
 			return;
+		if (m.started) {
+			w->running = true;
+			return;
+		}
 		struct file_result *r = &st->res[m.index];
 		if (m.skipped) {
 			r->kind = RES_SKIPPED;
@@ -523,8 +549,8 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 			w->retiring = true;
 			r->held = true;
 		}
-		else if (st->next < st->nfiles)
-			assign(st, w, st->next++);
+		else if (files_left(st))
+			assign(st, w, take_file(st));
 		else {
 			close(w->to_fd);
 			w->to_fd = -1;
@@ -539,19 +565,33 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 	if (w->to_fd >= 0)
 		close(w->to_fd);
 	long last = w->file;
-	if (last >= 0) {
+	int device = w->device;
+	bool again = last >= 0 && !w->running && !st->res[last].requeued;
+	if (again) {
+		/* it died between files: the file it was handed goes back, once */
+		st->res[last].requeued = true;
+		*VEC_PUSH(st->again, st->nagain, st->capagain) = (size_t)last;
+		if (device >= 0)
+			warnx_("the worker on GPU %d ended before it started %s; a fresh one "
+			       "runs it", device, st->files[last]);
+		else
+			warnx_("a worker ended before it started %s; a fresh one runs it",
+			       st->files[last]);
+		last = -1;
+	} else if (last >= 0) {
 		/* 124: gpu_run's timeout _exit; any other end mid-file is a crash, so 3 */
 		int status = WIFEXITED(ws) && WEXITSTATUS(ws) == 124 ? 124 : 3;
 		if (WIFSIGNALED(ws))
 			st->res[last].signal = WTERMSIG(ws);
 		finish(st, (size_t)last, status, now() - w->started, false);
 	}
-	int device = w->device;
 	long after = last >= 0 ? last : w->retiring ? w->last : -1;
 	w->pid = 0;
 	/* a fresh worker for the rest; the note goes with the file it stopped on */
 	if (after >= 0 && spawn(st, device))
 		st->res[after].restarted = true;
+	else if (after < 0 && again)
+		spawn(st, device);
 	if (after >= 0)
 		st->res[after].held = false;
 }
@@ -874,6 +914,7 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 	}
 	free(st.res);
 	free(st.files);
+	free(st.again);
 	free(st.w);
 	return worst;
 }

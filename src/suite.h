@@ -43,6 +43,7 @@ struct file_result {
 	bool done;
 	bool held;                      /* done, but its worker's end not yet seen */
 	bool restarted;                 /* its worker left after it; a fresh one took over */
+	bool requeued;                  /* handed back once: a worker died before starting it */
 	int signal;                     /* its worker died of this signal (0: none) */
 	int device;                     /* the GPU it ran on (-1: none) */
 	double seconds;
