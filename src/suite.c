@@ -19,6 +19,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -79,6 +82,14 @@ struct suite {
 	bool json_stdout;               /* --json to stdout: the reports are in it */
 	bool stdout_taken;              /* stdout holds --json or --junit=-: the rest to stderr */
 };
+
+/* SIGINT, SIGTERM, or SIGPIPE (stdout's reader left): stop, clean up, die of it. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
 
 static double now(void)
 {
@@ -430,6 +441,7 @@ static struct worker *spawn(struct suite *st, int device)
 		return NULL;
 	}
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		worker_failed(st, strerror(errno));
@@ -440,6 +452,15 @@ static struct worker *spawn(struct suite *st, int device)
 		return NULL;
 	}
 	if (pid == 0) {
+		/* Ctrl-C ends a worker at once; the parent cleans up after both */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+#ifdef __linux__
+		/* a parent killed outright must not leave a worker holding a GPU */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+#endif
 		/* the other workers' pipes must not stay open here, or their EOF never comes */
 		for (size_t i = 0; i < st->nw; i++)
 			if (st->w[i].pid) {
@@ -601,6 +622,36 @@ static const char *const kind_words[] = {
 	[RES_ERROR] = "ERROR", [RES_TIMEOUT] = "TIMEOUT",
 };
 
+/*
+ * SIGPIPE is ignored for the workers' pipes' sake, so a reader of stdout
+ * that left (cugraphrun dir | head) shows as EPIPE here: stop as SIGPIPE would.
+ */
+static void stdout_flush(void)
+{
+	if (fflush(stdout) == EOF && errno == EPIPE)
+		stop_signal = SIGPIPE;
+}
+
+/* Every worker killed and waited for, every capture file and the directory removed. */
+static void abandon(struct suite *st)
+{
+	for (size_t i = 0; i < st->nw; i++)
+		if (st->w[i].pid) {
+			kill(st->w[i].pid, SIGKILL);
+			while (waitpid(st->w[i].pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			st->w[i].pid = 0;
+		}
+	static const char *const exts[] = {"out", "err", "json"};
+	char path[300];
+	for (size_t i = 0; i < st->nfiles; i++)
+		for (size_t e = 0; e < 3; e++) {
+			capture_path(st, i, exts[e], path, sizeof path);
+			unlink(path);
+		}
+	rmdir(st->tmpdir);
+}
+
 /* File i's output, whole: its report, its messages, and a result line. */
 static void print_result(const struct suite *st, size_t i)
 {
@@ -608,7 +659,7 @@ static void print_result(const struct suite *st, size_t i)
 	FILE *out = st->stdout_taken ? stderr : stdout;
 	if (!st->json_stdout && r->out_len)
 		fwrite(r->out, 1, r->out_len, out);
-	fflush(stdout);
+	stdout_flush();
 	if (r->err_len)
 		fwrite(r->err, 1, r->err_len, stderr);
 	if (r->signal)
@@ -637,7 +688,10 @@ static void print_result(const struct suite *st, size_t i)
 	else
 		fprintf(out, " (%.3f s)", r->seconds);
 	fputc('\n', out);
-	fflush(out);
+	if (out == stdout)
+		stdout_flush();
+	else
+		fflush(out);
 }
 
 /* 124 > 3 > 2 > 1 > 0: what a suite's exit status takes from its files. */
@@ -819,6 +873,12 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 	}
 	/* a worker that died leaves EOF on its pipe; writing to it must not kill us */
 	signal(SIGPIPE, SIG_IGN);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	double t0 = now();
 	bool gpus_known;
 	int rc = 0;
@@ -826,7 +886,7 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 		rc = 3;
 	size_t printed = 0;
 	struct pollfd *pfd = NULL;
-	while (rc == 0 && printed < st.nfiles) {
+	while (rc == 0 && printed < st.nfiles && !stop_signal) {
 		pfd = xreallocarray(pfd, st.nw ? st.nw : 1, sizeof *pfd);
 		size_t np = 0;
 		for (size_t i = 0; i < st.nw; i++)
@@ -844,7 +904,7 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 		}
 		if (poll(pfd, np, -1) < 0) {
 			if (errno == EINTR)
-				continue;
+				continue;    /* stop_signal, or nothing */
 			errorx("poll: %s", strerror(errno));
 			snprintf(st.why, sizeof st.why, "poll: %s", strerror(errno));
 			rc = 3;
@@ -857,6 +917,13 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 			print_result(&st, printed++);
 	}
 	free(pfd);
+	if (stop_signal) {
+		int sig = stop_signal;
+		abandon(&st);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
 	if (rc != 0) {
 		/* a file that never ran (or whose worker was lost with it) is no pass */
 		for (size_t i = printed; i < st.nfiles; i++) {
