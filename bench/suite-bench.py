@@ -14,11 +14,18 @@ ratio of 100 calls to one.
 
 Mode "gpus": 200 files whose launches keep a GPU busy for about 50 ms in
 all (a spinning kernel, the verification launch and 4 timed ones), as one
-call on GPU 0 against one call on GPUs 0 and 1 (--devices); the two-GPU
-time must be at most 0.6 times the one-GPU time.  Needs two GPUs.
+call on GPU 0 against one call on GPUs 0 and 1 (--devices), over --rounds
+rounds (default 3) that alternate which of the two goes first; the median
+two-GPU time must be at most 0.6 times the median one-GPU time.  Needs two
+GPUs.
 
     suite-bench.py --cugraphrun PATH --ptx kernels/tk.ptx [--mode files|gpus]
-                   [--files N] [--keep DIR]
+                   [--files N] [--rounds N] [--keep DIR]
+
+--files defaults to 100 in mode files and 200 in mode gpus.  --keep DIR
+writes the graphs to DIR/files or DIR/gpus, which must be empty or absent:
+the one call runs the whole folder, and a file left from another run would
+be timed with the rest.
 
 Exit status 1 when a target is missed, 2 when a run fails.
 """
@@ -95,16 +102,25 @@ def mode_files(args, d):
 
 
 def mode_gpus(args, d):
-    n = args.files if args.files != 100 else 200
+    n = args.files
     launches = 1 + 4                           # verification + -n 4, no warm-up
     ns = int(50e6 / launches)
     for i in range(n):
         with open(os.path.join(d, "busy-%03d.yaml" % i), "w") as f:
             f.write(BUSY.format(i=i, ptx=os.path.abspath(args.ptx), ns=ns))
     c = [args.cugraphrun, "-q", "-n", "4", "-w", "0"]
-    one = wall(c + ["--devices=0", d])
-    two = wall(c + ["--devices=0,1", d])
-    print("suite-bench: %d files of about 50 ms of GPU work each" % n)
+    ones, twos = [], []
+    for r in range(args.rounds):
+        # each goes first every other round: neither always meets a warm (or hot) GPU
+        if r % 2 == 0:
+            ones.append(wall(c + ["--devices=0", d]))
+            twos.append(wall(c + ["--devices=0,1", d]))
+        else:
+            twos.append(wall(c + ["--devices=0,1", d]))
+            ones.append(wall(c + ["--devices=0", d]))
+    one, two = statistics.median(ones), statistics.median(twos)
+    print("suite-bench: %d files of about 50 ms of GPU work each, median of %d rounds"
+          % (n, args.rounds))
     print("  one GPU   (--devices=0)       %8.3f s" % one)
     print("  two GPUs  (--devices=0,1)     %8.3f s" % two)
     print("  two / one                     %8.2f  (target <= 0.6: %s)" % (
@@ -117,11 +133,24 @@ def main():
     ap.add_argument("--cugraphrun", required=True)
     ap.add_argument("--ptx", required=True, help="tests/gpu/kernels/tk.cu as PTX")
     ap.add_argument("--mode", choices=["files", "gpus"], default="files")
-    ap.add_argument("--files", type=int, default=100)
-    ap.add_argument("--keep", help="write the graphs here and keep them")
+    ap.add_argument("--files", type=int, default=None,
+                    help="how many graph files (default: 100 for files, 200 for gpus)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="mode gpus: rounds, alternating which goes first (default 3)")
+    ap.add_argument("--keep", help="write the graphs to DIR/MODE, which must be empty, "
+                    "and keep them")
     args = ap.parse_args()
-    d = args.keep or tempfile.mkdtemp(prefix="suite-bench.")
-    os.makedirs(d, exist_ok=True)
+    if args.files is None:
+        args.files = 100 if args.mode == "files" else 200
+    if args.files < 2 or args.rounds < 1:
+        ap.error("--files must be at least 2 and --rounds at least 1")
+    if args.keep:
+        d = os.path.join(args.keep, args.mode)
+        if os.path.isdir(d) and os.listdir(d):
+            ap.error("%s is not empty: the one call would run what is there too" % d)
+        os.makedirs(d, exist_ok=True)
+    else:
+        d = tempfile.mkdtemp(prefix="suite-bench.")
     try:
         ok = mode_files(args, d) if args.mode == "files" else mode_gpus(args, d)
     finally:

@@ -34,7 +34,7 @@ static const struct opt_help {
 } opts[] = {
 	{{"repeat", required_argument, NULL, 'n'}, "N", "timed launches (default: run.repeat, else 100)"},
 	{{"warmup", required_argument, NULL, 'w'}, "N", "untimed launches before them (default: run.warmup,\n                                else 3)"},
-	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default: run.device, else 0)"},
+	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default: run.device, else 0); in a\n                                suite, the one GPU unless --devices is given"},
 	{{"timeout", required_argument, NULL, OPT_TIMEOUT}, "DURATION", "abort when one launch takes longer (\"10 s\", \"500ms\")"},
 	{{"instantiate", required_argument, NULL, OPT_INSTANTIATE}, "LIST", "instantiate flags: upload, auto_free_on_launch,\n                                use_node_priority, device_launch (or \"none\")"},
 	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only; no driver is loaded"},
@@ -44,7 +44,7 @@ static const struct opt_help {
 	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},
 	{{"dump", required_argument, NULL, OPT_DUMP}, "BUF=FILE", "after the verification launch, write a buffer\n                                (raw; .npy or .txt by extension); repeatable"},
 	{{"json", optional_argument, NULL, OPT_JSON}, "[=FILE]", "the report as JSON (stdout without FILE)"},
-	{{"devices", required_argument, NULL, OPT_DEVICES}, "LIST", "suites: the GPUs to spread files over: \"all\"\n                                or ordinals such as 0,1 (default: all)"},
+	{{"devices", required_argument, NULL, OPT_DEVICES}, "LIST", "suites: the GPUs to spread files over: \"all\"\n                                or ordinals such as 0,1 (default: -d's GPU, else\n                                all; for one file, its run.device, else 0);\n                                wins over -d"},
 	{{"jobs", required_argument, NULL, 'j'}, "N", "suites: worker processes per GPU (default 1)"},
 	{{"junit", required_argument, NULL, OPT_JUNIT}, "FILE", "write the results as JUnit XML (a suite of one\n                                file too)"},
 	{{"shard", required_argument, NULL, OPT_SHARD}, "K/N", "run only the K-th of N shares of the files"},

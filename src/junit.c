@@ -122,7 +122,10 @@ static void testcase(FILE *out, const struct file_result *r)
 	case RES_ERROR:
 	case RES_TIMEOUT: {
 		const char *tag = r->kind == RES_FAILED ? "failure" : "error";
+		/* a signal ends the worker with status 3, but it was no CUDA error */
 		const char *type = r->kind == RES_TIMEOUT ? "timeout" :
+			r->signal ? "crash" :
+			r->kind == RES_ERROR && r->note[0] ? "not-run" :
 			r->status >= 1 && r->status <= 3 ? error_type[r->status] : "crash";
 		if (msg[0] == '\0')
 			snprintf(msg, sizeof msg, "exit status %d", r->status);

@@ -43,12 +43,13 @@ struct file_result {
 	bool done;
 	bool held;                      /* done, but its worker's end not yet seen */
 	bool restarted;                 /* its worker left after it; a fresh one took over */
+	bool requeued;                  /* handed back once: a worker died before starting it */
 	int signal;                     /* its worker died of this signal (0: none) */
 	int device;                     /* the GPU it ran on (-1: none) */
 	double seconds;
 	char *out, *err, *json;         /* captured stdout, stderr, JSON report */
 	size_t out_len, err_len, json_len;
-	char note[256];                 /* the skip reason */
+	char note[256];                 /* the skip reason, or why it never ran */
 };
 
 /* True when the command line asks for a suite rather than one file. */

@@ -66,31 +66,35 @@ END_TEST
 
 START_TEST(test_document)
 {
-	struct file_result r[4];
+	struct file_result r[5];
 	memset(r, 0, sizeof r);
 	r[0] = (struct file_result){.file = "a.yaml", .kind = RES_PASSED, .seconds = 0.5};
 	r[1] = (struct file_result){.file = "b.yaml", .kind = RES_FAILED, .status = 1,
 				    .err = "b.yaml:3:1: error: check failed\n", .err_len = 32};
 	r[2] = (struct file_result){.file = "c<&>.yaml", .kind = RES_TIMEOUT, .status = 124};
 	r[3] = (struct file_result){.file = "d.yaml", .kind = RES_SKIPPED, .note = "not \"now\""};
+	/* a worker killed by a signal: status 3, but a crash, not a CUDA error */
+	r[4] = (struct file_result){.file = "e.yaml", .kind = RES_ERROR, .status = 3, .signal = 11};
 	char path[] = "/tmp/check_junit.XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	ck_assert_int_eq(junit_write_file(path, r, 4, 1.25, 2, 3), 0);
+	ck_assert_int_eq(junit_write_file(path, r, 5, 1.25, 2, 3), 0);
 	FILE *f = fopen(path, "r");
 	char doc[4096];
 	size_t n = fread(doc, 1, sizeof doc - 1, f);
 	doc[n] = '\0';
 	fclose(f);
 	unlink(path);
-	ck_assert_ptr_nonnull(strstr(doc, "<testsuite name=\"cugraphrun shard 2 of 3\" tests=\"4\" "
-				     "failures=\"1\" errors=\"1\" skipped=\"1\" time=\"1.250\""));
+	ck_assert_ptr_nonnull(strstr(doc, "<testsuite name=\"cugraphrun shard 2 of 3\" tests=\"5\" "
+				     "failures=\"1\" errors=\"2\" skipped=\"1\" time=\"1.250\""));
 	ck_assert_ptr_nonnull(strstr(doc, "<failure message=\"b.yaml:3:1: error: check failed\" "
 				     "type=\"check\">b.yaml:3:1: error: check failed\n</failure>"));
 	ck_assert_ptr_nonnull(strstr(doc, "name=\"c&lt;&amp;&gt;.yaml\""));
 	ck_assert_ptr_nonnull(strstr(doc, "<error message=\"exit status 124\" type=\"timeout\">"));
 	ck_assert_ptr_nonnull(strstr(doc, "<skipped message=\"not &quot;now&quot;\"/>"));
+	ck_assert_ptr_nonnull(strstr(doc, "<error message=\"the worker died of signal 11\" "
+				     "type=\"crash\">"));
 }
 END_TEST
 
