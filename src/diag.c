@@ -40,6 +40,7 @@ static uint64_t msg_hash(struct pos pos, const char *text)
 }
 
 /* True when this error was given before; remembers it otherwise. */
+__attribute__((format(printf, 3, 0)))
 static bool repeated(struct diag *d, struct pos pos, const char *fmt, va_list ap)
 {
 	char text[512];
