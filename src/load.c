@@ -267,6 +267,20 @@ static void scalar_tag(struct ld *l, struct ev *v, const char *tag)
 	err(l, v->pos, "unsupported YAML tag '%.60s' (cugraphrun files use no tags)", tag);
 }
 
+/*
+ * Tags on collections: the core schema's own (!!map on a mapping, !!seq on
+ * a sequence) and the non-specific '!' change nothing; any other (!!binary,
+ * !custom) would be ignored without a word, so it is an error.
+ */
+static void collection_tag(struct ld *l, struct ev *v, const char *tag,
+			   const char *own, const char *what)
+{
+	if (strcmp(tag, own) == 0 || strcmp(tag, "!") == 0)
+		return;
+	err(l, v->pos, "unsupported YAML tag '%.60s' on a %s (cugraphrun files use no tags)",
+	    tag, what);
+}
+
 static long resolve_alias(struct ld *l, const char *name, struct pos pos)
 {
 	long i = l->anchor_index ? strmap_get(l->anchor_index, name) : -1;
@@ -406,10 +420,16 @@ static bool parse_event(struct ld *l)
 	case YAML_SEQUENCE_START_EVENT:
 		v->type = EV_SEQ;
 		anchor = (const char *)e->data.sequence_start.anchor;
+		if (e->data.sequence_start.tag)
+			collection_tag(l, v, (const char *)e->data.sequence_start.tag,
+				       "tag:yaml.org,2002:seq", "sequence");
 		break;
 	case YAML_MAPPING_START_EVENT:
 		v->type = EV_MAP;
 		anchor = (const char *)e->data.mapping_start.anchor;
+		if (e->data.mapping_start.tag)
+			collection_tag(l, v, (const char *)e->data.mapping_start.tag,
+				       "tag:yaml.org,2002:map", "mapping");
 		break;
 	case YAML_SEQUENCE_END_EVENT:
 		v->type = EV_SEQ_END;
@@ -2757,20 +2777,22 @@ struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 /* The rest of fd into a buffer, for what cannot be mapped (pipes). */
 static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
 {
-	size_t cap = 65536, len = 0;
-	char *buf = xmalloc(cap);
+	size_t cap = max < 65536 ? max : 65536, len = 0;
+	char *buf = xmalloc(cap ? cap : 1);
 	*too_large = false;
 	for (;;) {
-		if (len == cap) {
-			if (cap > max) {
-				*too_large = true;
-				free(buf);
-				return NULL;
-			}
-			cap *= 2;
+		if (len == cap && cap < max) {
+			/* Never more than max bytes, however long the pipe. */
+			cap = cap > max / 2 ? max : cap * 2;
 			buf = xreallocarray(buf, cap, 1);
 		}
-		ssize_t n = read(fd, buf + len, cap - len);
+		char probe;
+		ssize_t n = len < cap ? read(fd, buf + len, cap - len) : read(fd, &probe, 1);
+		if (n > 0 && len == cap) {
+			*too_large = true;
+			free(buf);
+			return NULL;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -2793,7 +2815,9 @@ static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
 struct gdef *gdef_load(const char *path, struct diag *d)
 {
 	const struct load_limits *lim = &load_default_limits;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* "-" is standard input (a copy of the descriptor, closed like any). */
+	int fd = strcmp(path, "-") == 0 ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+				       : open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		diag_error(d, nopos, "cannot read %s: %s", path, strerror(errno));
