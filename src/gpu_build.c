@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "gpu_build.h"
+#include "ptx.h"
 #include "strmap.h"
 #include "verify.h"
 #include "xmalloc.h"
@@ -192,7 +193,8 @@ static int load_module(struct gpu *gp, size_t i)
 		elog, (void *)(uintptr_t)sizeof elog, ilog, (void *)(uintptr_t)sizeof ilog,
 	};
 	CUresult r = cu.ModuleLoadDataEx(&gp->modules[i], image, 4, opts, vals);
-	free(owned);
+	/* kept until gpu_load has read the kernels' parameter counts from it */
+	gp->images[i] = owned;
 	if (r != CUDA_SUCCESS) {
 		gp->modules[i] = NULL;
 		diag_error(gp->d, m->builtin ? m->pos : m->file_pos,
@@ -286,8 +288,17 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 	if (cu.FuncGetParamInfo == NULL)
 		return kf;
 	kf->has_params = true;
+	/*
+	 * The driver says nothing of how many parameters there are: PTX
+	 * declares it, and then exactly that many are asked for.  For a cubin
+	 * or fatbin the only end is the index at which cuFuncGetParamInfo
+	 * fails, a call that compute-sanitizer reports as an API error.
+	 */
+	const struct module *m = &gp->g->modules[k->module.idx];
+	long count = ptx_entry_params(m->builtin ? builtin_ptx : gp->images[k->module.idx],
+				      k->func);
 	size_t cap = 0;
-	for (size_t i = 0;; i++) {
+	for (size_t i = 0; count < 0 || i < (size_t)count; i++) {
 		size_t off, size;
 		if (cu.FuncGetParamInfo(kf->f, i, &off, &size) != CUDA_SUCCESS)
 			break;
@@ -356,6 +367,7 @@ int gpu_load(struct gpu *gp)
 	unsigned before = gp->d->nerrors;
 	int rc = 0;
 	gp->modules = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->modules);
+	gp->images = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->images);
 	/* only modules some kernel uses: a PTX JIT costs milliseconds */
 	bool *used = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *used);
 	for (size_t i = 0; i < g->nall_nodes; i++)
@@ -393,6 +405,10 @@ int gpu_load(struct gpu *gp)
 			noted = true;
 		}
 	}
+	for (size_t i = 0; i < g->nmodules; i++)
+		free(gp->images[i]);
+	free(gp->images);
+	gp->images = NULL;
 	if (rc == 0 && refused)
 		rc = 3;
 	if (rc == 0 && gp->d->nerrors > before)

@@ -67,6 +67,8 @@ struct gpu {
 	/* a launch failed: the context is unusable, skip CUDA teardown */
 	bool sticky;
 	CUmodule *modules;              /* per g->modules */
+	/* per g->modules, during gpu_load: the file's bytes (NULL: built-in, not loaded) */
+	char **images;
 	struct strmap *func_index;      /* "module.function" -> funcs index */
 	struct kfunc *funcs;
 	size_t nfuncs, capfuncs;

@@ -23,6 +23,20 @@
 # results/ beside this script), one directory per case.
 #
 # Usage: run.sh [NAME...]   (case or example names; default all)
+#
+# Sanitizer mode: SANITIZE=memcheck sh .gpu/run.sh runs every example and
+# case under `compute-sanitizer --tool memcheck` (its log beside the run's
+# output, as sanitizer.log); besides its own checks, each must then be
+# clean: no memory errors, and no CUDA API errors either, except in cases
+# that expect a failure (status other than 0), where the driver's refusal
+# is the point (a broken PTX, a missing function) and only those API
+# errors are allowed.  SANITIZE=racecheck or synccheck runs the examples
+# whose modules use shared memory (a .shared in their PTX) and the cases
+# marked "#@ shares-memory".
+# Examples run with SANITIZE_ARGS (default "-w 1 -n 3": the sanitizer is
+# slow, and a few launches run every node several times); gpu_unit is not
+# run.  COMPUTE_SANITIZER names the program (default: on PATH, else
+# /usr/local/cuda/bin/compute-sanitizer).
 
 D=$(cd "$(dirname "$0")" && pwd)
 C=${CUGRAPHRUN:-$D/bin/cugraphrun}
@@ -31,6 +45,13 @@ LD_LIBRARY_PATH=$D/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export C D LD_LIBRARY_PATH
 # a hung case must not hang the suite: cugraphrun's own --timeout gives 124
 LIMIT=${LIMIT:-120}
+
+SANITIZE=${SANITIZE:-}
+SANITIZE_ARGS=${SANITIZE_ARGS:--w 1 -n 3}
+if [ -n "$SANITIZE" ]; then
+	CS=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+	[ -x "$CS" ] || { echo "run.sh: SANITIZE=$SANITIZE but no compute-sanitizer ($CS)" >&2; exit 2; }
+fi
 
 pass=0 fail=0 skip=0
 failed_names=
@@ -75,6 +96,51 @@ show() {
 	tail -n 15 "$1" | sed 's/^/      | /'
 }
 
+# The words that put a run under the sanitizer, its log in $1; none unless SANITIZE.
+san_prefix() {
+	[ -n "$SANITIZE" ] || return 0
+	echo "$CS --tool $SANITIZE --print-limit 100 --log-file $1"
+}
+
+# Does the YAML file $1 run kernels that use shared memory?  A case says
+# so with "#@ shares-memory" (they all load tk.ptx, where one kernel does);
+# an example when a module it loads has .shared in its PTX.
+uses_shared() {
+	has_flag "$1" shares-memory && return 0
+	case $1 in cases/*) return 1 ;; esac
+	dir=$(dirname "$1")
+	for m in $(grep -a -o '[A-Za-z0-9_./-]*\.ptx' "$1"); do
+		[ -f "$dir/$m" ] && grep -q '\.shared' "$dir/$m" && return 0
+	done
+	return 1
+}
+
+# Skip $1 ($2 its YAML) in racecheck/synccheck modes unless it shares memory.
+san_skip() {
+	case $SANITIZE in
+	racecheck | synccheck)
+		uses_shared "$2" && return 1
+		skipped "$1" "no shared memory"
+		return 0 ;;
+	esac
+	return 1
+}
+
+# What the sanitizer's log $1 says, as a reason to fail (empty: clean).
+# API errors are allowed when $2 is "api-ok".
+san_verdict() {
+	[ -n "$SANITIZE" ] || return 0
+	[ -f "$1" ] || { echo "no sanitizer log"; return 0; }
+	api=$(grep -c 'Program hit' "$1")
+	total=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p; s/.*RACECHECK SUMMARY: .*(\([0-9]*\) error.*/\1/p' "$1" | tail -n 1)
+	[ -n "$total" ] || { echo "no summary in the sanitizer log"; return 0; }
+	if [ "$2" = api-ok ]; then
+		[ $((total - api)) -eq 0 ] || echo "$SANITIZE: $((total - api)) errors besides $api API errors"
+	else
+		[ "$total" -eq 0 ] || echo "$SANITIZE: $total errors ($api API errors)"
+	fi
+}
+
 wanted() {
 	[ $# -eq 1 ] && return 0
 	name=$1
@@ -112,14 +178,23 @@ run_example() {
 	name=example:$(basename "$f" .yaml)
 	out=$RESULTS/$(basename "$f" .yaml).example
 	mkdir -p "$out"
-	limited "$C" "$f" >"$out/stdout" 2>"$out/stderr"
+	san_skip "$name" "$f" && return
+	sargs=
+	[ -n "$SANITIZE" ] && sargs=$SANITIZE_ARGS
+	# shellcheck disable=SC2046,SC2086
+	limited $(san_prefix "$out/sanitizer.log") "$C" $sargs "$f" >"$out/stdout" 2>"$out/stderr"
 	st=$?
-	if [ $st -eq 0 ]; then
+	why=
+	[ $st -eq 0 ] || why="exit $st, expected 0"
+	san=$(san_verdict "$out/sanitizer.log")
+	[ -z "$san" ] || why="${why:+$why; }$san"
+	if [ -z "$why" ]; then
 		ok "$name"
 	else
-		bad "$name" "exit $st, expected 0"
+		bad "$name" "$why"
 		show "$out/stdout" stdout
 		show "$out/stderr" stderr
+		show "$out/sanitizer.log" "sanitizer log"
 	fi
 }
 
@@ -136,15 +211,21 @@ run_case() {
 			return
 		fi
 	done
+	san_skip "$base" "$f" && return
 	args=$(directives "$f" args)
 	want=$(directives "$f" status)
 	want=${want:-0}
 	envs=$(directives "$f" env)
 	eval "set -- $args"
-	eval "limited env $envs \"\$C\" \"\$@\" \"\$f\"" >"$W/stdout" 2>"$W/stderr"
+	sp=$(san_prefix "$W/sanitizer.log")
+	eval "limited env $envs $sp \"\$C\" \"\$@\" \"\$f\"" >"$W/stdout" 2>"$W/stderr"
 	st=$?
 	why=
 	[ "$st" -eq "$want" ] || why="exit $st, expected $want"
+	apiok=
+	[ "$want" -ne 0 ] && apiok=api-ok
+	san=$(san_verdict "$W/sanitizer.log" $apiok)
+	[ -z "$san" ] || why="${why:+$why; }$san"
 	directives "$f" stderr >"$W/stderr.want"
 	if has_flag "$f" stderr-exact; then
 		if ! cmp -s "$W/stderr.want" "$W/stderr"; then
@@ -176,6 +257,7 @@ run_case() {
 		show "$W/stdout" stdout
 		show "$W/stderr" stderr
 		show "$W/check.log" "check output"
+		show "$W/sanitizer.log" "sanitizer log"
 	fi
 }
 
@@ -185,7 +267,8 @@ if command -v nvidia-smi >/dev/null 2>&1; then
 		sed 's/^/GPU: /'
 fi
 
-wanted gpu_unit "$@" && run_unit
+[ -z "$SANITIZE" ] && wanted gpu_unit "$@" && run_unit
+[ -n "$SANITIZE" ] && echo "under compute-sanitizer --tool $SANITIZE ($("$CS" --version | tail -n 1))"
 for f in examples/*.yaml; do
 	[ -e "$f" ] || continue
 	wanted "$(basename "$f" .yaml)" "$@" && run_example "$f"
