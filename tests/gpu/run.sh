@@ -21,6 +21,8 @@
 #       #@ shares-memory       its kernels use shared memory (SANITIZE=racecheck)
 #       #@ sanitizer-allows: TEXT  a compute-sanitizer report holding TEXT
 #                              is expected (a kernel that traps on purpose)
+#       #@ no-sanitizer: WHY   not run under compute-sanitizer, and why
+#       #@ sanitizer-known: WHY  may fail under compute-sanitizer (XFAIL), why
 #
 # Results (stdout, stderr, output files) stay in $RESULTS (default
 # results/ beside this script), one directory per case.
@@ -118,14 +120,54 @@ uses_shared() {
 	return 1
 }
 
-# Skip $1 ($2 its YAML) in racecheck/synccheck modes unless it shares memory.
+# Skip $1 ($2 its YAML) in racecheck/synccheck modes unless it shares
+# memory, and in any sanitizer mode when it says "#@ no-sanitizer: WHY".
 san_skip() {
+	[ -n "$SANITIZE" ] || return 1
+	why=$(directives "$2" no-sanitizer)
+	if [ -n "$why" ]; then
+		skipped "$1" "not under compute-sanitizer: $why"
+		return 0
+	fi
 	case $SANITIZE in
 	racecheck | synccheck)
 		uses_shared "$2" && return 1
 		skipped "$1" "no shared memory"
 		return 0 ;;
 	esac
+	return 1
+}
+
+# Known failures under compute-sanitizer (2025.3.1, driver 580 on an H100)
+# that are not cugraphrun's: graphs with conditional nodes fail now and
+# then with CUDA_ERROR_ILLEGAL_ADDRESS while memcheck reports no access of
+# any kernel, or the process dies (exit 11) after a clean report, and the
+# same WHILE graph built by hand with the driver API alone (no cugraphrun)
+# fails the same way under memcheck and never without it.  Such runs still
+# run; a failure is listed as XFAIL, not counted as a failure, a pass as a
+# pass.  Examples here by name, cases by "#@ sanitizer-known: WHY".
+SANITIZE_KNOWN_EXAMPLES="while-countdown nested-conditionals"
+SANITIZE_KNOWN_WHY="conditional nodes under compute-sanitizer fail without cause in cugraphrun (see run.sh)"
+xfail=0
+
+# Is $1 ($2 its YAML) a known sanitizer failure?  Its reason in $known_why.
+san_known() {
+	known_why=
+	[ -n "$SANITIZE" ] || return 1
+	known_why=$(directives "$2" sanitizer-known)
+	case " $SANITIZE_KNOWN_EXAMPLES " in
+	*" ${1#example:} "*) [ "$1" != "${1#example:}" ] && known_why=$SANITIZE_KNOWN_WHY ;;
+	esac
+	[ -n "$known_why" ]
+}
+
+# A failure that san_known expects: XFAIL, else FAIL.
+bad_or_xfail() {
+	if san_known "$1" "$2"; then
+		xfail=$((xfail + 1))
+		echo "XFAIL: $1 ($known_why): $3"
+		return 0
+	fi
 	return 1
 }
 
@@ -138,7 +180,8 @@ san_skip() {
 #     loaded: the driver does not say how many parameters a kernel has, so
 #     the argument check asks until the call fails (PTX declares the count,
 #     and cugraphrun reads it there: no failing call for PTX);
-#   - reports holding a case's "#@ sanitizer-allows: TEXT" lines.
+#   - reports holding a case's "#@ sanitizer-allows: TEXT" lines (in any
+#     of their lines: "at trap+" names the kernel that traps on purpose).
 san_verdict() {
 	[ -n "$SANITIZE" ] || return 0
 	[ -f "$1" ] || { echo "no sanitizer log"; return 0; }
@@ -149,7 +192,13 @@ san_verdict() {
 	grep -q '\.\(cubin\|fatbin\)' "$2" &&
 		echo 'Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to "invalid argument" on CUDA API call to cuFuncGetParamInfo.' >>"$1.allowed"
 	allowed=0
-	[ -s "$1.allowed" ] && allowed=$(grep '^========= [^ ]' "$1" | grep -c -F -f "$1.allowed")
+	# reports: from one "========= TEXT" line to the next; count those holding an allowed text
+	[ -s "$1.allowed" ] && allowed=$(awk -v pats="$1.allowed" '
+		BEGIN { while ((getline p < pats) > 0) if (p != "") allow[++n] = p }
+		function done() { if (open) for (i = 1; i <= n; i++) if (index(blk, allow[i])) { c++; break }; open = 0; blk = "" }
+		/^========= [^ ]/ { done(); if ($0 !~ /COMPUTE-SANITIZER|ERROR SUMMARY|RACECHECK SUMMARY|Target application|Error: /) { open = 1; blk = $0 }; next }
+		/^=========  / { if (open) blk = blk "\n" $0; next }
+		END { done(); print c + 0 }' "$1")
 	[ "$total" -le "$allowed" ] || echo "$SANITIZE: $((total - allowed)) errors ($total reported, $allowed allowed)"
 }
 
@@ -202,7 +251,7 @@ run_example() {
 	[ -z "$san" ] || why="${why:+$why; }$san"
 	if [ -z "$why" ]; then
 		ok "$name"
-	else
+	elif ! bad_or_xfail "$name" "$f" "$why"; then
 		bad "$name" "$why"
 		show "$out/stdout" stdout
 		show "$out/stderr" stderr
@@ -261,7 +310,7 @@ run_case() {
 	done <"$W/checks"
 	if [ -z "$why" ]; then
 		ok "$base"
-	else
+	elif ! bad_or_xfail "$base" "$f" "$why"; then
 		bad "$base" "$why"
 		show "$W/stderr.diff" "stderr diff (want, got)"
 		show "$W/stdout" stdout
@@ -288,6 +337,6 @@ for f in cases/*.yaml; do
 	wanted "$(basename "$f" .yaml)" "$@" && run_case "$f"
 done
 
-echo "$pass passed, $fail failed, $skip skipped"
+echo "$pass passed, $fail failed, $skip skipped${SANITIZE:+, $xfail known sanitizer failures (XFAIL)}"
 [ -n "$failed_names" ] && echo "failed:$failed_names"
 [ "$fail" -eq 0 ]
