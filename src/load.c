@@ -155,6 +155,13 @@ struct ld {
 	struct names modules, buffers, conditions;
 	/* the last kernel function read, whose strings the next same one shares */
 	const struct kernel_node *last_kernel;
+	/* "did you mean" answers already worked out (see suggest) */
+	struct hint {
+		const void *table;
+		char word[65];
+		const char *answer;
+	} hints[16];
+	size_t nhints;
 };
 
 static const struct pos nopos;
@@ -1031,6 +1038,30 @@ static void list_names(const char *const *names, size_t n, char *buf, size_t len
 	}
 }
 
+/*
+ * diag_suggest, remembered: errors inside an anchored node come round
+ * again with every alias that replays it, and working out "did you mean"
+ * anew each time made a small alias bomb of typos cost seconds.  table
+ * identifies the (static) list of names.
+ */
+static const char *suggest(struct ld *l, const void *table, const char *word,
+			   const char *const *names, size_t n)
+{
+	size_t len = strlen(word);
+	if (len >= sizeof l->hints[0].word)
+		return diag_suggest(word, names, n);
+	size_t nh = sizeof l->hints / sizeof *l->hints;
+	for (size_t i = 0; i < nh; i++)
+		if (l->hints[i].table == table && strcmp(l->hints[i].word, word) == 0)
+			return l->hints[i].answer;
+	/* the oldest answer makes room */
+	struct hint *c = &l->hints[l->nhints++ % nh];
+	c->table = table;
+	memcpy(c->word, word, len + 1);
+	c->answer = diag_suggest(word, names, n);
+	return c->answer;
+}
+
 static void unknown_key(struct ld *l, const struct keytab *t, const char *key,
 			struct pos kpos, const char *ctx)
 {
@@ -1041,7 +1072,7 @@ static void unknown_key(struct ld *l, const struct keytab *t, const char *key,
 		err(l, kpos, "unknown key '%.60s' %s (it takes no keys)", key, ctx);
 		return;
 	}
-	const char *s = diag_suggest(key, names, t->n);
+	const char *s = suggest(l, t, key, names, t->n);
 	if (s) {
 		err(l, kpos, "unknown key '%.60s' %s (did you mean '%.60s'?)", key, ctx, s);
 		return;
@@ -1070,7 +1101,7 @@ static int get_choice(struct ld *l, const char *what, const char *noun, const ch
 			next(l);
 			return (int)i;
 		}
-	const char *s = diag_suggest(l->ev.value, names, n);
+	const char *s = suggest(l, names, l->ev.value, names, n);
 	if (s) {
 		err(l, l->ev.pos, "unknown %s '%.60s' (did you mean '%.60s'?)", noun, l->ev.value, s);
 	} else {
