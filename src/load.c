@@ -1769,10 +1769,54 @@ static void parse_graph(struct ld *l, struct graph *gr, const char *name)
 
 static void parse_arg(struct ld *l, struct arg *a, const char *name);
 
+/*
+ * The argument takes form kind.  The forms share their storage (struct
+ * arg's union), so a second form written beside a first (an error, said
+ * once the mapping is read) starts from a clean slate, not from the bits
+ * of the other.
+ */
+static void arg_form(struct arg *a, enum arg_kind kind)
+{
+	if (a->kind == kind)
+		return;
+	memset(&a->ref, 0, sizeof *a - offsetof(struct arg, ref));
+	a->ref.idx = -1;
+	a->kind = kind;
+}
+
+/* A list of arguments or fields, placed in the arena at its final length. */
+static struct arg *parse_arg_list(struct ld *l, const char *name, size_t *np)
+{
+	struct arg small[8], *v = small;
+	size_t n = 0, cap = sizeof small / sizeof *small;
+	next(l);
+	while (!l->fatal && l->ev.type != EV_SEQ_END) {
+		if (n == cap) {
+			struct arg *nv = xreallocarray(v == small ? NULL : v, cap * 2, sizeof *v);
+			if (v == small)
+				memcpy(nv, small, sizeof small);
+			v = nv;
+			cap *= 2;
+		}
+		memset(&v[n], 0, sizeof *v);
+		parse_arg(l, &v[n++], name);
+	}
+	next(l);
+	struct arg *out = NULL;
+	if (n) {
+		out = arena_alloc(&l->g->arena, n * sizeof *out);
+		memcpy(out, v, n * sizeof *out);
+	}
+	if (v != small)
+		free(v);
+	*np = n;
+	return out;
+}
+
 static void key_arg_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct arg *a = obj;
-	a->kind = ARG_BUFFER;
+	arg_form(a, ARG_BUFFER);
 	get_ref(l, "a buffer name", kd->name, &a->ref);
 }
 
@@ -1784,7 +1828,7 @@ static void key_arg_offset(struct ld *l, void *obj, const struct keydef *kd, str
 static void key_arg_handle(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct arg *a = obj;
-	a->kind = ARG_HANDLE;
+	arg_form(a, ARG_HANDLE);
 	get_ref(l, "a condition name", kd->name, &a->ref);
 }
 
@@ -1803,7 +1847,7 @@ static void key_arg_bytes(struct ld *l, void *obj, const struct keydef *kd, stru
 {
 	struct arg *a = obj;
 	static const char what[] = "hex digits, two per byte (such as \"00ff10ab\")";
-	a->kind = ARG_BYTES;
+	arg_form(a, ARG_BYTES);
 	if (!is_scalar(l) || is_null(l)) {
 		expected(l, what, kd->name);
 		return;
@@ -1817,8 +1861,7 @@ static void key_arg_bytes(struct ld *l, void *obj, const struct keydef *kd, stru
 		expected(l, what, kd->name);
 		return;
 	}
-	free(a->bytes);
-	a->bytes = xmalloc(n / 2);
+	a->bytes = arena_alloc(&l->g->arena, n / 2);
 	a->nbytes = n / 2;
 	for (size_t i = 0; i < n / 2; i++)
 		a->bytes[i] = (uint8_t)(hexval(s[2 * i]) << 4 | hexval(s[2 * i + 1]));
@@ -1828,19 +1871,16 @@ static void key_arg_bytes(struct ld *l, void *obj, const struct keydef *kd, stru
 static void key_arg_struct(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct arg *a = obj;
-	a->kind = ARG_STRUCT;
+	arg_form(a, ARG_STRUCT);
 	if (!want_seq(l, "a list of fields", kd->name))
 		return;
-	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END)
-		parse_arg(l, VEC_PUSH(a->fields, a->nfields, a->capfields), kd->name);
-	next(l);
+	a->fields = parse_arg_list(l, kd->name, &a->nfields);
 }
 
 static void key_arg_scalar(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct arg *a = obj;
-	a->kind = ARG_SCALAR;
+	arg_form(a, ARG_SCALAR);
 	a->type = (enum elem_type)kd->arg;
 	get_num(l, kd->name, &a->num);
 }
@@ -1896,7 +1936,7 @@ static void parse_arg(struct ld *l, struct arg *a, const char *name)
 		skip_value(l);
 		return;
 	}
-	a->kind = ARG_BUFFER;
+	arg_form(a, ARG_BUFFER);
 	get_ref(l, "a kernel argument (a buffer name, or a mapping such as {f32: 1.5})",
 		name, &a->ref);
 }
@@ -1990,10 +2030,7 @@ static void key_kernel_args(struct ld *l, void *obj, const struct keydef *kd, st
 	}
 	if (!want_seq(l, "a list of kernel arguments", kd->name))
 		return;
-	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END)
-		parse_arg(l, kernel_add_arg(obj), kd->name);
-	next(l);
+	k->args = parse_arg_list(l, kd->name, &k->nargs);
 }
 
 static void key_kernel_priority(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
