@@ -123,6 +123,7 @@ def main():
         for shape, flags, _ in SHAPES:
             for n in sizes:
                 path = generate(args.gen, n, tmp, shape, flags)
+                size = os.path.getsize(path)
                 scan_cmd = [scan, path]
                 validate_cmd = [cugraphrun, "--validate", path]
                 runs = args.big_runs if n >= BIG else args.runs
@@ -144,8 +145,7 @@ def main():
                 finally:
                     if n >= BIG:
                         os.remove(path)
-                rows.append((shape, n, os.path.getsize(path) if os.path.exists(path) else 0,
-                             scan_t, validate_t, peak, runs))
+                rows.append((shape, n, size, scan_t, validate_t, peak, runs))
 
     print("front end: cugraphrun --validate against libyaml's event parser alone "
           "(best of %d runs, %d at %d nodes; wall clock)" % (args.runs, args.big_runs, BIG))
