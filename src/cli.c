@@ -23,6 +23,7 @@ const char *const dot_flag_names[DOT_FLAG_COUNT] = {
 enum {
 	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
+	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE,
 };
 
 /* The one option table: getopt's view and the help text side by side. */
@@ -43,6 +44,13 @@ static const struct opt_help {
 	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},
 	{{"dump", required_argument, NULL, OPT_DUMP}, "BUF=FILE", "after the verification launch, write a buffer\n                                (raw; .npy or .txt by extension); repeatable"},
 	{{"json", optional_argument, NULL, OPT_JSON}, "[=FILE]", "the report as JSON (stdout without FILE)"},
+	{{"devices", required_argument, NULL, OPT_DEVICES}, "LIST", "suites: the GPUs to spread files over: \"all\"\n                                or ordinals such as 0,1 (default: all)"},
+	{{"jobs", required_argument, NULL, 'j'}, "N", "suites: worker processes per GPU (default 1)"},
+	{{"junit", required_argument, NULL, OPT_JUNIT}, "FILE", "write the results as JUnit XML (a suite of one\n                                file too)"},
+	{{"shard", required_argument, NULL, OPT_SHARD}, "K/N", "run only the K-th of N shares of the files"},
+	{{"profile", optional_argument, NULL, OPT_PROFILE}, "[=N]", "after the timed launches, N more (default 20) with\n                                CUPTI: per-node GPU times and the critical path"},
+	{{"trace", required_argument, NULL, OPT_TRACE}, "FILE", "write the profiled launches as a Chrome trace\n                                (Perfetto); implies --profile"},
+	{{"no-cache", no_argument, NULL, OPT_NO_CACHE}, NULL, "compile CUDA C++ modules afresh; neither read nor\n                                write the compile cache"},
 	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
 	{{"verbose", no_argument, NULL, 'v'}, NULL, "print each phase and each node as it is added"},
 	{{"help", no_argument, NULL, 'h'}, NULL, "show this help and exit"},
@@ -53,7 +61,10 @@ static const struct opt_help {
 void cli_usage(FILE *out)
 {
 	fputs("Usage: cugraphrun [OPTION]... FILE.yaml\n"
-	      "Build, run, check and time the CUDA graph described in FILE.yaml.\n\n",
+	      "  or:  cugraphrun [OPTION]... FILE|DIR...\n"
+	      "Build, run, check and time the CUDA graph described in FILE.yaml.\n"
+	      "Several files, or every *.yaml under DIR, run as a suite: worker processes\n"
+	      "on each GPU, one report per file, a summary line, the worst exit status.\n\n",
 	      out);
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct option *o = &opts[i].opt;
@@ -70,7 +81,8 @@ void cli_usage(FILE *out)
 	}
 	fputs("\nExit status: 0 ran and every check passed (or valid with --validate),\n"
 	      "1 a check failed, 2 usage error or invalid file, 3 CUDA error,\n"
-	      "124 a launch did not finish within --timeout.\n"
+	      "124 a launch did not finish within --timeout.  A suite exits with the\n"
+	      "worst of its files' statuses, in the order 124, 3, 2, 1, 0.\n"
 	      "The file format is described in cugraphrun(5), the command in cugraphrun(1).\n",
 	      out);
 }
@@ -131,6 +143,46 @@ bool parse_inst_flags(const char *s, unsigned *out, char *bad, size_t badlen)
 	return parse_name_bits(s, inst_flag_names, INST_FLAG_COUNT, out, bad, badlen);
 }
 
+/* --devices: "all", or ordinals "0,1,3" (each below 64) into a bit mask. */
+static bool parse_devices(const char *s, struct options *o)
+{
+	o->has_devices = true;
+	o->device_mask = 0;
+	if ((o->devices_all = strcmp(s, "all") == 0))
+		return true;
+	for (const char *p = s; *p; p += *p == ',') {
+		size_t len = strcspn(p, ",");
+		char word[16];
+		uint32_t dev;
+		if (len == 0 || len >= sizeof word)
+			return false;
+		memcpy(word, p, len);
+		word[len] = '\0';
+		if (!parse_count(word, &dev) || dev > 63)
+			return false;
+		o->device_mask |= 1ull << dev;
+		p += len;
+	}
+	return o->device_mask != 0;
+}
+
+/* --shard=K/N, 1 <= K <= N. */
+static bool parse_shard(const char *s, struct options *o)
+{
+	const char *slash = strchr(s, '/');
+	char word[16];
+	uint32_t k, n;
+	if (slash == NULL || (size_t)(slash - s) >= sizeof word)
+		return false;
+	memcpy(word, s, (size_t)(slash - s));
+	word[slash - s] = '\0';
+	if (!parse_count(word, &k) || !parse_count(slash + 1, &n) || k < 1 || k > n)
+		return false;
+	o->shard_k = k;
+	o->shard_n = n;
+	return true;
+}
+
 static enum cli_result __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -179,13 +231,14 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		longopts[i] = opts[i].opt;
 	memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
 	memset(o, 0, sizeof *o);
+	o->profile_launches = 20;
 	char bad[128];
 
 	opterr = 0;
 	/* 0, not 1: glibc then also forgets a "-xv" an earlier call left half read. */
 	optind = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":n:w:d:qvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:w:d:j:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (!parse_count(optarg, &o->repeat))
@@ -246,6 +299,37 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			o->json = true;
 			o->json_file = optarg;
 			break;
+		case OPT_DEVICES:
+			if (!parse_devices(optarg, o))
+				return usage_error("invalid --devices '%s': expected \"all\" or GPU ordinals such as 0,1 (up to 63)", optarg);
+			break;
+		case 'j': {
+			uint32_t n;
+			if (!parse_count(optarg, &n) || n == 0 || n > 64)
+				return usage_error("invalid --jobs '%s': expected 1 to 64 workers per GPU", optarg);
+			o->jobs = n;
+			break;
+		}
+		case OPT_JUNIT:
+			o->junit = optarg;
+			break;
+		case OPT_SHARD:
+			if (!parse_shard(optarg, o))
+				return usage_error("invalid --shard '%s': expected K/N with 1 <= K <= N, such as 2/4", optarg);
+			break;
+		case OPT_PROFILE:
+			if (optarg && (!parse_count(optarg, &o->profile_launches) ||
+				       o->profile_launches == 0))
+				return usage_error("invalid --profile '%s': expected a count of launches above 0", optarg);
+			o->profile = true;
+			break;
+		case OPT_TRACE:
+			o->trace = optarg;
+			o->profile = true;
+			break;
+		case OPT_NO_CACHE:
+			o->no_cache = true;
+			break;
 		case 'q':
 			o->verbosity = VERB_QUIET;
 			break;
@@ -265,9 +349,9 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	}
 	if (optind == argc)
 		return usage_error("%s", "no graph file given");
-	if (optind + 1 < argc)
-		return usage_error("one graph file at a time, not also '%s'", argv[optind + 1]);
 	o->file = argv[optind];
+	o->files = argv + optind;
+	o->nfiles = (size_t)(argc - optind);
 	if (o->has_dot_flags && o->dot == NULL)
 		return usage_error("%s", "--dot-flags needs --dot=FILE");
 	if (o->describe_buffers && o->describe == NULL)

@@ -40,6 +40,19 @@ struct options {
 	uint64_t timeout_ns;
 	unsigned instantiate;           /* enum inst_flag bits */
 	enum verbosity verbosity;
+	/* Suite mode (cugraphrun(1) SUITES).  files: every operand, from argv. */
+	char **files;
+	size_t nfiles;
+	const char *junit;              /* --junit=FILE */
+	bool has_devices, devices_all;  /* --devices=all, or the ordinals in: */
+	uint64_t device_mask;           /* bit i: GPU i */
+	unsigned jobs;                  /* -j: workers per GPU (0: not given) */
+	unsigned shard_k, shard_n;      /* --shard=K/N (0/0: not given) */
+	/* --profile[=N] (also set by --trace): N launches with CUPTI after the timed ones */
+	bool profile;
+	uint32_t profile_launches;      /* default 20 */
+	const char *trace;              /* --trace=FILE */
+	bool no_cache;                  /* --no-cache: compile source modules afresh */
 };
 
 enum cli_result {

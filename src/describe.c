@@ -271,6 +271,7 @@ struct writer {
 	struct made *made;
 	size_t nmade, capmade;
 	struct sbuf label;
+	const struct describe_overlay *overlay;   /* NULL: none */
 };
 
 /*
@@ -469,8 +470,21 @@ static Agnode_t *put_node(struct writer *w, Agraph_t *sg, const struct node *n)
 	sb_text(b, n->id, 0);
 	sb_line(b);
 	kind_looks[n->kind].label(w, n, b);
+	struct describe_mark mk = {0};
+	bool marked = w->overlay && w->overlay->mark(w->overlay->ctx, n, &mk);
+	if (marked && mk.note) {
+		sb_line(b);
+		sb_text(b, mk.note, 0);
+	}
 	cg_set(an, "label", b->s);
 	cg_set(an, "shape", kind_looks[n->kind].shape);
+	if (marked && (mk.fill || mk.bold)) {
+		cg_set(an, "style", mk.fill && mk.bold ? "filled,bold" : mk.fill ? "filled" : "bold");
+		if (mk.fill)
+			cg_set(an, "fillcolor", mk.fill);
+		if (mk.bold)
+			cg_set(an, "penwidth", "3");
+	}
 	struct made *m = VEC_PUSH(w->made, w->nmade, w->capmade);
 	m->node = n;
 	m->an = an;
@@ -546,9 +560,16 @@ static Agnode_t *put_graph(struct writer *w, Agraph_t *sg, const struct graph *g
 	}
 	for (size_t i = 0; i < gr->nnodes; i++) {
 		const struct node *n = gr->nodes[i];
-		for (size_t d = 0; d < n->ndeps; d++)
-			if (n->deps[d] < gr->nnodes)
-				cg_edge(sg, an[n->deps[d]], an[i]);
+		for (size_t d = 0; d < n->ndeps; d++) {
+			if (n->deps[d] >= gr->nnodes)
+				continue;
+			Agedge_t *e = cg_edge(sg, an[n->deps[d]], an[i]);
+			if (w->overlay && w->overlay->edge_bold &&
+			    w->overlay->edge_bold(w->overlay->ctx, gr->nodes[n->deps[d]], n)) {
+				cg_set(e, "style", "bold");
+				cg_set(e, "penwidth", "3");
+			}
+		}
 	}
 	if (entry == NULL && gr->nnodes > 0)
 		entry = an[0];
@@ -696,7 +717,7 @@ static char *graph_name(const struct gdef *g)
 
 int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *out)
 {
-	struct writer w = {.g = g};
+	struct writer w = {.g = g, .overlay = o ? o->overlay : NULL};
 	char *name = graph_name(g), *dotname = dot_safe(name);
 	w.root = agopen(dotname, Agdirected, &seq_disc);
 	if (w.root == NULL) {

@@ -28,4 +28,12 @@ void run_settings_merge(struct run_settings *s, const struct gdef *g,
 int gpu_run(struct gdef *g, const struct run_settings *s, const struct options *o,
 	    struct diag *d);
 
+/*
+ * A suite worker's start, before its first file (suite.h): load the
+ * driver, cuInit, and hold the primary context of GPU device for the
+ * process's life.  Returns the number of GPUs, or -1 without a driver or
+ * device (each file then says why).  Never called in the parent.
+ */
+int gpu_worker_init(int device);
+
 #endif

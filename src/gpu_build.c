@@ -168,12 +168,83 @@ static void log_notes(struct diag *d, struct pos pos, const char *log)
 	}
 }
 
+/* The node's function as the module names it: a source's through NVRTC. */
+static const char *symbol_of(const struct gpu *gp, const struct kernel_node *k)
+{
+	const struct rtc_image *im = &gp->images[k->module.idx];
+	const char *low = gp->g->modules[k->module.idx].source ? rtc_lowered(im, k->func) : NULL;
+	return low ? low : k->func;
+}
+
+/* Each kernel node that names one of the unknown names: where, and what there is. */
+static void report_unknown_names(struct gpu *gp, size_t mi)
+{
+	const struct module *m = &gp->g->modules[mi];
+	const struct rtc_image *im = &gp->images[mi];
+	for (size_t i = 0; i < gp->g->nall_nodes; i++) {
+		const struct node *n = gp->g->all_nodes[i];
+		if (n->kind != NK_KERNEL || n->u.kernel.module.idx != (long)mi)
+			continue;
+		const struct kernel_node *k = &n->u.kernel;
+		for (size_t b = 0; b < im->bad.n; b++)
+			if (strcmp(im->bad.v[b], k->func) == 0)
+				diag_error(gp->d, k->function_pos, "no kernel '%s' in module '%s' "
+					   "('%s')%s%s", k->func, m->name, m->file,
+					   im->kernels && im->kernels[0] ? "; the source declares: " :
+					   ", which declares no __global__ function",
+					   im->kernels ? im->kernels : "");
+	}
+}
+
+/* Compile source module i (or find it in the cache) for the device. */
+static int compile_module(struct gpu *gp, size_t i)
+{
+	const struct module *m = &gp->g->modules[i];
+	struct strlist names = {0};
+	for (size_t j = 0; j < gp->g->nall_nodes; j++) {
+		const struct node *n = gp->g->all_nodes[j];
+		if (n->kind != NK_KERNEL || n->u.kernel.module.idx != (long)i)
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < names.n && !dup; k++)
+			dup = strcmp(names.v[k], n->u.kernel.func) == 0;
+		if (!dup)
+			strlist_add(&names, n->u.kernel.func);
+	}
+	int major = 0, minor = 0;
+	cu.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gp->dev);
+	cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gp->dev);
+	struct rtc_settings s = {
+		.use_cache = !gp->no_cache,
+		.verbose = gp->verbosity >= VERB_VERBOSE,
+	};
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = rtc_compile(m, (const char *const *)names.v, names.n, major, minor, &s,
+			     &gp->images[i], gp->d);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	gp->compile_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	strlist_free(&names);
+	if (rc == 2 && gp->images[i].bad.n)
+		report_unknown_names(gp, i);
+	if (rc == 0) {
+		gp->nsources++;
+		gp->ncached += gp->images[i].cached;
+	}
+	return rc;
+}
+
 static int load_module(struct gpu *gp, size_t i)
 {
 	const struct module *m = &gp->g->modules[i];
 	char *owned = NULL;
 	const char *image = builtin_ptx;
-	if (!m->builtin) {
+	if (m->source) {
+		int rc = compile_module(gp, i);
+		if (rc != 0)
+			return rc;
+		image = gp->images[i].data;
+	} else if (!m->builtin) {
 		size_t len;
 		owned = read_file(m->path, &len);
 		if (owned == NULL) {
@@ -194,7 +265,12 @@ static int load_module(struct gpu *gp, size_t i)
 	};
 	CUresult r = cu.ModuleLoadDataEx(&gp->modules[i], image, 4, opts, vals);
 	/* kept until gpu_load has read the kernels' parameter counts from it */
-	gp->images[i] = owned;
+	gp->ptx_text[i] = owned;
+	if (m->source) {
+		/* the names stay: find_func needs them */
+		free(gp->images[i].data);
+		gp->images[i].data = NULL;
+	}
 	if (r != CUDA_SUCCESS) {
 		gp->modules[i] = NULL;
 		diag_error(gp->d, m->builtin ? m->pos : m->file_pos,
@@ -274,7 +350,7 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 	strmap_put(gp->func_index, k->function, (long)(gp->nfuncs - 1), NULL);
 	if (mod == NULL)
 		return kf;
-	CUresult r = cu.ModuleGetFunction(&kf->f, mod, k->func);
+	CUresult r = cu.ModuleGetFunction(&kf->f, mod, symbol_of(gp, k));
 	if (r == CUDA_ERROR_NOT_FOUND) {
 		kf->f = NULL;
 		return kf;
@@ -295,8 +371,8 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 	 * fails, a call that compute-sanitizer reports as an API error.
 	 */
 	const struct module *m = &gp->g->modules[k->module.idx];
-	long count = ptx_entry_params(m->builtin ? builtin_ptx : gp->images[k->module.idx],
-				      k->func);
+	long count = ptx_entry_params(m->builtin ? builtin_ptx : gp->ptx_text[k->module.idx],
+				      symbol_of(gp, k));
 	size_t cap = 0;
 	for (size_t i = 0; count < 0 || i < (size_t)count; i++) {
 		size_t off, size;
@@ -368,6 +444,7 @@ int gpu_load(struct gpu *gp)
 	int rc = 0;
 	gp->modules = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->modules);
 	gp->images = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->images);
+	gp->ptx_text = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->ptx_text);
 	/* only modules some kernel uses: a PTX JIT costs milliseconds */
 	bool *used = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *used);
 	for (size_t i = 0; i < g->nall_nodes; i++)
@@ -406,9 +483,9 @@ int gpu_load(struct gpu *gp)
 		}
 	}
 	for (size_t i = 0; i < g->nmodules; i++)
-		free(gp->images[i]);
-	free(gp->images);
-	gp->images = NULL;
+		free(gp->ptx_text[i]);
+	free(gp->ptx_text);
+	gp->ptx_text = NULL;
 	if (rc == 0 && refused)
 		rc = 3;
 	if (rc == 0 && gp->d->nerrors > before)
@@ -961,6 +1038,9 @@ void gpu_close(struct gpu *gp)
 		cu.DeviceGraphMemTrim(gp->dev);
 		cu.DevicePrimaryCtxRelease(gp->dev);
 	}
+	for (size_t i = 0; gp->images && i < g->nmodules; i++)
+		rtc_image_free(&gp->images[i]);
+	free(gp->images);
 	free(gp->modules);
 	for (size_t i = 0; i < gp->nfuncs; i++)
 		free(gp->funcs[i].sizes);

@@ -19,6 +19,7 @@
 #include "cuda_api.h"
 #include "diag.h"
 #include "model.h"
+#include "rtc.h"
 
 /* The built-in module's PTX, generated from src/builtin.cu (builtin_ptx.c). */
 extern const char builtin_ptx[];
@@ -67,8 +68,13 @@ struct gpu {
 	/* a launch failed: the context is unusable, skip CUDA teardown */
 	bool sticky;
 	CUmodule *modules;              /* per g->modules */
-	/* per g->modules, during gpu_load: the file's bytes (NULL: built-in, not loaded) */
-	char **images;
+	/* source modules: what NVRTC or the cache gave, per g->modules */
+	struct rtc_image *images;
+	bool no_cache;                  /* --no-cache */
+	unsigned nsources, ncached;     /* source modules loaded, of them from the cache */
+	double compile_s;               /* wall time of compiling or finding them */
+	/* per g->modules, during gpu_load: a module file's bytes, for PTX's parameter counts */
+	char **ptx_text;
 	struct strmap *func_index;      /* "module.function" -> funcs index */
 	struct kfunc *funcs;
 	size_t nfuncs, capfuncs;

@@ -11,3 +11,10 @@ int gpu_run(struct gdef *g, const struct run_settings *s, const struct options *
 	       "(configure found no CUDA 12.8+ headers; see --with-cuda)");
 	return 3;
 }
+
+/* No driver to start: each file of a suite says so itself. */
+int gpu_worker_init(int device)
+{
+	(void)device;
+	return -1;
+}

@@ -1239,13 +1239,126 @@ static void names_free(struct names *nm)
 static void key_module_file(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct module *m = obj;
+	if (m->file) {
+		err(l, kpos, "module '%.60s' has 'file' and 'source': give one", m->name);
+		skip_value(l);
+		return;
+	}
 	get_text(l, "a file name", kd->name, &m->file, &m->file_pos);
+	/* source: makes a source whatever the file's name */
+	if (kd->arg)
+		m->source = true;
+}
+
+/* A list of texts, or one text alone; each goes to push(obj, text, pos). */
+static void get_texts(struct ld *l, const char *what, const char *name, void *obj,
+		      void (*push)(struct ld *, void *, char *, struct pos))
+{
+	char *text;
+	struct pos pos;
+	if (l->ev.type != EV_SEQ) {
+		if (get_text(l, what, name, &text, &pos))
+			push(l, obj, text, pos);
+		return;
+	}
+	next(l);
+	while (!l->fatal && l->ev.type != EV_SEQ_END)
+		if (get_text(l, what, name, &text, &pos))
+			push(l, obj, text, pos);
+	next(l);
+}
+
+static void push_option(struct ld *l, void *obj, char *text, struct pos pos)
+{
+	struct module *m = obj;
+	struct module_option *o = VEC_PUSH(m->options, m->noptions, m->capoptions);
+	o->text = text;
+	o->pos = pos;
+}
+
+static void push_include(struct ld *l, void *obj, char *text, struct pos pos)
+{
+	struct module *m = obj;
+	struct module_include *in = VEC_PUSH(m->includes, m->nincludes, m->capincludes);
+	in->dir = text;
+	in->pos = pos;
+	in->path = gdef_resolve_path(l->g, text);
+}
+
+static void key_module_options(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct module *m = obj;
+	m->options_pos = kpos;
+	get_texts(l, "a list of compiler options", kd->name, m, push_option);
+}
+
+static void key_module_include(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct module *m = obj;
+	m->includes_pos = kpos;
+	get_texts(l, "a list of include directories", kd->name, m, push_include);
+}
+
+/* defines: {NAME: value, FLAG: null} -> -DNAME=value, -DFLAG */
+static void key_module_defines(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct module *m = obj;
+	m->defines_pos = kpos;
+	if (!want_map(l, "a mapping of macro names to values", kd->name))
+		return;
+	struct mapiter it;
+	map_open(l, &it);
+	while (map_key(l, &it)) {
+		struct module_define *d;
+		for (size_t i = 0; i < m->ndefines; i++)
+			if (strcmp(m->defines[i].name, it.key) == 0) {
+				err(l, it.kpos, "duplicate define '%.60s' in module '%.60s' (first at %u:%u)",
+				    it.key, m->name, m->defines[i].pos.line, m->defines[i].pos.col);
+				skip_value(l);
+				goto next_key;
+			}
+		d = VEC_PUSH(m->defines, m->ndefines, m->capdefines);
+		d->name = gdef_strdup(l->g, it.key);
+		d->pos = it.kpos;
+		if (is_null(l))
+			next(l);
+		else if (!is_scalar(l))
+			expected(l, "a value (a number or a text) or nothing", it.key);
+		else
+			get_text(l, "a value", it.key, &d->value, NULL);
+next_key:;
+	}
+}
+
+static const char *const std_names[] = {"c++03", "c++11", "c++14", "c++17", "c++20"};
+
+static void key_module_std(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct module *m = obj;
+	struct pos pos;
+	int i = get_choice(l, "a C++ standard", "C++ standard", kd->name, std_names,
+			   sizeof std_names / sizeof *std_names, &pos);
+	m->std_pos = kpos;
+	if (i >= 0)
+		m->std = (char *)std_names[i];
 }
 
 static const struct keydef module_keys[] = {
 	{"file", key_module_file, 0},
+	{"source", key_module_file, 1},
+	{"options", key_module_options, 0},
+	{"defines", key_module_defines, 0},
+	{"include", key_module_include, 0},
+	{"std", key_module_std, 0},
 };
 static const struct keytab module_tab = KEYTAB(module_keys);
+
+/* A source is compiled at run time: a .cu file, or one named by source:. */
+static bool is_cu(const char *file)
+{
+	size_t n = strlen(file);
+	return n > 3 && strcmp(file + n - 3, ".cu") == 0;
+}
 
 static void parse_module(struct ld *l, struct module *m)
 {
@@ -1254,13 +1367,33 @@ static void parse_module(struct ld *l, struct module *m)
 		struct seen s;
 		snprintf(ctx, sizeof ctx, "in module '%.60s'", m->name);
 		parse_keys(l, &module_tab, m, ctx, &s);
-		require(l, &module_tab, &s, 1, ctx);
+		/* one of file and source */
+		if (s.unknown == 0 && !(s.mask & 3))
+			err(l, s.pos, "missing key 'file' or 'source' %s", ctx);
 	} else {
 		get_text(l, "a file name or a mapping {file: ...}", m->name, &m->file,
 			 &m->file_pos);
 	}
-	if (m->file)
+	if (m->file) {
 		m->path = gdef_resolve_path(l->g, m->file);
+		if (is_cu(m->file))
+			m->source = true;
+	}
+	if (m->source || m->file == NULL)
+		return;
+	/* The compiler's keys mean nothing to PTX, cubin or fatbin. */
+	const struct {
+		const char *key;
+		struct pos pos;
+	} only[] = {
+		{"options", m->options_pos}, {"defines", m->defines_pos},
+		{"include", m->includes_pos}, {"std", m->std_pos},
+	};
+	for (size_t i = 0; i < sizeof only / sizeof *only; i++)
+		if (only[i].pos.line)
+			err(l, only[i].pos, "'%s' applies only to a CUDA C++ source (source: FILE, "
+			    "or a .cu file), not to module '%.60s' ('%.60s')", only[i].key,
+			    m->name, m->file);
 }
 
 static void key_modules(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
@@ -2653,12 +2786,29 @@ static void key_run_instantiate(struct ld *l, void *obj, const struct keydef *kd
 	next(l);
 }
 
+/* run.expect: pass (the default) or fail: for CI suites, see cugraphrun(1). */
+static void key_run_expect(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	static const char *const expect_names[] = {"pass", "fail"};
+	int i = get_choice(l, "pass or fail", "expectation", kd->name, expect_names, 2, NULL);
+	if (i >= 0)
+		((struct run_defaults *)obj)->expect_fail = i == 1;
+}
+
+/* run.skip: "reason": the file is read and checked but not run. */
+static void key_run_skip(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_text(l, "a reason for skipping", kd->name, &((struct run_defaults *)obj)->skip, NULL);
+}
+
 static const struct keydef run_keys[] = {
 	{"repeat", key_run_repeat, 0},
 	{"warmup", key_run_warmup, 0},
 	{"timeout", key_run_timeout, 0},
 	{"device", key_run_device, 0},
 	{"instantiate", key_run_instantiate, 0},
+	{"expect", key_run_expect, 0},
+	{"skip", key_run_skip, 0},
 };
 static const struct keytab run_tab = KEYTAB(run_keys);
 

@@ -15,6 +15,7 @@
 #include "gpu.h"
 #include "load.h"
 #include "model.h"
+#include "suite.h"
 #include "validate.h"
 
 /* --describe=FILE: "-" is stdout. */
@@ -42,6 +43,64 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/*
+ * run.skip and run.expect: fail, after the file ran (or would have).  A
+ * skipped file is read and checked, then not run; with expect: fail a
+ * failed check is the pass (0) and no failed check the failure (1).
+ */
+static int expectation(const struct gdef *g, const struct options *o, int status,
+		       struct diag *d, struct file_outcome *fo)
+{
+	if (!g->run.expect_fail || o->validate)
+		return status;
+	if (status == 1) {
+		if (fo)
+			fo->xfail = true;
+		else if (o->verbosity > VERB_QUIET)
+			fprintf(stderr, "cugraphrun: %s: note: a check failed, as run.expect: "
+				"fail wants\n", o->file);
+		return 0;
+	}
+	if (status == 0) {
+		diag_error(d, g->run.pos, "every check passed, but run.expect is fail");
+		return 1;
+	}
+	return status;
+}
+
+/* One file: what the single-file command does, and what a suite's worker runs. */
+static int run_file(const struct options *o, struct file_outcome *fo)
+{
+	struct diag d;
+	diag_init(&d, o->file, stderr);
+	double t0 = now_s();
+	struct gdef *g = gdef_load(o->file, &d);
+	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	diag_finish(&d);
+	int status = 0;
+	bool skip = valid && g->run.skip && !o->describe;
+	if (!valid) {
+		status = 2;
+	} else if (skip && fo) {
+		fo->skipped = true;
+		snprintf(fo->note, sizeof fo->note, "%s", g->run.skip);
+	} else if (skip) {
+		if (o->verbosity > VERB_QUIET)
+			printf("%s: skipped: %s\n", o->file, g->run.skip);
+	} else if (o->describe && !(o->profile && !o->validate)) {
+		status = write_description(g, o);
+	}
+	/* with --profile, --describe is written after the run, coloured by it */
+	if (status == 0 && !skip && !o->validate && (!o->describe || o->profile)) {
+		struct run_settings s;
+		run_settings_merge(&s, g, o);
+		s.frontend_s = now_s() - t0;
+		status = expectation(g, o, gpu_run(g, &s, o, &d), &d, fo);
+	}
+	gdef_free(g);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -55,26 +114,7 @@ int main(int argc, char **argv)
 		cli_free(&o);
 		return 2;
 	}
-
-	struct diag d;
-	diag_init(&d, o.file, stderr);
-	double t0 = now_s();
-	struct gdef *g = gdef_load(o.file, &d);
-	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
-	diag_finish(&d);
-	int status = 0;
-	if (!valid) {
-		status = 2;
-	} else if (o.describe) {
-		status = write_description(g, &o);
-	}
-	if (status == 0 && !o.validate && !o.describe) {
-		struct run_settings s;
-		run_settings_merge(&s, g, &o);
-		s.frontend_s = now_s() - t0;
-		status = gpu_run(g, &s, &o, &d);
-	}
-	gdef_free(g);
+	int status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
 	cli_free(&o);
 	return status;
 }

@@ -184,6 +184,11 @@ void gdef_free(struct gdef *g)
 {
 	if (g == NULL)
 		return;
+	for (size_t i = 0; i < g->nmodules; i++) {
+		free(g->modules[i].defines);
+		free(g->modules[i].includes);
+		free(g->modules[i].options);
+	}
 	free(g->modules);
 	for (size_t i = 0; i < g->nbuffers; i++)
 		free(g->buffers[i].init.list);

@@ -45,6 +45,28 @@ struct module {
 	struct pos file_pos;
 	char *path;         /* file resolved against the YAML's directory */
 	bool builtin;       /* the built-in module "builtin" (no file) */
+	/* A CUDA C++ source compiled with NVRTC at run time: a .cu file, or source: */
+	bool source;
+	struct module_define {
+		char *name;
+		char *value;            /* NULL: -DNAME alone */
+		struct pos pos;
+	} *defines;
+	size_t ndefines, capdefines;
+	struct module_include {
+		char *dir;              /* as written */
+		char *path;             /* resolved against the YAML's directory */
+		struct pos pos;
+	} *includes;
+	size_t nincludes, capincludes;
+	struct module_option {
+		char *text;             /* passed to NVRTC as written */
+		struct pos pos;
+	} *options;
+	size_t noptions, capoptions;
+	char *std;                  /* "c++17" */
+	/* where the source-only keys were, for errors on a non-source module */
+	struct pos defines_pos, includes_pos, options_pos, std_pos;
 };
 
 enum mem_kind { MEM_DEVICE, MEM_HOST, MEM_MANAGED, MEM_GRAPH, MEM_COUNT };
@@ -320,6 +342,8 @@ struct run_defaults {
 	uint64_t timeout_ns;
 	int device;
 	unsigned instantiate;           /* enum inst_flag bits */
+	bool expect_fail;               /* run.expect: fail: a check must fail */
+	char *skip;                     /* run.skip: the reason; NULL: run */
 };
 
 struct gdef {

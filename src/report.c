@@ -21,7 +21,12 @@
  *     by_kind            {kind: count} over every node, nested ones
  *                        included; every kind of format 1 is present
  *     root_by_kind       {kind: count} over the root graph's own nodes
- *   phases             {load_s, build_s, instantiate_s, upload_s}
+ *   phases             {load_s, build_s, instantiate_s, upload_s,
+ *                      compile_s}: compile_s is null without source
+ *                      modules, else the wall time of compiling them or
+ *                      finding them in the cache
+ *   compile            null without source modules, else {modules,
+ *                      compiled, cached}: how many, and how each was had
  *   first_launch_s     the verification launch
  *   launch             the timed launches:
  *     repeat             how many (the number of samples)
@@ -34,6 +39,7 @@
  *                      event_record nodes, in file order
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
+ *   profile            only with --profile: see profstat.c and cugraphrun(1)
  */
 #include "config.h"
 
@@ -42,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profstat.h"
 #include "report.h"
 #include "scalar.h"
 #include "xmalloc.h"
@@ -220,8 +227,15 @@ void report_print_human(FILE *out, const struct report *r)
 	format_duration(r->build_s, b, sizeof b);
 	format_duration(r->instantiate_s, c, sizeof c);
 	format_duration(r->upload_s, d, sizeof d);
-	fprintf(out, "  %-12s load %s  build %s  instantiate %s  upload %s\n", "phases",
-		a, b, c, d);
+	fprintf(out, "  %-12s ", "phases");
+	if (r->compile_modules && r->compile_cached == r->compile_modules) {
+		fputs("compile cached  ", out);
+	} else if (r->compile_modules) {
+		char e[32];
+		format_duration(r->compile_s, e, sizeof e);
+		fprintf(out, "compile %s  ", e);
+	}
+	fprintf(out, "load %s  build %s  instantiate %s  upload %s\n", a, b, c, d);
 	format_duration(r->first_launch_s, a, sizeof a);
 	fprintf(out, "  %-12s %s\n", "first launch", a);
 	if (r->nsamples)
@@ -238,6 +252,8 @@ void report_print_human(FILE *out, const struct report *r)
 	else
 		fprintf(out, "  %-12s %u passed, %u failed\n", "checks", r->checks_passed,
 			r->checks_failed);
+	if (r->profile)
+		prof_print_human(out, r->profile);
 }
 
 /* JSON ------------------------------------------------------------------ */
@@ -274,7 +290,7 @@ static size_t utf8_len(const unsigned char *p)
  * UTF-8 passed through, and a byte that is no UTF-8 (a file name may hold
  * one) replaced by U+FFFD so that the document stays valid.
  */
-static void json_string(FILE *out, const char *s)
+void report_json_string(FILE *out, const char *s)
 {
 	static const char short_escapes[] = {
 		['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
@@ -316,7 +332,7 @@ static void json_number(FILE *out, double v)
 static void json_key(FILE *out, int depth, bool first, const char *key)
 {
 	fprintf(out, "%s\n%*s", first ? "" : ",", depth * 2, "");
-	json_string(out, key);
+	report_json_string(out, key);
 	fputs(": ", out);
 }
 
@@ -341,19 +357,19 @@ static void json_device(FILE *out, const struct report *r)
 	json_key(out, 2, true, "ordinal");
 	fprintf(out, "%d", r->device);
 	json_key(out, 2, false, "name");
-	json_string(out, r->device_name);
+	report_json_string(out, r->device_name);
 	json_key(out, 2, false, "compute_capability");
 	snprintf(text, sizeof text, "%d.%d", r->cc_major, r->cc_minor);
-	json_string(out, text);
+	report_json_string(out, text);
 	json_key(out, 2, false, "sm");
 	snprintf(text, sizeof text, "sm_%d%d", r->cc_major, r->cc_minor);
-	json_string(out, text);
+	report_json_string(out, text);
 	json_key(out, 2, false, "driver_version");
 	fprintf(out, "%d", r->driver_version);
 	json_key(out, 2, false, "driver");
 	snprintf(text, sizeof text, "%d.%d", r->driver_version / 1000,
 		 r->driver_version % 1000 / 10);
-	json_string(out, text);
+	report_json_string(out, text);
 	fputs("\n  }", out);
 }
 
@@ -410,13 +426,13 @@ void report_print_json(FILE *out, const struct report *r)
 {
 	fputc('{', out);
 	json_key(out, 1, true, "cugraphrun");
-	json_string(out, PACKAGE_VERSION);
+	report_json_string(out, PACKAGE_VERSION);
 	json_key(out, 1, false, "report_format");
 	fputs("1", out);
 	json_key(out, 1, false, "name");
-	json_string(out, r->name);
+	report_json_string(out, r->name);
 	json_key(out, 1, false, "file");
-	json_string(out, r->file);
+	report_json_string(out, r->file);
 	json_key(out, 1, false, "device");
 	json_device(out, r);
 	json_key(out, 1, false, "graph");
@@ -430,7 +446,19 @@ void report_print_json(FILE *out, const struct report *r)
 		json_key(out, 2, i == 0, phase_keys[i]);
 		json_number(out, phases[i]);
 	}
+	json_key(out, 2, false, "compile_s");
+	if (r->compile_modules)
+		json_number(out, r->compile_s);
+	else
+		fputs("null", out);
 	fputs("\n  }", out);
+	json_key(out, 1, false, "compile");
+	if (r->compile_modules)
+		fprintf(out, "{\"modules\": %u, \"compiled\": %u, \"cached\": %u}",
+			r->compile_modules, r->compile_modules - r->compile_cached,
+			r->compile_cached);
+	else
+		fputs("null", out);
 	json_key(out, 1, false, "first_launch_s");
 	json_number(out, r->first_launch_s);
 	json_key(out, 1, false, "launch");
@@ -440,9 +468,9 @@ void report_print_json(FILE *out, const struct report *r)
 	fputc('[', out);
 	for (size_t i = 0; i < r->nspans; i++) {
 		fprintf(out, "%s\n    {\"from\": ", i ? "," : "");
-		json_string(out, r->spans[i].from);
+		report_json_string(out, r->spans[i].from);
 		fputs(", \"to\": ", out);
-		json_string(out, r->spans[i].to);
+		report_json_string(out, r->spans[i].to);
 		fputs(", \"seconds\": ", out);
 		json_number(out, r->spans[i].seconds);
 		fputc('}', out);
@@ -453,5 +481,9 @@ void report_print_json(FILE *out, const struct report *r)
 	fprintf(out, "{\"passed\": %u, \"failed\": %u}", r->checks_passed, r->checks_failed);
 	json_key(out, 1, false, "exit_status");
 	fprintf(out, "%d", r->exit_status);
+	if (r->profile) {
+		json_key(out, 1, false, "profile");
+		prof_print_json(out, r->profile, 1);
+	}
 	fputs("\n}\n", out);
 }

@@ -13,6 +13,8 @@
 
 #include "model.h"
 
+struct prof_summary;
+
 struct stats {
 	double median, min, mean, max, stddev; /* seconds */
 };
@@ -35,6 +37,9 @@ struct report {
 	int driver_version;             /* as cuDriverGetVersion: 13000 */
 	const struct graph *root;       /* for node counts */
 	double load_s, build_s, instantiate_s, upload_s;
+	/* source modules compiled with NVRTC or found in the cache (0: none) */
+	unsigned compile_modules, compile_cached;
+	double compile_s;               /* that phase's wall time */
 	double first_launch_s;
 	uint32_t warmup;
 	const double *samples;          /* timed launches, seconds */
@@ -43,9 +48,16 @@ struct report {
 	size_t nspans;
 	unsigned checks_passed, checks_failed;
 	int exit_status;
+	const struct prof_summary *profile;     /* --profile, or NULL */
 };
 
 void report_print_human(FILE *out, const struct report *r);
 void report_print_json(FILE *out, const struct report *r);
+
+/*
+ * s as a JSON string (null for NULL): escapes, UTF-8 passed through, a
+ * byte that is no UTF-8 written as U+FFFD; for every JSON the tool writes.
+ */
+void report_json_string(FILE *out, const char *s);
 
 #endif

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -339,6 +340,58 @@ static bool check_readable(struct vctx *v, const char *written, char **path,
 	return true;
 }
 
+/* A C identifier, as a macro name must be. */
+static bool is_identifier(const char *s)
+{
+	if (!(*s == '_' || isalpha((unsigned char)*s)))
+		return false;
+	while (*++s)
+		if (!(*s == '_' || isalnum((unsigned char)*s)))
+			return false;
+	return true;
+}
+
+/*
+ * A CUDA C++ source module: the source readable, each include directory
+ * there, defines well named, no option that the device decides.  Only
+ * files are looked at: no NVRTC, no GPU.
+ */
+static void check_source(struct vctx *v, struct module *m)
+{
+	uint64_t size;
+	struct pos at = or_pos(m->file_pos, m->pos);
+	if (check_readable(v, m->file, &m->path, at, "module source", &size) && size == 0)
+		diag_error(v->d, at, "module source '%s' is empty: expected CUDA C++", m->file);
+	for (size_t i = 0; i < m->nincludes; i++) {
+		const struct module_include *in = &m->includes[i];
+		struct stat st;
+		if (stat(in->path, &st) != 0)
+			diag_error(v->d, in->pos, "cannot use include directory '%s' of module "
+				   "'%s': %s", in->dir, m->name, strerror(errno));
+		else if (!S_ISDIR(st.st_mode))
+			diag_error(v->d, in->pos, "cannot use include directory '%s' of module "
+				   "'%s': %s", in->dir, m->name, strerror(ENOTDIR));
+	}
+	for (size_t i = 0; i < m->ndefines; i++)
+		if (!is_identifier(m->defines[i].name))
+			diag_error(v->d, m->defines[i].pos, "define '%s' of module '%s' is not a "
+				   "macro name (letters, digits and '_', not first a digit)",
+				   m->defines[i].name, m->name);
+	static const char *const arch_opts[] = {
+		"-arch", "--gpu-architecture", "-code", "--gpu-code",
+	};
+	for (size_t i = 0; i < m->noptions; i++) {
+		const char *o = m->options[i].text;
+		for (size_t j = 0; j < sizeof arch_opts / sizeof *arch_opts; j++) {
+			size_t n = strlen(arch_opts[j]);
+			if (strncmp(o, arch_opts[j], n) == 0 && (o[n] == '\0' || o[n] == '='))
+				diag_error(v->d, m->options[i].pos, "option '%s' of module '%s' is "
+					   "not allowed: the architecture is the device's "
+					   "(sm_XY from its compute capability)", o, m->name);
+		}
+	}
+}
+
 static void check_modules(struct vctx *v)
 {
 	for (size_t i = 0; i < v->g->nmodules; i++) {
@@ -351,6 +404,10 @@ static void check_modules(struct vctx *v)
 		}
 		uint64_t size;
 		struct pos at = or_pos(m->file_pos, m->pos);
+		if (m->source) {
+			check_source(v, m);
+			continue;
+		}
 		if (check_readable(v, m->file, &m->path, at, "module file", &size) && size == 0)
 			diag_error(v->d, at, "module file '%s' is empty: expected PTX, cubin or fatbin",
 				   m->file);

@@ -9,6 +9,7 @@
 #   lib/       the shared libraries they need that the GPU machine lacks
 #   kernels/   tests/gpu/kernels compiled to .ptx, .cubin (sm_90), .fatbin
 #   cases/     the suite's cases (tests/gpu/cases)
+#   sources/   CUDA C++ of the source-module cases (tests/gpu/sources)
 #   examples/  the examples with their PTX and data
 #   bench/     the benchmark scripts
 #   run.sh     the suite runner: `sh .gpu/run.sh` prints
@@ -23,7 +24,7 @@ out=${4:-$src/.gpu}
 [ -n "$nvcc" ] || { echo "bundle.sh: nvcc is needed to compile the suite's kernels (configure --with-cuda=DIR)" >&2; exit 1; }
 
 rm -rf "${out:?}/bin" "${out:?}/lib" "${out:?}/kernels" "${out:?}/cases" "${out:?}/examples" \
-	"${out:?}/bench" "${out:?}/results"
+	"${out:?}/bench" "${out:?}/results" "${out:?}/sources"
 mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/cases" "$out/bench"
 
 # Programs: VPATH builds make plain executables (no libtool wrappers).
@@ -56,6 +57,10 @@ for cu in "$src"/tests/gpu/kernels/*.cu; do
 done
 cp "$src"/tests/gpu/kernels/*.ptx "$out/kernels/" 2>/dev/null || true
 cp "$src"/tests/gpu/cases/* "$out/cases/"
+# CUDA C++ the cases give cugraphrun as source modules (NVRTC compiles them there)
+if [ -d "$src/tests/gpu/sources" ]; then
+	cp -R "$src/tests/gpu/sources" "$out/sources"
+fi
 
 # Examples, with their kernels compiled when make has not done it.
 cp -R "$src/examples" "$out/examples"

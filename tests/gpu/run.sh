@@ -46,6 +46,9 @@
 D=$(cd "$(dirname "$0")" && pwd)
 C=${CUGRAPHRUN:-$D/bin/cugraphrun}
 RESULTS=${RESULTS:-$D/results}
+# source modules compile into a cache of the suite's own (cases may set theirs)
+XDG_CACHE_HOME=$RESULTS/cache
+export XDG_CACHE_HOME
 LD_LIBRARY_PATH=$D/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export C D LD_LIBRARY_PATH
 # a hung case must not hang the suite: cugraphrun's own --timeout gives 124

@@ -260,6 +260,37 @@ START_TEST(test_human_example)
 }
 END_TEST
 
+/* Source modules add a compile phase: its time, or "cached" when every one was. */
+START_TEST(test_human_compile)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	struct cap c;
+	r.compile_modules = 2;
+	r.compile_cached = 1;
+	r.compile_s = 0.412;
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c),
+		"  phases       compile 412 ms  load 310 us  build 80.0 us  instantiate 410 us  upload 20.0 us\n"));
+	cap_close(&c);
+	r.compile_cached = 2;
+	r.compile_s = 0.0004;
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c),
+		"  phases       compile cached  load 310 us  build 80.0 us  instantiate 410 us  upload 20.0 us\n"));
+	cap_close(&c);
+	cap_open(&c);
+	report_print_json(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c), "    \"compile_s\": 0.0004\n"));
+	ck_assert_ptr_nonnull(strstr(cap_text(&c),
+		"  \"compile\": {\"modules\": 2, \"compiled\": 0, \"cached\": 2},\n"));
+	cap_close(&c);
+	gdef_free(g);
+}
+END_TEST
+
 static struct graph *add_body(struct node *n)
 {
 	struct graph *body = graph_new(n->graph, n);
@@ -397,8 +428,10 @@ static const char example_json[] =
 	"    \"load_s\": 0.00031,\n"
 	"    \"build_s\": 8e-05,\n"
 	"    \"instantiate_s\": 0.00041,\n"
-	"    \"upload_s\": 2e-05\n"
+	"    \"upload_s\": 2e-05,\n"
+	"    \"compile_s\": null\n"
 	"  },\n"
+	"  \"compile\": null,\n"
 	"  \"first_launch_s\": 6.12e-05,\n"
 	"  \"launch\": {\n"
 	"    \"repeat\": 3,\n"
@@ -1439,6 +1472,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_json_example);
 	tcase_add_test(tc, test_json_python);
 	tcase_add_test(tc, test_json_tool);
+	tcase_add_test(tc, test_human_compile);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("init");

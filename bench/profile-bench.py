@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""GPU benchmark: what --profile costs, and that it costs the timed launches nothing.
+
+For chains of 1, 100 and 10,000 empty-kernel nodes and a fan of 100, runs
+cugraphrun plain and with --profile, interleaved, and prints per graph:
+
+  - the median of the timed launches without --profile and with it (the
+    timed launches run before CUPTI is attached: they must agree within 2%,
+    ratio with/without);
+  - the median of the profiled launches (CUPTI attached) against the plain
+    median: what profiling costs a launch.
+
+    profile-bench.py --cugraphrun PATH --gen examples/gen-chain.py
+                     --ptx examples/kernels/empty.ptx [--repeat 200] [--rounds 5]
+
+Exit status 1 when a graph's timed medians with and without --profile
+differ by more than 2%.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def run(exe, path, repeat, warmup, profile):
+    args = [exe, "-q", "--json", "-n", str(repeat), "-w", str(warmup)]
+    if profile:
+        args.append("--profile=%d" % profile)
+    out = subprocess.run(args + [path], check=True, capture_output=True, text=True).stdout
+    r = json.loads(out)
+    prof = r.get("profile")
+    return r["launch"]["median_s"], prof["median_s"] if prof else None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cugraphrun", required=True)
+    ap.add_argument("--gen", required=True)
+    ap.add_argument("--ptx", required=True)
+    ap.add_argument("--repeat", type=int, default=200)
+    ap.add_argument("--warmup", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--profile", type=int, default=20)
+    ap.add_argument("--graphs", default="chain:1,chain:100,chain:10000,fan:100")
+    a = ap.parse_args()
+
+    tmp = tempfile.mkdtemp(prefix="cgr-pbench-")
+    os.makedirs(os.path.join(tmp, "kernels"))
+    shutil.copy(a.ptx, os.path.join(tmp, "kernels", "empty.ptx"))
+    rows, ok = [], True
+    for g in a.graphs.split(","):
+        shape, n = g.split(":")
+        path = os.path.join(tmp, f"{shape}-{n}.yaml")
+        args = [sys.executable, a.gen, n] + (["--fan"] if shape == "fan" else [])
+        with open(path, "w") as f:
+            subprocess.run(args, check=True, stdout=f)
+        plain, with_p, profiled = [], [], []
+        # a fan's launch time varies from process to process (see gpu-bench.py)
+        for k in range(a.rounds * (3 if shape == "fan" else 1)):
+            # interleaved, so drift hits both alike, each going first every other round
+            for prof in ((0, a.profile) if k % 2 == 0 else (a.profile, 0)):
+                m, pm = run(a.cugraphrun, path, a.repeat, a.warmup, prof)
+                if prof:
+                    with_p.append(m)
+                    profiled.append(pm)
+                else:
+                    plain.append(m)
+        pm_, wm, prm = (statistics.median(x) for x in (plain, with_p, profiled))
+        ratio = wm / pm_
+        good = abs(ratio - 1) <= 0.02
+        ok &= good
+        rows.append((shape, int(n), pm_, wm, ratio, good, prm, prm / pm_))
+    shutil.rmtree(tmp)
+
+    print(f"{'graph':>6} {'nodes':>6} | {'plain':>12} {'with --profile':>14} {'ratio':>7} {'<=2%':>5} |"
+          f" {'profiled (CUPTI)':>16} {'cost':>7}")
+    for shape, n, pm_, wm, ratio, good, prm, cost in rows:
+        print(f"{shape:>6} {n:>6} | {pm_ * 1e6:9.2f} us {wm * 1e6:11.2f} us {ratio:7.3f} "
+              f"{'yes' if good else 'NO':>5} | {prm * 1e6:13.2f} us {cost:7.2f}")
+    print(f"timed launches: median over {a.repeat} x {a.rounds} interleaved rounds (median of "
+          f"the rounds' medians); profiled: {a.profile} launches per run; "
+          f"{'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+/*
+ * A suite worker's one driver start (see suite.h): the parent never calls
+ * CUDA, so the worker finds the GPU count for --devices=all here, and it
+ * holds its GPU's primary context until it exits, so that each file's
+ * gpu_open/gpu_close retain and release it without creating it anew.
+ */
+#include "config.h"
+
+#include "cuda_api.h"
+#include "gpu.h"
+
+int gpu_worker_init(int device)
+{
+	int count = 0;
+	if (!cu_open() || cu.Init(0) != CUDA_SUCCESS || cu.DeviceGetCount(&count) != CUDA_SUCCESS)
+		return -1;
+	CUdevice dev;
+	CUcontext ctx;
+	/* never released: a worker leaves with _exit, and the process's end frees it */
+	if (device < count && cu.DeviceGet(&dev, device) == CUDA_SUCCESS)
+		cu.DevicePrimaryCtxRetain(&ctx, dev);
+	return count;
+}

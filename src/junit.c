@@ -1,0 +1,186 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "junit.h"
+
+/*
+ * The code point of the UTF-8 sequence at s (len bytes left) and its
+ * length in *n; -1 (with *n 1) for a byte that starts no well-formed
+ * sequence: stray continuation bytes, overlong forms, surrogates, beyond
+ * U+10FFFF, or cut short.
+ */
+static int32_t utf8_next(const unsigned char *s, size_t len, size_t *n)
+{
+	*n = 1;
+	if (s[0] < 0x80)
+		return s[0];
+	size_t need;
+	int32_t cp, min;
+	if ((s[0] & 0xe0) == 0xc0) {
+		need = 2, cp = s[0] & 0x1f, min = 0x80;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		need = 3, cp = s[0] & 0x0f, min = 0x800;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		need = 4, cp = s[0] & 0x07, min = 0x10000;
+	} else {
+		return -1;
+	}
+	if (len < need)
+		return -1;
+	for (size_t i = 1; i < need; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return -1;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return -1;
+	*n = need;
+	return cp;
+}
+
+void junit_escape(FILE *out, const char *s, size_t len, int attr)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (len > 0) {
+		size_t n;
+		int32_t cp = utf8_next(p, len, &n);
+		switch (cp) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs(attr ? "&quot;" : "\"", out);
+			break;
+		case '\n':
+		case '\t':
+		case '\r':
+			/* an attribute's value would have them turned into spaces */
+			if (attr || cp == '\r')
+				fprintf(out, "&#%d;", (int)cp);
+			else
+				fputc((int)cp, out);
+			break;
+		default:
+			if (cp < 0x20 || cp == 0xfffe || cp == 0xffff)
+				fputs("\xef\xbf\xbd", out); /* U+FFFD: XML 1.0 has no such character */
+			else
+				fwrite(p, 1, n, out);
+			break;
+		}
+		p += n;
+		len -= n;
+	}
+}
+
+static void attr(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, " %s=\"", name);
+	junit_escape(out, value, strlen(value), 1);
+	fputc('"', out);
+}
+
+/* <system-out> or <system-err> with the text, when there is any. */
+static void output(FILE *out, const char *tag, const char *s, size_t len)
+{
+	if (len == 0)
+		return;
+	fprintf(out, "      <%s>", tag);
+	junit_escape(out, s, len, 0);
+	fprintf(out, "</%s>\n", tag);
+}
+
+static void testcase(FILE *out, const struct file_result *r)
+{
+	static const char *const error_type[] = {"", "check", "invalid", "cuda"};
+	fprintf(out, "    <testcase");
+	attr(out, "classname", "cugraphrun");
+	attr(out, "name", r->file);
+	fprintf(out, " time=\"%.3f\">\n", r->seconds);
+	char msg[512];
+	suite_first_error(r, msg, sizeof msg);
+	switch (r->kind) {
+	case RES_PASSED:
+		break;
+	case RES_SKIPPED:
+		fprintf(out, "      <skipped");
+		attr(out, "message", r->note);
+		fprintf(out, "/>\n");
+		break;
+	case RES_FAILED:
+	case RES_ERROR:
+	case RES_TIMEOUT: {
+		const char *tag = r->kind == RES_FAILED ? "failure" : "error";
+		const char *type = r->kind == RES_TIMEOUT ? "timeout" :
+			r->status >= 1 && r->status <= 3 ? error_type[r->status] : "crash";
+		if (msg[0] == '\0')
+			snprintf(msg, sizeof msg, "exit status %d", r->status);
+		fprintf(out, "      <%s", tag);
+		attr(out, "message", msg);
+		attr(out, "type", type);
+		fputc('>', out);
+		junit_escape(out, r->err ? r->err : "", r->err_len, 0);
+		fprintf(out, "</%s>\n", tag);
+		break;
+	}
+	}
+	output(out, "system-out", r->out, r->out_len);
+	if (r->kind == RES_PASSED || r->kind == RES_SKIPPED)
+		output(out, "system-err", r->err, r->err_len);
+	fprintf(out, "    </testcase>\n");
+}
+
+int junit_write_file(const char *path, const struct file_result *res, size_t n,
+		     double seconds, unsigned shard_k, unsigned shard_n)
+{
+	FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+	if (out == NULL) {
+		errorx("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	unsigned count[5] = {0};
+	for (size_t i = 0; i < n; i++)
+		count[res[i].kind]++;
+	unsigned failures = count[RES_FAILED], errors = count[RES_ERROR] + count[RES_TIMEOUT];
+	char name[64] = "cugraphrun", stamp[32] = "", host[256] = "localhost";
+	if (shard_n)
+		snprintf(name, sizeof name, "cugraphrun shard %u of %u", shard_k, shard_n);
+	time_t t = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&t, &tm))
+		strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (gethostname(host, sizeof host) != 0)
+		strcpy(host, "localhost");
+	host[sizeof host - 1] = '\0';
+
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
+	attr(out, "name", name);
+	fprintf(out, " tests=\"%zu\" failures=\"%u\" errors=\"%u\" time=\"%.3f\">\n", n,
+		failures, errors, seconds);
+	fprintf(out, "  <testsuite");
+	attr(out, "name", name);
+	fprintf(out, " tests=\"%zu\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" time=\"%.3f\"",
+		n, failures, errors, count[RES_SKIPPED], seconds);
+	attr(out, "timestamp", stamp);
+	attr(out, "hostname", host);
+	fprintf(out, ">\n");
+	for (size_t i = 0; i < n; i++)
+		testcase(out, &res[i]);
+	fprintf(out, "  </testsuite>\n</testsuites>\n");
+	if (out == stdout ? fflush(out) != 0 : fclose(out) != 0) {
+		errorx("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,67 @@
+/*
+ * NVRTC, opened at run time, and the compilation of CUDA C++ source
+ * modules through the compile cache.  cugraphrun never links libnvrtc: it
+ * looks for libnvrtc.so.N, N from 15 down to 12, where the loader would
+ * (LD_LIBRARY_PATH, /etc/ld.so.conf, the system's folders), then beside
+ * $CUDA_HOME, $CUDA_PATH and /usr/local/cuda (CUGRAPHRUN_NVRTC names one
+ * library file instead), and dlopen()s that file when a module must be
+ * compiled, not when the cache has it; so the program starts, validates
+ * and describes without NVRTC.  <nvrtc.h> is
+ * included in rtc.c and nowhere else.  The library stays loaded until
+ * exit; nothing owns it.
+ *
+ * Ownership: a struct rtc_image owns its image and names; rtc_image_free
+ * releases them and accepts a zeroed one.
+ */
+#ifndef CGR_RTC_H
+#define CGR_RTC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "model.h"
+#include "source.h"
+
+/* What a source module compiled to. */
+struct rtc_image {
+	void *data;                     /* cubin, or PTX (NUL-terminated) */
+	size_t size;
+	bool ptx;
+	struct strlist exprs, lowered;  /* name expression i -> its symbol */
+	bool cached;                    /* read from the cache, not compiled */
+	double seconds;                 /* compiling it (0 when cached) */
+	/* after an unknown name: those names, and the kernels the source declares */
+	struct strlist bad;
+	char *kernels;
+};
+
+struct rtc_settings {
+	bool use_cache;                 /* false: --no-cache */
+	bool verbose;
+};
+
+/*
+ * Compile module m (a source) for compute capability major.minor with
+ * names[0..n) as name expressions, or take it from the cache.  Returns 0;
+ * 2 after a compile error (printed at the module with the options and
+ * the compiler's log) or when some names are unknown (out->bad, not
+ * printed: the caller reports them at its kernel nodes); 3 when NVRTC
+ * cannot be had or fails.
+ */
+int rtc_compile(const struct module *m, const char *const *names, size_t n, int major,
+		int minor, const struct rtc_settings *s, struct rtc_image *out, struct diag *d);
+
+/* Whether NVRTC can be loaded (opens it on the first call). */
+bool rtc_available(void);
+
+/* The symbol of a name expression of the image, or NULL. */
+const char *rtc_lowered(const struct rtc_image *im, const char *expr);
+
+void rtc_image_free(struct rtc_image *im);
+
+/* Serialize an image for the cache, and back (false: not an image). */
+void *rtc_image_pack(const struct rtc_image *im, size_t *len);
+bool rtc_image_unpack(const void *data, size_t len, struct rtc_image *im);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * CUDA C++ source modules, the parts that need neither CUDA nor NVRTC:
+ * the compiler options a module's keys make, the files a source may
+ * include (for the cache key) and the kernels it defines (for messages).
+ *
+ * Ownership: every function returns malloc'd memory that the caller frees
+ * (a struct strlist with strlist_free).
+ */
+#ifndef CGR_SOURCE_H
+#define CGR_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cache.h"
+#include "model.h"
+
+/* A growable list of owned strings. */
+struct strlist {
+	char **v;
+	size_t n, cap;
+};
+
+void strlist_add(struct strlist *l, const char *s);
+void strlist_free(struct strlist *l);
+
+/*
+ * The NVRTC options of module m, in order: --std, -D for each define,
+ * -I for each include directory (resolved against the YAML's folder, as
+ * an absolute path),
+ * the module's own options as written, then -I extra_include when not
+ * NULL (the CUDA toolkit's headers).  The architecture is not among them.
+ */
+void source_options(const struct module *m, const char *extra_include, struct strlist *out);
+
+/*
+ * The include directories options name: each -I DIR, -IDIR and
+ * --include-path=DIR of opts, in order.
+ */
+void source_include_dirs(const struct strlist *opts, struct strlist *dirs);
+
+/*
+ * Hash what the compilation of the file at path could read: the file,
+ * then every file an #include (or __has_include) of it names, found the
+ * way the compiler looks (the including file's folder for "...", the
+ * source's folder, then dirs), recursively.  Every candidate path is
+ * hashed, as its contents or as absent, so a header that appears, changes
+ * or goes away changes the hash.  Includes are found by text, whatever
+ * #if around them (more is hashed, never less).  An include by macro
+ * (#include NAME) cannot be followed: then every file under the source's
+ * folder and dirs is hashed.  False with errno set when path cannot be read.
+ */
+bool source_hash_deps(struct hasher *h, const char *path, const struct strlist *dirs);
+
+/*
+ * The names of the __global__ functions the text declares, once each, in
+ * order, a template's as "name<...>": "saxpy, scale<...>, step".  Found by
+ * text (comments skipped), for messages; "" when there are none.
+ */
+char *source_kernels(const char *text);
+
+#endif

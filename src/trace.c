@@ -1,0 +1,153 @@
+/*
+ * Chrome trace events (see trace.h).  One complete event ("ph": "X") per
+ * node execution, named by the node's YAML id, with ts and dur in
+ * microseconds from the first record; one track (tid) per CUDA stream that
+ * CUPTI named.  A track must hold events that nest or follow each other,
+ * so when two executions on one stream overlap (the graph's branches can
+ * run at once), the later one goes to the stream's next lane, a track of
+ * its own ("stream 7 (2)").  Track 0, "launches", spans each profiled
+ * launch from its first record's start to its last one's end.  Metadata
+ * events ("ph": "M") name the process and the tracks; they carry the
+ * category "__metadata" as Chrome writes it (Chrome DevTools' trace
+ * parser fails on an event without one).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "trace.h"
+#include "xmalloc.h"
+
+/* A track: a stream and a lane on it, and where its last event ends. */
+struct lane {
+	uint32_t stream;
+	unsigned lane;
+	uint64_t end;
+	unsigned tid;
+};
+
+static double us(uint64_t ns, uint64_t t0)
+{
+	return (double)(ns - t0) * 1e-3;
+}
+
+static void put_dims(FILE *out, const char *key, const uint32_t d[3])
+{
+	fprintf(out, ", \"%s\": [%u, %u, %u]", key, d[0], d[1], d[2]);
+}
+
+int trace_write(FILE *out, const struct prof_rec *recs, size_t n, const struct trace_info *ti)
+{
+	uint64_t t0 = UINT64_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (recs[i].start_ns < t0)
+			t0 = recs[i].start_ns;
+	if (n == 0)
+		t0 = 0;
+	/* records sorted by start, whatever the launch: lanes fill in time order */
+	size_t *order = xcalloc(n ? n : 1, sizeof *order);
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = 1; i < n; i++) {
+		/* insertion sort: the input is sorted by launch and start, nearly in time order */
+		size_t k = order[i], j = i;
+		while (j > 0 && recs[order[j - 1]].start_ns > recs[k].start_ns) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = k;
+	}
+	struct lane *lanes = NULL;
+	size_t nlanes = 0, caplanes = 0;
+	unsigned *tid = xcalloc(n ? n : 1, sizeof *tid);
+	for (size_t oi = 0; oi < n; oi++) {
+		const struct prof_rec *r = &recs[order[oi]];
+		struct lane *l = NULL;
+		unsigned count = 0;
+		for (size_t k = 0; k < nlanes && l == NULL; k++) {
+			if (lanes[k].stream != r->stream)
+				continue;
+			count++;
+			if (lanes[k].end <= r->start_ns)
+				l = &lanes[k];
+		}
+		if (l == NULL) {
+			l = VEC_PUSH(lanes, nlanes, caplanes);
+			l->stream = r->stream;
+			l->lane = count;
+			l->tid = (unsigned)nlanes;  /* 0 is the launches track */
+		}
+		if (r->end_ns > l->end)
+			l->end = r->end_ns;
+		tid[order[oi]] = l->tid;
+	}
+	free(order);
+
+	fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"graph\": ", out);
+	report_json_string(out, ti->graph);
+	fputs("},\n\"traceEvents\": [\n", out);
+	char pname[320];
+	snprintf(pname, sizeof pname, "GPU %d: %s", ti->device,
+		 ti->device_name ? ti->device_name : "?");
+	fputs("{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0, "
+	      "\"args\": {\"name\": ", out);
+	report_json_string(out, pname);
+	fputs("}},\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 0, "
+	      "\"args\": {\"name\": \"launches\"}}", out);
+	for (size_t k = 0; k < nlanes; k++) {
+		if (lanes[k].lane)
+			fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": 1, "
+				"\"tid\": %u, \"args\": {\"name\": \"stream %u (%u)\"}}",
+				lanes[k].tid, lanes[k].stream, lanes[k].lane + 1);
+		else
+			fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": 1, "
+				"\"tid\": %u, \"args\": {\"name\": \"stream %u\"}}",
+				lanes[k].tid, lanes[k].stream);
+		fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_sort_index\", \"pid\": 1, "
+			"\"tid\": %u, \"args\": {\"sort_index\": %u}}", lanes[k].tid, lanes[k].tid);
+	}
+	/* each launch, from its first start to its last end */
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		uint64_t a = recs[i].start_ns, b = recs[i].end_ns;
+		for (; j < n && recs[j].launch == recs[i].launch; j++) {
+			if (recs[j].start_ns < a)
+				a = recs[j].start_ns;
+			if (recs[j].end_ns > b)
+				b = recs[j].end_ns;
+		}
+		fprintf(out, ",\n{\"ph\": \"X\", \"name\": \"launch %u\", \"cat\": \"launch\", "
+			"\"pid\": 1, \"tid\": 0, \"ts\": %.3f, \"dur\": %.3f, "
+			"\"args\": {\"launch\": %u, \"records\": %zu}}", recs[i].launch + 1,
+			us(a, t0), b > a ? (double)(b - a) * 1e-3 : 0.0, recs[i].launch + 1, j - i);
+		i = j;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct prof_rec *r = &recs[i];
+		fputs(",\n{\"ph\": \"X\", \"name\": ", out);
+		report_json_string(out, r->node ? r->node->id : r->name ? r->name :
+				 prof_kind_names[r->kind]);
+		fprintf(out, ", \"cat\": \"%s\", \"pid\": 1, \"tid\": %u, \"ts\": %.3f, "
+			"\"dur\": %.3f, \"args\": {\"launch\": %u, \"node_kind\": ",
+			prof_kind_names[r->kind], tid[i], us(r->start_ns, t0),
+			r->end_ns > r->start_ns ? (double)(r->end_ns - r->start_ns) * 1e-3 : 0.0,
+			r->launch + 1);
+		report_json_string(out, r->node ? node_kind_names[r->node->kind] : NULL);
+		fprintf(out, ", \"stream\": %u", r->stream);
+		if (r->kind == PROF_KERNEL) {
+			put_dims(out, "grid", r->grid);
+			put_dims(out, "block", r->block);
+			fputs(", \"kernel\": ", out);
+			report_json_string(out, r->name);
+		} else {
+			fprintf(out, ", \"bytes\": %llu", (unsigned long long)r->bytes);
+		}
+		fputs("}}", out);
+	}
+	fputs("\n]}\n", out);
+	free(tid);
+	free(lanes);
+	return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}

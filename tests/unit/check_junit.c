@@ -1,0 +1,111 @@
+/*
+ * Unit tests for the JUnit writer (src/junit.c): escaping of text and
+ * attributes, including what XML 1.0 cannot hold, and the document's
+ * counts.  Schema validity is tests/suite.test's (xmllint --schema).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "junit.h"
+#include "unit.h"
+
+/* junit_escape of len bytes of s, as a string to free. */
+static char *escaped(const char *s, size_t len, int attr)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	junit_escape(f, s, len, attr);
+	fclose(f);
+	return buf;
+}
+
+#define ESC(s, attr, want)                                                  \
+	do {                                                                \
+		char *got_ = escaped(s, sizeof s - 1, attr);                \
+		ck_assert_str_eq(got_, want);                               \
+		free(got_);                                                 \
+	} while (0)
+
+START_TEST(test_markup)
+{
+	ESC("a<b>&\"c'", 0, "a&lt;b&gt;&amp;\"c'");
+	ESC("a<b>&\"c'", 1, "a&lt;b&gt;&amp;&quot;c'");
+	ESC("]]>", 0, "]]&gt;");
+}
+END_TEST
+
+START_TEST(test_whitespace)
+{
+	/* text keeps line breaks and tabs; attributes would turn them into spaces */
+	ESC("a\nb\tc", 0, "a\nb\tc");
+	ESC("a\nb\tc", 1, "a&#10;b&#9;c");
+	ESC("a\r\n", 0, "a&#13;\n");
+}
+END_TEST
+
+START_TEST(test_forbidden)
+{
+	/* control bytes, NUL included, have no XML 1.0 form at all */
+	ESC("a\001b\033c\000d", 0, "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c\xef\xbf\xbd" "d");
+	ESC("\x7f", 0, "\x7f");
+	/* bytes that are not UTF-8: stray, cut short, overlong, surrogate */
+	ESC("\xff", 1, "\xef\xbf\xbd");
+	ESC("x\xc3", 0, "x\xef\xbf\xbd");
+	ESC("\xc0\xaf", 0, "\xef\xbf\xbd\xef\xbf\xbd");
+	ESC("\xed\xa0\x80", 0, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	/* U+FFFE and U+FFFF are not characters; good UTF-8 passes as it is */
+	ESC("\xef\xbf\xbe", 0, "\xef\xbf\xbd");
+	ESC("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 1, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+}
+END_TEST
+
+START_TEST(test_document)
+{
+	struct file_result r[4];
+	memset(r, 0, sizeof r);
+	r[0] = (struct file_result){.file = "a.yaml", .kind = RES_PASSED, .seconds = 0.5};
+	r[1] = (struct file_result){.file = "b.yaml", .kind = RES_FAILED, .status = 1,
+				    .err = "b.yaml:3:1: error: check failed\n", .err_len = 32};
+	r[2] = (struct file_result){.file = "c<&>.yaml", .kind = RES_TIMEOUT, .status = 124};
+	r[3] = (struct file_result){.file = "d.yaml", .kind = RES_SKIPPED, .note = "not \"now\""};
+	char path[] = "/tmp/check_junit.XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(junit_write_file(path, r, 4, 1.25, 2, 3), 0);
+	FILE *f = fopen(path, "r");
+	char doc[4096];
+	size_t n = fread(doc, 1, sizeof doc - 1, f);
+	doc[n] = '\0';
+	fclose(f);
+	unlink(path);
+	ck_assert_ptr_nonnull(strstr(doc, "<testsuite name=\"cugraphrun shard 2 of 3\" tests=\"4\" "
+				     "failures=\"1\" errors=\"1\" skipped=\"1\" time=\"1.250\""));
+	ck_assert_ptr_nonnull(strstr(doc, "<failure message=\"b.yaml:3:1: error: check failed\" "
+				     "type=\"check\">b.yaml:3:1: error: check failed\n</failure>"));
+	ck_assert_ptr_nonnull(strstr(doc, "name=\"c&lt;&amp;&gt;.yaml\""));
+	ck_assert_ptr_nonnull(strstr(doc, "<error message=\"exit status 124\" type=\"timeout\">"));
+	ck_assert_ptr_nonnull(strstr(doc, "<skipped message=\"not &quot;now&quot;\"/>"));
+}
+END_TEST
+
+static Suite *junit_suite(void)
+{
+	Suite *s = suite_create("junit");
+	TCase *tc = tcase_create("escape");
+	tcase_add_test(tc, test_markup);
+	tcase_add_test(tc, test_whitespace);
+	tcase_add_test(tc, test_forbidden);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("document");
+	tcase_add_test(tc, test_document);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+UNIT_MAIN(junit_suite)
