@@ -3,6 +3,8 @@
 
     gen-chain.py N          a chain: each kernel runs after the one before
     gen-chain.py N --fan    a fan: N independent kernels, free to run at once
+    gen-chain.py N --args   kernels that each take two arguments (a buffer
+                            and an i32), for the front end's benchmark
 
 The graph goes to stdout.  Its kernel is examples/kernels/empty.cu
 (compiled to kernels/empty.ptx next to the written file), so write the file
@@ -19,6 +21,8 @@ def main():
     ap.add_argument("n", type=int, metavar="N", help="number of kernel nodes")
     ap.add_argument("--fan", action="store_true",
                     help="N independent kernels instead of a chain")
+    ap.add_argument("--args", action="store_true",
+                    help="kernels taking two arguments (validate only: empty takes none)")
     args = ap.parse_args()
     if args.n < 1:
         ap.error("N must be at least 1")
@@ -32,6 +36,10 @@ def main():
     out.write("description: %d empty kernels in a %s, for scale tests\n" % (args.n, shape))
     out.write("modules:\n  k: kernels/empty.ptx\n")
     kernel = "kernel: {function: k.empty, grid: 1, block: 1}"
+    if args.args:
+        out.write("buffers:\n  x: {type: f32, count: 65536}\n")
+        kernel = ("kernel: {function: k.empty, grid: 256, block: 256, "
+                  "args: [{buffer: x, offset: 16}, {i32: -12345}]}")
     # chain: true makes each node depend on the one listed before it; a fan
     # is the same list without it, so every kernel is free to run at once.
     out.write("nodes:\n  chain: %s\n  nodes:\n" % ("false" if args.fan else "true"))

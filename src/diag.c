@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "xmalloc.h"
 
 static const char *const level_names[] = {
 	[DIAG_NOTE] = "note",
@@ -40,6 +41,7 @@ static uint64_t msg_hash(struct pos pos, const char *text)
 }
 
 /* True when this error was given before; remembers it otherwise. */
+__attribute__((format(printf, 3, 0)))
 static bool repeated(struct diag *d, struct pos pos, const char *fmt, va_list ap)
 {
 	char text[512];
@@ -64,6 +66,43 @@ static bool repeated(struct diag *d, struct pos pos, const char *fmt, va_list ap
 	return false;
 }
 
+/* Where a message is cut: back from i to the start of a UTF-8 character. */
+static size_t char_start(const char *text, size_t i)
+{
+	while (i > 0 && ((unsigned char)text[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+/*
+ * The text of a message, its middle left out past MSG_KEEP bytes at each
+ * end: a 10 MB id quoted in an error would otherwise be printed whole
+ * (and once more in every note), which helps nobody.
+ */
+#define MSG_KEEP 480
+__attribute__((format(printf, 2, 0)))
+static void print_text(FILE *out, const char *fmt, va_list ap)
+{
+	char small[2 * MSG_KEEP + 64];
+	va_list copy;
+	va_copy(copy, ap);
+	int n = vsnprintf(small, sizeof small, fmt, copy);
+	va_end(copy);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof small) {
+		fputs(small, out);
+		return;
+	}
+	char *text = xmalloc((size_t)n + 1);
+	vsnprintf(text, (size_t)n + 1, fmt, ap);
+	size_t head = char_start(text, MSG_KEEP);
+	size_t tail = char_start(text, (size_t)n - MSG_KEEP);
+	fprintf(out, "%.*s[... %zu bytes left out ...]%s", (int)head, text, tail - head,
+		text + tail);
+	free(text);
+}
+
 void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
 	       const char *fmt, va_list ap)
 {
@@ -86,7 +125,7 @@ void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
 			level_names[level]);
 	else
 		fprintf(d->out, "%s: %s: ", d->file, level_names[level]);
-	vfprintf(d->out, fmt, ap);
+	print_text(d->out, fmt, ap);
 	fputc('\n', d->out);
 }
 

@@ -58,7 +58,7 @@ void diag_warning(struct diag *d, struct pos pos, const char *fmt, ...)
 void diag_note(struct diag *d, struct pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
-	       const char *fmt, va_list ap);
+	       const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* Print the "N more errors not shown" line, if any; true when no errors. */
 bool diag_finish(struct diag *d);

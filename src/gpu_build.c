@@ -14,6 +14,7 @@
 
 #include "fileio.h"
 #include "gpu_build.h"
+#include "ptx.h"
 #include "strmap.h"
 #include "verify.h"
 #include "xmalloc.h"
@@ -238,7 +239,8 @@ static int load_module(struct gpu *gp, size_t i)
 		elog, (void *)(uintptr_t)sizeof elog, ilog, (void *)(uintptr_t)sizeof ilog,
 	};
 	CUresult r = cu.ModuleLoadDataEx(&gp->modules[i], image, 4, opts, vals);
-	free(owned);
+	/* kept until gpu_load has read the kernels' parameter counts from it */
+	gp->ptx_text[i] = owned;
 	if (m->source) {
 		/* the names stay: find_func needs them */
 		free(gp->images[i].data);
@@ -337,8 +339,17 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 	if (cu.FuncGetParamInfo == NULL)
 		return kf;
 	kf->has_params = true;
+	/*
+	 * The driver says nothing of how many parameters there are: PTX
+	 * declares it, and then exactly that many are asked for.  For a cubin
+	 * or fatbin the only end is the index at which cuFuncGetParamInfo
+	 * fails, a call that compute-sanitizer reports as an API error.
+	 */
+	const struct module *m = &gp->g->modules[k->module.idx];
+	long count = ptx_entry_params(m->builtin ? builtin_ptx : gp->ptx_text[k->module.idx],
+				      symbol_of(gp, k));
 	size_t cap = 0;
-	for (size_t i = 0;; i++) {
+	for (size_t i = 0; count < 0 || i < (size_t)count; i++) {
 		size_t off, size;
 		if (cu.FuncGetParamInfo(kf->f, i, &off, &size) != CUDA_SUCCESS)
 			break;
@@ -408,6 +419,7 @@ int gpu_load(struct gpu *gp)
 	int rc = 0;
 	gp->modules = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->modules);
 	gp->images = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->images);
+	gp->ptx_text = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->ptx_text);
 	/* only modules some kernel uses: a PTX JIT costs milliseconds */
 	bool *used = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *used);
 	for (size_t i = 0; i < g->nall_nodes; i++)
@@ -445,6 +457,10 @@ int gpu_load(struct gpu *gp)
 			noted = true;
 		}
 	}
+	for (size_t i = 0; i < g->nmodules; i++)
+		free(gp->ptx_text[i]);
+	free(gp->ptx_text);
+	gp->ptx_text = NULL;
 	if (rc == 0 && refused)
 		rc = 3;
 	if (rc == 0 && gp->d->nerrors > before)

@@ -327,23 +327,46 @@ static CUresult launch(struct run *rn, CUevent start, CUevent end)
 	return r;
 }
 
+/*
+ * For tests: CUGRAPHRUN_TEST_FAIL_LAUNCH=K makes queueing warm-up or timed
+ * launch K (from 0) fail as if the driver had refused it; -1 when unset.
+ */
+static long test_fail_launch(void)
+{
+	const char *e = getenv("CUGRAPHRUN_TEST_FAIL_LAUNCH");
+	return e && *e ? strtol(e, NULL, 10) : -1;
+}
+
 /* Warm-up and timed launches, back to back; samples in seconds. */
 static int timed_launches(struct run *rn, double *samples)
 {
-	size_t n = (size_t)rn->warmup + rn->s->repeat;
+	size_t n = (size_t)rn->warmup + rn->s->repeat, queued = n;
+	long fail_at = test_fail_launch();
+	int failed = 0;
 	for (size_t k = 0; k < n; k++) {
-		CUresult r = launch(rn, rn->ev[2 + 2 * k], rn->ev[3 + 2 * k]);
-		if (r != CUDA_SUCCESS)
-			return launch_failed(rn, (long)k, r);
+		CUresult r = (long)k == fail_at ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+						: launch(rn, rn->ev[2 + 2 * k], rn->ev[3 + 2 * k]);
+		if (r != CUDA_SUCCESS) {
+			failed = launch_failed(rn, (long)k, r);
+			queued = k;
+			break;
+		}
 	}
-	/* each launch starts when the one before ends: its deadline follows */
+	/*
+	 * each launch starts when the one before ends: its deadline follows.
+	 * After a refused launch, those queued before it are still waited
+	 * for: one that hangs would block the driver's teardown at exit, so
+	 * it must end in timed_out's _exit like any other.
+	 */
 	double t = now();
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < queued; k++) {
 		int rc = wait_launch(rn, (long)k, rn->ev[3 + 2 * k], t);
 		if (rc)
 			return rc;
 		t = now();
 	}
+	if (failed)
+		return failed;
 	for (size_t k = rn->warmup; k < n; k++) {
 		float ms = 0;
 		CUresult r = cu.EventElapsedTime(&ms, rn->ev[2 + 2 * k], rn->ev[3 + 2 * k]);

@@ -155,6 +155,13 @@ struct ld {
 	struct names modules, buffers, conditions;
 	/* the last kernel function read, whose strings the next same one shares */
 	const struct kernel_node *last_kernel;
+	/* "did you mean" answers already worked out (see suggest) */
+	struct hint {
+		const void *table;
+		char word[65];
+		const char *answer;
+	} hints[16];
+	size_t nhints;
 };
 
 static const struct pos nopos;
@@ -265,6 +272,20 @@ static void scalar_tag(struct ld *l, struct ev *v, const char *tag)
 			return;
 		}
 	err(l, v->pos, "unsupported YAML tag '%.60s' (cugraphrun files use no tags)", tag);
+}
+
+/*
+ * Tags on collections: the core schema's own (!!map on a mapping, !!seq on
+ * a sequence) and the non-specific '!' change nothing; any other (!!binary,
+ * !custom) would be ignored without a word, so it is an error.
+ */
+static void collection_tag(struct ld *l, struct ev *v, const char *tag,
+			   const char *own, const char *what)
+{
+	if (strcmp(tag, own) == 0 || strcmp(tag, "!") == 0)
+		return;
+	err(l, v->pos, "unsupported YAML tag '%.60s' on a %s (cugraphrun files use no tags)",
+	    tag, what);
 }
 
 static long resolve_alias(struct ld *l, const char *name, struct pos pos)
@@ -406,10 +427,16 @@ static bool parse_event(struct ld *l)
 	case YAML_SEQUENCE_START_EVENT:
 		v->type = EV_SEQ;
 		anchor = (const char *)e->data.sequence_start.anchor;
+		if (e->data.sequence_start.tag)
+			collection_tag(l, v, (const char *)e->data.sequence_start.tag,
+				       "tag:yaml.org,2002:seq", "sequence");
 		break;
 	case YAML_MAPPING_START_EVENT:
 		v->type = EV_MAP;
 		anchor = (const char *)e->data.mapping_start.anchor;
+		if (e->data.mapping_start.tag)
+			collection_tag(l, v, (const char *)e->data.mapping_start.tag,
+				       "tag:yaml.org,2002:map", "mapping");
 		break;
 	case YAML_SEQUENCE_END_EVENT:
 		v->type = EV_SEQ_END;
@@ -1011,6 +1038,30 @@ static void list_names(const char *const *names, size_t n, char *buf, size_t len
 	}
 }
 
+/*
+ * diag_suggest, remembered: errors inside an anchored node come round
+ * again with every alias that replays it, and working out "did you mean"
+ * anew each time made a small alias bomb of typos cost seconds.  table
+ * identifies the (static) list of names.
+ */
+static const char *suggest(struct ld *l, const void *table, const char *word,
+			   const char *const *names, size_t n)
+{
+	size_t len = strlen(word);
+	if (len >= sizeof l->hints[0].word)
+		return diag_suggest(word, names, n);
+	size_t nh = sizeof l->hints / sizeof *l->hints;
+	for (size_t i = 0; i < nh; i++)
+		if (l->hints[i].table == table && strcmp(l->hints[i].word, word) == 0)
+			return l->hints[i].answer;
+	/* the oldest answer makes room */
+	struct hint *c = &l->hints[l->nhints++ % nh];
+	c->table = table;
+	memcpy(c->word, word, len + 1);
+	c->answer = diag_suggest(word, names, n);
+	return c->answer;
+}
+
 static void unknown_key(struct ld *l, const struct keytab *t, const char *key,
 			struct pos kpos, const char *ctx)
 {
@@ -1021,7 +1072,7 @@ static void unknown_key(struct ld *l, const struct keytab *t, const char *key,
 		err(l, kpos, "unknown key '%.60s' %s (it takes no keys)", key, ctx);
 		return;
 	}
-	const char *s = diag_suggest(key, names, t->n);
+	const char *s = suggest(l, t, key, names, t->n);
 	if (s) {
 		err(l, kpos, "unknown key '%.60s' %s (did you mean '%.60s'?)", key, ctx, s);
 		return;
@@ -1050,7 +1101,7 @@ static int get_choice(struct ld *l, const char *what, const char *noun, const ch
 			next(l);
 			return (int)i;
 		}
-	const char *s = diag_suggest(l->ev.value, names, n);
+	const char *s = suggest(l, names, l->ev.value, names, n);
 	if (s) {
 		err(l, l->ev.pos, "unknown %s '%.60s' (did you mean '%.60s'?)", noun, l->ev.value, s);
 	} else {
@@ -1851,10 +1902,54 @@ static void parse_graph(struct ld *l, struct graph *gr, const char *name)
 
 static void parse_arg(struct ld *l, struct arg *a, const char *name);
 
+/*
+ * The argument takes form kind.  The forms share their storage (struct
+ * arg's union), so a second form written beside a first (an error, said
+ * once the mapping is read) starts from a clean slate, not from the bits
+ * of the other.
+ */
+static void arg_form(struct arg *a, enum arg_kind kind)
+{
+	if (a->kind == kind)
+		return;
+	memset(&a->ref, 0, sizeof *a - offsetof(struct arg, ref));
+	a->ref.idx = -1;
+	a->kind = kind;
+}
+
+/* A list of arguments or fields, placed in the arena at its final length. */
+static struct arg *parse_arg_list(struct ld *l, const char *name, size_t *np)
+{
+	struct arg small[8], *v = small;
+	size_t n = 0, cap = sizeof small / sizeof *small;
+	next(l);
+	while (!l->fatal && l->ev.type != EV_SEQ_END) {
+		if (n == cap) {
+			struct arg *nv = xreallocarray(v == small ? NULL : v, cap * 2, sizeof *v);
+			if (v == small)
+				memcpy(nv, small, sizeof small);
+			v = nv;
+			cap *= 2;
+		}
+		memset(&v[n], 0, sizeof *v);
+		parse_arg(l, &v[n++], name);
+	}
+	next(l);
+	struct arg *out = NULL;
+	if (n) {
+		out = arena_alloc(&l->g->arena, n * sizeof *out);
+		memcpy(out, v, n * sizeof *out);
+	}
+	if (v != small)
+		free(v);
+	*np = n;
+	return out;
+}
+
 static void key_arg_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct arg *a = obj;
-	a->kind = ARG_BUFFER;
+	arg_form(a, ARG_BUFFER);
 	get_ref(l, "a buffer name", kd->name, &a->ref);
 }
 
@@ -1866,7 +1961,7 @@ static void key_arg_offset(struct ld *l, void *obj, const struct keydef *kd, str
 static void key_arg_handle(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct arg *a = obj;
-	a->kind = ARG_HANDLE;
+	arg_form(a, ARG_HANDLE);
 	get_ref(l, "a condition name", kd->name, &a->ref);
 }
 
@@ -1885,7 +1980,7 @@ static void key_arg_bytes(struct ld *l, void *obj, const struct keydef *kd, stru
 {
 	struct arg *a = obj;
 	static const char what[] = "hex digits, two per byte (such as \"00ff10ab\")";
-	a->kind = ARG_BYTES;
+	arg_form(a, ARG_BYTES);
 	if (!is_scalar(l) || is_null(l)) {
 		expected(l, what, kd->name);
 		return;
@@ -1899,8 +1994,7 @@ static void key_arg_bytes(struct ld *l, void *obj, const struct keydef *kd, stru
 		expected(l, what, kd->name);
 		return;
 	}
-	free(a->bytes);
-	a->bytes = xmalloc(n / 2);
+	a->bytes = arena_alloc(&l->g->arena, n / 2);
 	a->nbytes = n / 2;
 	for (size_t i = 0; i < n / 2; i++)
 		a->bytes[i] = (uint8_t)(hexval(s[2 * i]) << 4 | hexval(s[2 * i + 1]));
@@ -1910,19 +2004,16 @@ static void key_arg_bytes(struct ld *l, void *obj, const struct keydef *kd, stru
 static void key_arg_struct(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct arg *a = obj;
-	a->kind = ARG_STRUCT;
+	arg_form(a, ARG_STRUCT);
 	if (!want_seq(l, "a list of fields", kd->name))
 		return;
-	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END)
-		parse_arg(l, VEC_PUSH(a->fields, a->nfields, a->capfields), kd->name);
-	next(l);
+	a->fields = parse_arg_list(l, kd->name, &a->nfields);
 }
 
 static void key_arg_scalar(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct arg *a = obj;
-	a->kind = ARG_SCALAR;
+	arg_form(a, ARG_SCALAR);
 	a->type = (enum elem_type)kd->arg;
 	get_num(l, kd->name, &a->num);
 }
@@ -1978,7 +2069,7 @@ static void parse_arg(struct ld *l, struct arg *a, const char *name)
 		skip_value(l);
 		return;
 	}
-	a->kind = ARG_BUFFER;
+	arg_form(a, ARG_BUFFER);
 	get_ref(l, "a kernel argument (a buffer name, or a mapping such as {f32: 1.5})",
 		name, &a->ref);
 }
@@ -2072,10 +2163,7 @@ static void key_kernel_args(struct ld *l, void *obj, const struct keydef *kd, st
 	}
 	if (!want_seq(l, "a list of kernel arguments", kd->name))
 		return;
-	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END)
-		parse_arg(l, kernel_add_arg(obj), kd->name);
-	next(l);
+	k->args = parse_arg_list(l, kd->name, &k->nargs);
 }
 
 static void key_kernel_priority(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
@@ -2907,20 +2995,22 @@ struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 /* The rest of fd into a buffer, for what cannot be mapped (pipes). */
 static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
 {
-	size_t cap = 65536, len = 0;
-	char *buf = xmalloc(cap);
+	size_t cap = max < 65536 ? max : 65536, len = 0;
+	char *buf = xmalloc(cap ? cap : 1);
 	*too_large = false;
 	for (;;) {
-		if (len == cap) {
-			if (cap > max) {
-				*too_large = true;
-				free(buf);
-				return NULL;
-			}
-			cap *= 2;
+		if (len == cap && cap < max) {
+			/* Never more than max bytes, however long the pipe. */
+			cap = cap > max / 2 ? max : cap * 2;
 			buf = xreallocarray(buf, cap, 1);
 		}
-		ssize_t n = read(fd, buf + len, cap - len);
+		char probe;
+		ssize_t n = len < cap ? read(fd, buf + len, cap - len) : read(fd, &probe, 1);
+		if (n > 0 && len == cap) {
+			*too_large = true;
+			free(buf);
+			return NULL;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -2943,7 +3033,9 @@ static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
 struct gdef *gdef_load(const char *path, struct diag *d)
 {
 	const struct load_limits *lim = &load_default_limits;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* "-" is standard input (a copy of the descriptor, closed like any). */
+	int fd = strcmp(path, "-") == 0 ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+				       : open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		diag_error(d, nopos, "cannot read %s: %s", path, strerror(errno));

@@ -133,8 +133,12 @@ struct name_ref *node_add_after(struct node *n)
 
 struct arg *kernel_add_arg(struct node *n)
 {
-	n->graph->nodes_own = true;
-	return VEC_PUSH(n->u.kernel.args, n->u.kernel.nargs, n->u.kernel.capargs);
+	struct kernel_node *k = &n->u.kernel;
+	struct arg *args = arena_alloc(n->graph->arena, (k->nargs + 1) * sizeof *args);
+	if (k->nargs)
+		memcpy(args, k->args, k->nargs * sizeof *args);
+	k->args = args;
+	return &args[k->nargs++];
 }
 
 char *gdef_resolve_path(struct gdef *g, const char *written)
@@ -144,23 +148,11 @@ char *gdef_resolve_path(struct gdef *g, const char *written)
 	return arena_printf(&g->arena, "%s%s", g->dir, written);
 }
 
-static void free_args(struct arg *args, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(args[i].bytes);
-		free_args(args[i].fields, args[i].nfields);
-	}
-	free(args);
-}
-
 /* What a node holds outside the arena: its growable arrays and nested graphs. */
 static void node_free(struct node *n)
 {
 	free(n->after);
 	switch (n->kind) {
-	case NK_KERNEL:
-		free_args(n->u.kernel.args, n->u.kernel.nargs);
-		break;
 	case NK_GRAPH:
 		graph_free(n->u.child);
 		break;

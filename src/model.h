@@ -140,17 +140,32 @@ enum arg_kind {
 	ARG_STRUCT,         /* fields packed with C alignment */
 };
 
+/*
+ * One argument holds one form, so the forms share their storage (an
+ * anonymous union: the field names are those of a plain struct): 48 bytes
+ * rather than 120, times two or three per kernel node of a large file.
+ * Only the members of a->kind's form are meaningful.  Arguments, their
+ * bytes and their fields live in the gdef's arena.
+ */
 struct arg {
 	enum arg_kind kind;
-	struct pos pos;
-	struct name_ref ref;            /* ARG_BUFFER: buffer; ARG_HANDLE: condition */
-	uint64_t offset;                /* ARG_BUFFER: in elements */
 	enum elem_type type;            /* ARG_SCALAR */
-	struct num num;                 /* ARG_SCALAR */
-	uint8_t *bytes;                 /* ARG_BYTES */
-	size_t nbytes;
-	struct arg *fields;             /* ARG_STRUCT */
-	size_t nfields, capfields;
+	struct pos pos;
+	union {
+		struct {
+			struct name_ref ref;    /* ARG_BUFFER: buffer; ARG_HANDLE: condition */
+			uint64_t offset;        /* ARG_BUFFER: in elements */
+		};
+		struct num num;         /* ARG_SCALAR */
+		struct {                /* ARG_BYTES */
+			uint8_t *bytes;
+			size_t nbytes;
+		};
+		struct {                /* ARG_STRUCT */
+			struct arg *fields;
+			size_t nfields;
+		};
+	};
 };
 
 /* Size and alignment of an argument as the kernel sees it. */
@@ -166,8 +181,8 @@ struct kernel_node {
 	struct pos grid_pos, block_pos;
 	uint64_t shared;                /* dynamic shared memory, bytes */
 	struct pos shared_pos;
-	struct arg *args;
-	size_t nargs, capargs;
+	struct arg *args;               /* in the arena, exactly nargs of them */
+	size_t nargs;
 	struct pos args_pos;
 	bool has_priority;
 	int priority;
@@ -278,10 +293,10 @@ struct graph {
 	size_t nedges, capedges;
 	bool chain;
 	/*
-	 * Some node holds memory outside the arena (after, args, bodies, a
-	 * child graph), so graph_free must visit the nodes; without, a
+	 * Some node holds memory outside the arena (after, bodies, a child
+	 * graph), so graph_free must visit the nodes; without, a
 	 * 100,000-node chain is released without touching one.  Set by
-	 * node_add_after, kernel_add_arg and graph_new, and by the loader
+	 * node_add_after and graph_new, and by the loader
 	 * when it allocates an if or while node's bodies array.
 	 */
 	bool nodes_own;
@@ -374,6 +389,8 @@ void graph_free(struct graph *gr);
 struct node *graph_add_node(struct graph *gr, enum node_kind kind);
 /* A new, zeroed entry at the end of n->after, or of a kernel's args. */
 struct name_ref *node_add_after(struct node *n);
+/* (The args are copied to a longer array in the arena: for tests and small
+ * graphs; the loader places each list once, at its final length.) */
 struct arg *kernel_add_arg(struct node *n);
 
 /* Resolve a path written in the file against the file's directory (in the arena). */

@@ -1488,8 +1488,9 @@ static void reach(const struct graph *gr, size_t start, size_t *mark, size_t sta
 			p = succ + soff[x];
 			end = succ + soff[x + 1];
 		} else {
+			/* deps is NULL when there are none: NULL + 0 is undefined in C */
 			p = gr->nodes[x]->deps;
-			end = p + gr->nodes[x]->ndeps;
+			end = gr->nodes[x]->ndeps ? p + gr->nodes[x]->ndeps : p;
 		}
 		for (; p < end; p++)
 			if (mark[*p] != stamp) {

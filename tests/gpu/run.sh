@@ -18,11 +18,30 @@
 #       #@ check: COMMAND      a shell command run afterwards in $W, which
 #                              must succeed ($C is cugraphrun, $D the bundle)
 #       #@ needs: PROGRAM      skip the case when PROGRAM is not installed
+#       #@ shares-memory       its kernels use shared memory (SANITIZE=racecheck)
+#       #@ sanitizer-allows: TEXT  a compute-sanitizer report holding TEXT
+#                              is expected (a kernel that traps on purpose)
+#       #@ no-sanitizer: WHY   not run under compute-sanitizer, and why
+#       #@ sanitizer-known: WHY  may fail under compute-sanitizer (XFAIL), why
 #
 # Results (stdout, stderr, output files) stay in $RESULTS (default
 # results/ beside this script), one directory per case.
 #
 # Usage: run.sh [NAME...]   (case or example names; default all)
+#
+# Sanitizer mode: SANITIZE=memcheck sh .gpu/run.sh runs every example and
+# case under `compute-sanitizer --tool memcheck` (its log beside the run's
+# output, as sanitizer.log); besides its own checks, each must then be
+# clean: no memory errors, and no CUDA API errors either, except in cases
+# that expect a failure (status other than 0), where the driver's refusal
+# is the point (a broken PTX, a missing function), and the filters that
+# san_verdict lists and explains.  SANITIZE=racecheck or synccheck runs the examples
+# whose modules use shared memory (a .shared in their PTX) and the cases
+# marked "#@ shares-memory".
+# Examples run with SANITIZE_ARGS (default "-w 1 -n 3": the sanitizer is
+# slow, and a few launches run every node several times); gpu_unit is not
+# run.  COMPUTE_SANITIZER names the program (default: on PATH, else
+# /usr/local/cuda/bin/compute-sanitizer).
 
 D=$(cd "$(dirname "$0")" && pwd)
 C=${CUGRAPHRUN:-$D/bin/cugraphrun}
@@ -34,6 +53,13 @@ LD_LIBRARY_PATH=$D/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export C D LD_LIBRARY_PATH
 # a hung case must not hang the suite: cugraphrun's own --timeout gives 124
 LIMIT=${LIMIT:-120}
+
+SANITIZE=${SANITIZE:-}
+SANITIZE_ARGS=${SANITIZE_ARGS:--w 1 -n 3}
+if [ -n "$SANITIZE" ]; then
+	CS=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+	[ -x "$CS" ] || { echo "run.sh: SANITIZE=$SANITIZE but no compute-sanitizer ($CS)" >&2; exit 2; }
+fi
 
 pass=0 fail=0 skip=0
 failed_names=
@@ -78,6 +104,107 @@ show() {
 	tail -n 15 "$1" | sed 's/^/      | /'
 }
 
+# The words that put a run under the sanitizer, its log in $1; none unless SANITIZE.
+san_prefix() {
+	[ -n "$SANITIZE" ] || return 0
+	echo "$CS --tool $SANITIZE --print-limit 100 --log-file $1"
+}
+
+# Does the YAML file $1 run kernels that use shared memory?  A case says
+# so with "#@ shares-memory" (they all load tk.ptx, where one kernel does);
+# an example when a module it loads has .shared in its PTX.
+uses_shared() {
+	has_flag "$1" shares-memory && return 0
+	case $1 in cases/*) return 1 ;; esac
+	dir=$(dirname "$1")
+	for m in $(grep -a -o '[A-Za-z0-9_./-]*\.ptx' "$1"); do
+		[ -f "$dir/$m" ] && grep -q '\.shared' "$dir/$m" && return 0
+	done
+	return 1
+}
+
+# Skip $1 ($2 its YAML) in racecheck/synccheck modes unless it shares
+# memory, and in any sanitizer mode when it says "#@ no-sanitizer: WHY".
+san_skip() {
+	[ -n "$SANITIZE" ] || return 1
+	why=$(directives "$2" no-sanitizer)
+	if [ -n "$why" ]; then
+		skipped "$1" "not under compute-sanitizer: $why"
+		return 0
+	fi
+	case $SANITIZE in
+	racecheck | synccheck)
+		uses_shared "$2" && return 1
+		skipped "$1" "no shared memory"
+		return 0 ;;
+	esac
+	return 1
+}
+
+# Known failures under compute-sanitizer (2025.3.1, driver 580 on an H100)
+# that are not cugraphrun's: graphs with conditional nodes fail now and
+# then with CUDA_ERROR_ILLEGAL_ADDRESS while memcheck reports no access of
+# any kernel, or the process dies (exit 11) after a clean report, and the
+# same WHILE graph built by hand with the driver API alone (no cugraphrun)
+# fails the same way under memcheck and never without it.  Such runs still
+# run; a failure is listed as XFAIL, not counted as a failure, a pass as a
+# pass.  Examples here by name, cases by "#@ sanitizer-known: WHY".
+SANITIZE_KNOWN_EXAMPLES="while-countdown nested-conditionals"
+SANITIZE_KNOWN_WHY="conditional nodes under compute-sanitizer fail without cause in cugraphrun (see run.sh)"
+xfail=0
+
+# Is $1 ($2 its YAML) a known sanitizer failure?  Its reason in $known_why.
+san_known() {
+	known_why=
+	[ -n "$SANITIZE" ] || return 1
+	known_why=$(directives "$2" sanitizer-known)
+	case " $SANITIZE_KNOWN_EXAMPLES " in
+	*" ${1#example:} "*) [ "$1" != "${1#example:}" ] && known_why=$SANITIZE_KNOWN_WHY ;;
+	esac
+	[ -n "$known_why" ]
+}
+
+# A failure that san_known expects: XFAIL, else FAIL.
+bad_or_xfail() {
+	if san_known "$1" "$2"; then
+		xfail=$((xfail + 1))
+		echo "XFAIL: $1 ($known_why): $3"
+		return 0
+	fi
+	return 1
+}
+
+# What the sanitizer's log $1 says about the run of YAML file $2 that
+# should exit with status $3, as a reason to fail (empty: clean).  Each
+# report in the log starts with a line "========= TEXT" (its details are
+# indented further); the summary counts them.  Reports allowed:
+#   - API errors ("Program hit ...") in a run that expects a failure;
+#   - cuFuncGetParamInfo's invalid value when a .cubin or .fatbin module is
+#     loaded: the driver does not say how many parameters a kernel has, so
+#     the argument check asks until the call fails (PTX declares the count,
+#     and cugraphrun reads it there: no failing call for PTX);
+#   - reports holding a case's "#@ sanitizer-allows: TEXT" lines (in any
+#     of their lines: "at trap+" names the kernel that traps on purpose).
+san_verdict() {
+	[ -n "$SANITIZE" ] || return 0
+	[ -f "$1" ] || { echo "no sanitizer log"; return 0; }
+	total=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p; s/.*RACECHECK SUMMARY: .*(\([0-9]*\) error.*/\1/p' "$1" | tail -n 1)
+	[ -n "$total" ] || { echo "no summary in the sanitizer log"; return 0; }
+	directives "$2" sanitizer-allows >"$1.allowed"
+	[ "$3" -ne 0 ] && echo 'Program hit ' >>"$1.allowed"
+	grep -q '\.\(cubin\|fatbin\)' "$2" &&
+		echo 'Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to "invalid argument" on CUDA API call to cuFuncGetParamInfo.' >>"$1.allowed"
+	allowed=0
+	# reports: from one "========= TEXT" line to the next; count those holding an allowed text
+	[ -s "$1.allowed" ] && allowed=$(awk -v pats="$1.allowed" '
+		BEGIN { while ((getline p < pats) > 0) if (p != "") allow[++n] = p }
+		function done() { if (open) for (i = 1; i <= n; i++) if (index(blk, allow[i])) { c++; break }; open = 0; blk = "" }
+		/^========= [^ ]/ { done(); if ($0 !~ /COMPUTE-SANITIZER|ERROR SUMMARY|RACECHECK SUMMARY|Target application|Error: /) { open = 1; blk = $0 }; next }
+		/^=========  / { if (open) blk = blk "\n" $0; next }
+		END { done(); print c + 0 }' "$1")
+	[ "$total" -le "$allowed" ] || echo "$SANITIZE: $((total - allowed)) errors ($total reported, $allowed allowed)"
+}
+
 wanted() {
 	[ $# -eq 1 ] && return 0
 	name=$1
@@ -115,14 +242,23 @@ run_example() {
 	name=example:$(basename "$f" .yaml)
 	out=$RESULTS/$(basename "$f" .yaml).example
 	mkdir -p "$out"
-	limited "$C" "$f" >"$out/stdout" 2>"$out/stderr"
+	san_skip "$name" "$f" && return
+	sargs=
+	[ -n "$SANITIZE" ] && sargs=$SANITIZE_ARGS
+	# shellcheck disable=SC2046,SC2086
+	limited $(san_prefix "$out/sanitizer.log") "$C" $sargs "$f" >"$out/stdout" 2>"$out/stderr"
 	st=$?
-	if [ $st -eq 0 ]; then
+	why=
+	[ $st -eq 0 ] || why="exit $st, expected 0"
+	san=$(san_verdict "$out/sanitizer.log" "$f" 0)
+	[ -z "$san" ] || why="${why:+$why; }$san"
+	if [ -z "$why" ]; then
 		ok "$name"
-	else
-		bad "$name" "exit $st, expected 0"
+	elif ! bad_or_xfail "$name" "$f" "$why"; then
+		bad "$name" "$why"
 		show "$out/stdout" stdout
 		show "$out/stderr" stderr
+		show "$out/sanitizer.log" "sanitizer log"
 	fi
 }
 
@@ -139,15 +275,19 @@ run_case() {
 			return
 		fi
 	done
+	san_skip "$base" "$f" && return
 	args=$(directives "$f" args)
 	want=$(directives "$f" status)
 	want=${want:-0}
 	envs=$(directives "$f" env)
 	eval "set -- $args"
-	eval "limited env $envs \"\$C\" \"\$@\" \"\$f\"" >"$W/stdout" 2>"$W/stderr"
+	sp=$(san_prefix "$W/sanitizer.log")
+	eval "limited env $envs $sp \"\$C\" \"\$@\" \"\$f\"" >"$W/stdout" 2>"$W/stderr"
 	st=$?
 	why=
 	[ "$st" -eq "$want" ] || why="exit $st, expected $want"
+	san=$(san_verdict "$W/sanitizer.log" "$f" "$want")
+	[ -z "$san" ] || why="${why:+$why; }$san"
 	directives "$f" stderr >"$W/stderr.want"
 	if has_flag "$f" stderr-exact; then
 		if ! cmp -s "$W/stderr.want" "$W/stderr"; then
@@ -173,12 +313,13 @@ run_case() {
 	done <"$W/checks"
 	if [ -z "$why" ]; then
 		ok "$base"
-	else
+	elif ! bad_or_xfail "$base" "$f" "$why"; then
 		bad "$base" "$why"
 		show "$W/stderr.diff" "stderr diff (want, got)"
 		show "$W/stdout" stdout
 		show "$W/stderr" stderr
 		show "$W/check.log" "check output"
+		show "$W/sanitizer.log" "sanitizer log"
 	fi
 }
 
@@ -188,7 +329,8 @@ if command -v nvidia-smi >/dev/null 2>&1; then
 		sed 's/^/GPU: /'
 fi
 
-wanted gpu_unit "$@" && run_unit
+[ -z "$SANITIZE" ] && wanted gpu_unit "$@" && run_unit
+[ -n "$SANITIZE" ] && echo "under compute-sanitizer --tool $SANITIZE ($("$CS" --version | tail -n 1))"
 for f in examples/*.yaml; do
 	[ -e "$f" ] || continue
 	wanted "$(basename "$f" .yaml)" "$@" && run_example "$f"
@@ -198,6 +340,6 @@ for f in cases/*.yaml; do
 	wanted "$(basename "$f" .yaml)" "$@" && run_case "$f"
 done
 
-echo "$pass passed, $fail failed, $skip skipped"
+echo "$pass passed, $fail failed, $skip skipped${SANITIZE:+, $xfail known sanitizer failures (XFAIL)}"
 [ -n "$failed_names" ] && echo "failed:$failed_names"
 [ "$fail" -eq 0 ]

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "model.h"
+#include "ptx.h"
 #include "scalar.h"
 #include "strmap.h"
 #include "unit.h"
@@ -442,6 +443,37 @@ START_TEST(test_cli_misuse)
 }
 END_TEST
 
+/* ptx_entry_params: how many parameters PTX declares for an entry. */
+START_TEST(test_ptx_params)
+{
+	static const char ptx[] =
+		"// .entry commented(.param .u32 a)\n"
+		".version 9.0\n.target sm_75\n"
+		"/* .entry blockcomment( */\n"
+		".func (.param .b32 r) helper(.param .b32 x)\n{\n}\n"
+		".visible .entry saxpy(\n"
+		"\t.param .u32 saxpy_param_0,\n"
+		"\t.param .f32 saxpy_param_1, // .param in a comment\n"
+		"\t.param .align 8 .b8 saxpy_param_2[16]\n"
+		")\n{\n\tret;\n}\n"
+		".visible .entry sax()\n{\n}\n"
+		".entry bare\n.maxntid 32, 1, 1\n{\n}\n"
+		".entry broken(.param .u32 x\n";
+	ck_assert_int_eq(ptx_entry_params(ptx, "saxpy"), 3);
+	ck_assert_int_eq(ptx_entry_params(ptx, "sax"), 0);
+	ck_assert_int_eq(ptx_entry_params(ptx, "bare"), 0);
+	ck_assert_int_eq(ptx_entry_params(ptx, "sa"), -1);
+	ck_assert_int_eq(ptx_entry_params(ptx, "commented"), -1);
+	ck_assert_int_eq(ptx_entry_params(ptx, "blockcomment"), -1);
+	ck_assert_int_eq(ptx_entry_params(ptx, "helper"), -1);
+	ck_assert_int_eq(ptx_entry_params(ptx, "broken"), -1);
+	ck_assert_int_eq(ptx_entry_params("\x7f" "ELF\2\1 .entry saxpy(.param .u32 a)", "saxpy"), -1);
+	ck_assert_int_eq(ptx_entry_params("\x50\xed\x55\xba .entry saxpy()", "saxpy"), -1);
+	ck_assert_int_eq(ptx_entry_params(NULL, "saxpy"), -1);
+	ck_assert_int_eq(ptx_entry_params("", "saxpy"), -1);
+}
+END_TEST
+
 static Suite *scalar_suite(void)
 {
 	Suite *s = suite_create("scalar");
@@ -462,6 +494,7 @@ static Suite *scalar_suite(void)
 	tcase_add_test(tc, test_strmap);
 	tcase_add_test(tc, test_cli_misuse);
 	tcase_add_test(tc, test_flag_lists);
+	tcase_add_test(tc, test_ptx_params);
 	suite_add_tcase(s, tc);
 	return s;
 }

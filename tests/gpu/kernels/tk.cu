@@ -25,14 +25,17 @@ extern "C" __global__ void add_n(int *x, int n, int v)
 }
 
 /*
- * Append tag to a log: log[0] counts entries, log[1 + k] is the k-th tag.
+ * Append tag to a log: log[0] counts entries, log[1 + k] is the k-th tag,
+ * for the first cap entries (the log's count - 1).
  * Branch choices and iteration orders show up as the exact sequence.
  */
-extern "C" __global__ void mark(int *log, int tag)
+extern "C" __global__ void mark(int *log, int tag, int cap)
 {
 	if (blockIdx.x == 0 && threadIdx.x == 0) {
 		int k = atomicAdd(log, 1);
-		log[1 + k] = tag;
+		/* the log is sized for one launch; later ones only count */
+		if (k < cap)
+			log[1 + k] = tag;
 	}
 }
 

@@ -1,0 +1,77 @@
+/*
+ * The front end's fuzz target: what `cugraphrun --validate` and
+ * `--describe` do, on bytes in memory (gdef_load_string: no temporary
+ * files).  Messages and DOT go to /dev/null, so that their formatting is
+ * exercised too.  Built two ways: with libFuzzer (--enable-fuzzing, clang)
+ * as tests/fuzz/load_fuzz, and with tests/fuzz/replay.c as a plain program
+ * that replays files and folders, which `make check` runs over
+ * tests/fuzz/regress/ so that every input that ever crashed stays a test.
+ *
+ * Relative module and data paths resolve against the directory in
+ * CUGRAPHRUN_FUZZ_DIR (default: the current one), so that a corpus taken
+ * from examples/ gets past the file checks and reaches the DOT writer.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "describe.h"
+#include "diag.h"
+#include "load.h"
+#include "model.h"
+#include "validate.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+static FILE *sink;
+static char *name;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	sink = fopen("/dev/null", "w");
+	if (sink == NULL) {
+		perror("/dev/null");
+		exit(1);
+	}
+	const char *dir = getenv("CUGRAPHRUN_FUZZ_DIR");
+	if (dir == NULL || *dir == '\0') {
+		name = strdup("fuzz.yaml");
+	} else {
+		size_t n = strlen(dir);
+		name = malloc(n + sizeof "/fuzz.yaml");
+		if (name != NULL)
+			sprintf(name, "%s%sfuzz.yaml", dir, dir[n - 1] == '/' ? "" : "/");
+	}
+	if (name == NULL) {
+		perror("malloc");
+		exit(1);
+	}
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (sink == NULL)
+		LLVMFuzzerInitialize(NULL, NULL);
+	struct diag d;
+	diag_init(&d, name, sink);
+	struct gdef *g = gdef_load_string(name, (const char *)data, size,
+					  &load_default_limits, &d);
+	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	diag_finish(&d);
+	if (valid) {
+		/* Both views: --describe and --describe --buffers. */
+		struct describe_opts o = {.buffers = false};
+		describe_write(g, &o, sink);
+		o.buffers = true;
+		describe_write(g, &o, sink);
+	}
+	gdef_free(g);
+	return 0;
+}
