@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "fileio.h"
 #include "xmalloc.h"
 
 /* SHA-256 (FIPS 180-4) ----------------------------------------------------- */
@@ -250,21 +251,6 @@ static bool make_dirs(const char *path)
 	return ok;
 }
 
-static bool write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		len -= (size_t)w;
-	}
-	return true;
-}
-
 bool cache_put(const char *dir, const char *key, const void *data, size_t len,
 	       char *err, size_t errlen)
 {
@@ -291,7 +277,7 @@ bool cache_put(const char *dir, const char *key, const void *data, size_t len,
 	hash_final(&h, hex);
 	char head[256];
 	int n = snprintf(head, sizeof head, "%s%s\n%zu\n%s\n", magic, key, len, hex);
-	bool ok = write_all(fd, head, (size_t)n) && write_all(fd, data, len);
+	bool ok = write_full(fd, head, (size_t)n) && write_full(fd, data, len);
 	int e = errno;
 	/* The data must be on disk before the name: a crash must not leave a short entry. */
 	if (ok && fsync(fd) != 0) {

@@ -1,9 +1,10 @@
-/* Reading a whole file (see fileio.h). */
+/* Whole files and whole reads and writes (see fileio.h). */
 #include "config.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "xmalloc.h"
@@ -33,4 +34,34 @@ char *read_whole_file(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+bool write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+bool read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	while (len > 0) {
+		ssize_t n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
 }

@@ -1,6 +1,7 @@
 /*
  * Reading a whole file into memory, the one way every part of cugraphrun
- * does it (sources, PTX/cubin modules, a suite worker's output).
+ * does it (sources, PTX/cubin modules, a suite worker's output), and
+ * whole reads and writes on descriptors (suite pipes, cache entries).
  *
  * Ownership: read_whole_file() returns malloc'd memory that the caller
  * frees.
@@ -8,6 +9,7 @@
 #ifndef CGR_FILEIO_H
 #define CGR_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -16,5 +18,11 @@
  * errno set, and *len 0, when it cannot be opened or read.
  */
 char *read_whole_file(const char *path, size_t *len);
+
+/* All len bytes to fd, through short writes and EINTR; false on an error. */
+bool write_full(int fd, const void *buf, size_t len);
+
+/* Exactly len bytes from fd, through short reads and EINTR; false at EOF or an error first. */
+bool read_full(int fd, void *buf, size_t len);
 
 #endif

@@ -253,36 +253,6 @@ static void collect(struct suite *st)
 
 /* I/O helpers ------------------------------------------------------------- */
 
-static bool write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
-/* Reads exactly len bytes; false at EOF or error before that. */
-static bool read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-	while (len > 0) {
-		ssize_t n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
 
 static void capture_path(const struct suite *st, size_t i, const char *ext, char *buf,
 			 size_t len)
