@@ -51,6 +51,7 @@
 #include "profstat.h"
 #include "report.h"
 #include "scalar.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -258,33 +259,6 @@ void report_print_human(FILE *out, const struct report *r)
 
 /* JSON ------------------------------------------------------------------ */
 
-/* Length of the well-formed UTF-8 sequence at p, or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *p)
-{
-	unsigned c = p[0];
-	size_t len;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	else if (c >= 0xc2 && c <= 0xdf)
-		len = 2, min = 0x80;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, min = 0x10000;
-	else
-		return 0;
-	unsigned cp = c & (0x7fu >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3fu);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 /*
  * A JSON string: quotes, backslashes and control characters escaped,
  * UTF-8 passed through, and a byte that is no UTF-8 (a file name may hold
@@ -304,7 +278,10 @@ void report_json_string(FILE *out, const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
 		unsigned c = *p;
-		size_t len = utf8_len(p);
+		size_t len;
+		/* a NUL ends a sequence too: no need to know the length left */
+		if (utf8_next(p, SIZE_MAX, &len) < 0)
+			len = 0;
 		if (c < sizeof short_escapes && short_escapes[c]) {
 			fprintf(out, "\\%c", short_escapes[c]);
 		} else if (c < 0x20) {
