@@ -33,6 +33,20 @@ static double us(uint64_t ns, uint64_t t0)
 	return (double)(ns - t0) * 1e-3;
 }
 
+/* A record's place in time order: by start, ties in record order. */
+struct by_start {
+	uint64_t start;
+	size_t i;
+};
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct by_start *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
 static void put_dims(FILE *out, const char *key, const uint32_t d[3])
 {
 	fprintf(out, ", \"%s\": [%u, %u, %u]", key, d[0], d[1], d[2]);
@@ -47,23 +61,15 @@ int trace_write(FILE *out, const struct prof_rec *recs, size_t n, const struct t
 	if (n == 0)
 		t0 = 0;
 	/* records sorted by start, whatever the launch: lanes fill in time order */
-	size_t *order = xcalloc(n ? n : 1, sizeof *order);
+	struct by_start *order = xcalloc(n ? n : 1, sizeof *order);
 	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	for (size_t i = 1; i < n; i++) {
-		/* insertion sort: the input is sorted by launch and start, nearly in time order */
-		size_t k = order[i], j = i;
-		while (j > 0 && recs[order[j - 1]].start_ns > recs[k].start_ns) {
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = k;
-	}
+		order[i] = (struct by_start){recs[i].start_ns, i};
+	qsort(order, n, sizeof *order, cmp_start);
 	struct lane *lanes = NULL;
 	size_t nlanes = 0, caplanes = 0;
 	unsigned *tid = xcalloc(n ? n : 1, sizeof *tid);
 	for (size_t oi = 0; oi < n; oi++) {
-		const struct prof_rec *r = &recs[order[oi]];
+		const struct prof_rec *r = &recs[order[oi].i];
 		struct lane *l = NULL;
 		unsigned count = 0;
 		for (size_t k = 0; k < nlanes && l == NULL; k++) {
@@ -81,7 +87,7 @@ int trace_write(FILE *out, const struct prof_rec *recs, size_t n, const struct t
 		}
 		if (r->end_ns > l->end)
 			l->end = r->end_ns;
-		tid[order[oi]] = l->tid;
+		tid[order[oi].i] = l->tid;
 	}
 	free(order);
 
