@@ -27,7 +27,7 @@ import tempfile
 
 
 # Extra rounds for the graphs whose launch time varies from process to process.
-ROUNDS_FACTOR = {("fan", 100): 9, ("chain", 1): 5}
+ROUNDS_FACTOR = {("fan", 100): 15, ("chain", 1): 20}
 
 
 def run(exe, path, repeat, warmup, profile):
@@ -40,6 +40,19 @@ def run(exe, path, repeat, warmup, profile):
     return r["launch"]["median_s"], prof["median_s"] if prof else None
 
 
+def pin(spec):
+    """Pin this process, and so every run, to a few CPUs: a short graph's
+    launch is as fast as the CPU that queues it, and a run placed on another
+    core (or moved between cores) differs from the next by more than the
+    2% this benchmark looks for.  Returns the CPUs, or None."""
+    if spec == "none":
+        return None
+    have = sorted(os.sched_getaffinity(0))
+    cpus = have[-2:] if spec == "auto" else [int(c) for c in spec.split(",")]
+    os.sched_setaffinity(0, cpus)
+    return cpus
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cugraphrun", required=True)
@@ -50,7 +63,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--profile", type=int, default=20)
     ap.add_argument("--graphs", default="chain:1,chain:100,chain:10000,fan:100")
+    ap.add_argument("--cpus", default="auto",
+                    help="CPUs every run is pinned to: a list (2,3), 'auto' (the last "
+                         "two this process may use) or 'none'")
     a = ap.parse_args()
+    cpus = pin(a.cpus)
 
     tmp = tempfile.mkdtemp(prefix="cgr-pbench-")
     os.makedirs(os.path.join(tmp, "kernels"))
@@ -63,9 +80,11 @@ def main():
         with open(path, "w") as f:
             subprocess.run(args, check=True, stdout=f)
         plain, with_p, profiled = [], [], []
-        # A fan's launch time varies from process to process by up to 8% (see
-        # gpu-bench.py), a one-node chain's by about 5% (3.3 to 3.5 us on the
-        # H100): both need more processes for their medians to settle.
+        # A fan's launch time varies from process to process by up to 40%
+        # (the driver spreads its branches differently on each
+        # instantiation: 82 to 122 us on the H100), a one-node chain's by
+        # 20% even when pinned (2.9 to 3.6 us): both need many processes for
+        # the median of their medians to settle.
         for k in range(a.rounds * ROUNDS_FACTOR.get((shape, int(n)), 1)):
             # interleaved, so drift hits both alike, each going first every other round
             for prof in ((0, a.profile) if k % 2 == 0 else (a.profile, 0)):
@@ -92,6 +111,7 @@ def main():
     print(f"timed launches: {a.repeat} per run; the median of the runs' medians, over "
           f"'runs' interleaved runs of each; process medians: the range of the runs' medians; "
           f"profiled: {a.profile} launches per run; "
+          f"runs pinned to CPUs {','.join(map(str, cpus)) if cpus else '(none)'}; "
           f"{'PASS' if ok else 'FAIL'}")
     return 0 if ok else 1
 

@@ -145,14 +145,19 @@ def check_fan(report, trace, dot):
         fail("critical path %s, expected fork -> b40 -> join" % path_ids(p))
     near("critical path", p["critical_path"]["total_s"], 40 * US)
     # overlap: in every launch some branches run at once, each on a track of
-    # its own; with CUPTI attached the branches start a few us apart (the
-    # first launches most), so all three at once is asked of one launch
-    all_three = 0
+    # its own, and the longest branch runs beside each of the others in some
+    # launch.  Not all three at once: with CUPTI attached the branches start
+    # a few us apart and one short branch may end before another starts
+    # (an H100 suite run once had no launch of ten with all three at once)
+    beside = {"b10": 0, "b20": 0}
+    first = []
     for launch in range(1, p["launches"] + 1):
         ev = {nid: node_events(trace, nid, launch) for nid in ("b10", "b20", "b40")}
         if any(len(v) != 1 for v in ev.values()):
             fail("trace: launch %d lacks a branch: %r" % (launch, ev))
         spans = {k: (v[0]["ts"], v[0]["ts"] + v[0]["dur"]) for k, v in ev.items()}
+        if len(first) < 3:
+            first.append(spans)
         pairs = [(a, b) for a in spans for b in spans if a < b and
                  spans[a][0] < spans[b][1] and spans[b][0] < spans[a][1]]
         if not pairs:
@@ -160,9 +165,11 @@ def check_fan(report, trace, dot):
         for a, b in pairs:
             if ev[a][0]["tid"] == ev[b][0]["tid"]:
                 fail("trace: overlapping %s and %s share a track" % (a, b))
-        all_three += len(pairs) == 3
-    if all_three == 0:
-        fail("trace: the three branches never all ran at once")
+            if b == "b40":
+                beside[a] += 1
+    for nid, n in beside.items():
+        if n == 0:
+            fail("trace: b40 never ran beside %s; the first launches' spans: %r" % (nid, first))
     text = open(dot, encoding="utf-8").read()
     for want in ("fillcolor", "penwidth", "filled,bold"):
         if want not in text:
