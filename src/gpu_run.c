@@ -18,19 +18,12 @@
 #include "describe.h"
 #include "gpu.h"
 #include "gpu_build.h"
+#include "monotime.h"
 #include "profile.h"
 #include "report.h"
 #include "trace.h"
 #include "verify.h"
 #include "xmalloc.h"
-
-/* Monotonic seconds. */
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* enum inst_flag bits to the driver's, in one table. */
 static const struct {
@@ -126,7 +119,7 @@ static CUresult poll_until(CUresult (*query)(void *), void *arg, double deadline
 		CUresult r = query(arg);
 		if (r != CUDA_ERROR_NOT_READY)
 			return r;
-		if (deadline > 0 && now() > deadline)
+		if (deadline > 0 && monotime() > deadline)
 			return CUDA_ERROR_TIMEOUT;
 		nanosleep(&nap, NULL);
 	}
@@ -168,7 +161,7 @@ static int instantiate(struct run *rn, double *inst_s, double *upload_s)
 			ip.flags |= inst_flags[i].cuda;
 	ip.hUploadStream = gp->stream;
 	gpu_verbose(gp, "instantiating (flags 0x%llx)", (unsigned long long)ip.flags);
-	double t = now();
+	double t = monotime();
 	CUresult r = cu.GraphInstantiateWithParams(&rn->exec, gp->root, &ip);
 	if (r != CUDA_SUCCESS || ip.result_out != CUDA_GRAPH_INSTANTIATE_SUCCESS) {
 		rn->exec = NULL;
@@ -184,8 +177,8 @@ static int instantiate(struct run *rn, double *inst_s, double *upload_s)
 				   "the graph: %s", why);
 		return 3;
 	}
-	*inst_s = now() - t;
-	t = now();
+	*inst_s = monotime() - t;
+	t = monotime();
 	/* with INST_UPLOAD instantiate queued the upload: its time is the wait */
 	if (!(rn->s->instantiate & INST_UPLOAD))
 		r = cu.GraphUpload(rn->exec, gp->stream);
@@ -195,7 +188,7 @@ static int instantiate(struct run *rn, double *inst_s, double *upload_s)
 		errorx("cannot upload the graph: %s", cu_strerror(r));
 		return 3;
 	}
-	*upload_s = now() - t;
+	*upload_s = monotime() - t;
 	return 0;
 }
 
@@ -358,12 +351,12 @@ static int timed_launches(struct run *rn, double *samples)
 	 * for: one that hangs would block the driver's teardown at exit, so
 	 * it must end in timed_out's _exit like any other.
 	 */
-	double t = now();
+	double t = monotime();
 	for (size_t k = 0; k < queued; k++) {
 		int rc = wait_launch(rn, (long)k, rn->ev[3 + 2 * k], t);
 		if (rc)
 			return rc;
-		t = now();
+		t = monotime();
 	}
 	if (failed)
 		return failed;
@@ -410,7 +403,7 @@ static int profiled_launches(struct run *rn, struct report *rep)
 		CUresult r = launch(rn, rn->ev[0], rn->ev[1]);
 		if (r != CUDA_SUCCESS)
 			return launch_failed(rn, word, r);
-		if ((rc = wait_launch(rn, word, rn->ev[1], now())) != 0)
+		if ((rc = wait_launch(rn, word, rn->ev[1], monotime())) != 0)
 			return rc;
 		float ms = 0;
 		if ((r = cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1])) != CUDA_SUCCESS) {
@@ -537,19 +530,19 @@ static int run_stages(struct run *rn, struct report *rep)
 	const struct run_settings *s = rn->s;
 	int rc;
 
-	double t = now();
+	double t = monotime();
 	gp->no_cache = rn->o->no_cache;
 	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
 		return rc;
 	/* compiling source modules is a phase of its own */
-	rep->load_s = s->frontend_s + (now() - t) - gp->compile_s;
+	rep->load_s = s->frontend_s + (monotime() - t) - gp->compile_s;
 	rep->compile_modules = gp->nsources;
 	rep->compile_cached = gp->ncached;
 	rep->compile_s = gp->compile_s;
-	t = now();
+	t = monotime();
 	if ((rc = gpu_build(gp)) != 0)
 		return rc;
-	rep->build_s = now() - t;
+	rep->build_s = monotime() - t;
 	if (rn->o->dot) {
 		CUresult r = cu.GraphDebugDotPrint(gp->root, rn->o->dot,
 						   rn->o->has_dot_flags ? rn->o->dot_flags : 0);
@@ -582,7 +575,7 @@ static int run_stages(struct run *rn, struct report *rep)
 	CUresult r = launch(rn, rn->ev[0], rn->ev[1]);
 	if (r != CUDA_SUCCESS)
 		return launch_failed(rn, -1, r);
-	if ((rc = wait_launch(rn, -1, rn->ev[1], now())) != 0)
+	if ((rc = wait_launch(rn, -1, rn->ev[1], monotime())) != 0)
 		return rc;
 	float ms = 0;
 	if ((r = cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1])) == CUDA_SUCCESS)

@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 /* nvrtc.h tests macros it never defines (NVRTC_GET_TYPE_NAME) */
 #pragma GCC diagnostic push
@@ -31,6 +30,7 @@
 #pragma GCC diagnostic pop
 
 #include "cache.h"
+#include "monotime.h"
 #include "rtc.h"
 #include "xmalloc.h"
 
@@ -61,13 +61,6 @@ static struct {
 } nv;
 static bool nv_located, nv_tried, nv_ok;
 static char nv_why[512];
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* "A/include" when A/include/cuda_runtime_api.h is there. */
 static char *toolkit_include(const char *root)
@@ -468,9 +461,9 @@ static int compile(const struct module *m, const char *real, const char *text,
 	}
 	for (size_t i = 0; i < names->n; i++)
 		nv.AddNameExpression(prog, names->v[i]);
-	double t = now();
+	double t = monotime();
 	r = nv.CompileProgram(prog, (int)opts->n, (const char *const *)opts->v);
-	out->seconds = now() - t;
+	out->seconds = monotime() - t;
 	size_t loglen = 0;
 	char *log = NULL;
 	if (nv.GetProgramLogSize(prog, &loglen) == NVRTC_SUCCESS && loglen > 1) {
