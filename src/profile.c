@@ -23,6 +23,7 @@
 #include <cupti.h>
 
 #include "profile.h"
+#include "profmap.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -472,27 +473,21 @@ static struct node *resolve(struct profiler *p, uint64_t id)
  * executable graph numbers the root graph's nodes first, in the order they
  * were created, then every nested node (child-graph, conditional and
  * empty ones too) in the order they were created.  So when the root
- * clones sit at G<<32 + 0, 1, 2... as expected, nested node j is
+ * clones sit at G<<32 + 0, 1, 2... as expected (prof_exec_base, in
+ * profmap.c, checks it), nested node j is
  * G<<32 + nroot + j.  When they do not, nested records stay unmapped and
  * the report counts them.
  */
 static void exec_layout(struct profiler *p)
 {
-	uint64_t base = UINT64_MAX;
-	for (size_t i = 0; i < p->nroot; i++) {
-		uint64_t clone = UINT64_MAX;
-		for (size_t c = 0; c < p->nclones && clone == UINT64_MAX; c++)
-			if (p->clones[c].orig == p->root_ids[i] &&
-			    (base == UINT64_MAX || p->clones[c].id >> 32 == base >> 32))
-				clone = p->clones[c].id;
-		if (clone == UINT64_MAX)
-			return;
-		if (i == 0)
-			base = clone & ~(uint64_t)UINT32_MAX;
-		if (clone != base + i)
-			return;
-	}
-	if (p->nroot == 0 || p->nnested == 0)
+	/* the clones as announced: this runs before they are sorted by id */
+	struct prof_clone *clones = xcalloc(p->nclones ? p->nclones : 1, sizeof *clones);
+	for (size_t c = 0; c < p->nclones; c++)
+		clones[c] = (struct prof_clone){p->clones[c].id, p->clones[c].orig};
+	uint64_t base;
+	bool laid_out = prof_exec_base(p->root_ids, p->nroot, clones, p->nclones, &base);
+	free(clones);
+	if (!laid_out || p->nnested == 0)
 		return;
 	p->flat = xcalloc(p->nnested, sizeof *p->flat);
 	for (size_t j = 0; j < p->nnested; j++) {
