@@ -39,11 +39,29 @@ static const struct step nvrtc_steps[] = {
 	{nvrtc_names, COUNT(nvrtc_names), nvrtc_places, COUNT(nvrtc_places)},
 };
 
+/* CUPTI 13: $CUDA_HOME's first, then the loader, then the usual toolkit; any CUPTI last. */
+static const char *const cupti13_names[] = {"libcupti.so.13"};
+static const char *const cupti13_places[] = {
+	"$CUDA_HOME/lib64",
+	"$CUDA_HOME/extras/CUPTI/lib64",
+	LOADER,
+	"/usr/local/cuda/lib64",
+	"/usr/local/cuda/extras/CUPTI/lib64",
+	"/usr/local/cuda/targets/x86_64-linux/lib",
+};
+static const char *const cupti_any_names[] = {"libcupti.so"};
+static const char *const loader_only[] = {LOADER};
+static const struct step cupti_steps[] = {
+	{cupti13_names, COUNT(cupti13_names), cupti13_places, COUNT(cupti13_places)},
+	{cupti_any_names, COUNT(cupti_any_names), loader_only, COUNT(loader_only)},
+};
+
 static const struct {
 	const struct step *steps;
 	size_t nsteps;
 } libs[] = {
 	[TOOLKIT_NVRTC] = {nvrtc_steps, COUNT(nvrtc_steps)},
+	[TOOLKIT_CUPTI] = {cupti_steps, COUNT(cupti_steps)},
 };
 
 /* The folders of an ld.so.conf file, with its include lines followed. */

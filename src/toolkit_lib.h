@@ -1,6 +1,6 @@
 /*
  * Where the CUDA toolkit's libraries that cugraphrun opens at run time
- * are looked for: NVRTC (rtc.c).  A library is
+ * are looked for: NVRTC (rtc.c) and CUPTI (profile.c).  A library is
  * found as a file, without loading it, so that NVRTC's compile cache can
  * name the file a compile would load and a cache hit never loads NVRTC.
  * The loader's places are read as the loader reads them: LD_LIBRARY_PATH,
@@ -21,6 +21,7 @@
 
 enum toolkit_lib {
 	TOOLKIT_NVRTC,                  /* libnvrtc.so.N, N from 15 down to 12 */
+	TOOLKIT_CUPTI,                  /* libcupti.so.13, then libcupti.so */
 };
 
 /* Offered each file found in turn (its real path); true takes it and ends the search. */

@@ -148,6 +148,28 @@ START_TEST(nvrtc_found_as_real_path)
 }
 END_TEST
 
+START_TEST(cupti_home_then_loader_then_any)
+{
+	setenv_top("LD_LIBRARY_PATH", "ld");
+	setenv_top("CUDA_HOME", "home");
+	setenv_top("CUDA_PATH", "path");
+	touch("home/lib64/libcupti.so.13");
+	touch("home/extras/CUPTI/lib64/libcupti.so.13");
+	touch("ld/libcupti.so.13");
+	touch("ld/libcupti.so");
+	touch("home/lib64/libcupti.so");         /* any CUPTI: the loader's folders only */
+	touch("path/lib64/libcupti.so.13");      /* CUPTI never looks in $CUDA_PATH */
+	touch("ld/libcupti.so.12");
+	static const char *const want[] = {
+		"home/lib64/libcupti.so.13",
+		"home/extras/CUPTI/lib64/libcupti.so.13",
+		"ld/libcupti.so.13",
+		"ld/libcupti.so",
+	};
+	expect_offered(TOOLKIT_CUPTI, want, sizeof want / sizeof *want);
+}
+END_TEST
+
 START_TEST(empty_variables_are_no_place)
 {
 	setenv("CUDA_HOME", "", 1);
@@ -216,6 +238,7 @@ static Suite *toolkit_lib_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, nvrtc_newest_major_first_then_loader_order);
 	tcase_add_test(tc, nvrtc_found_as_real_path);
+	tcase_add_test(tc, cupti_home_then_loader_then_any);
 	tcase_add_test(tc, empty_variables_are_no_place);
 	tcase_add_test(tc, ld_so_conf_includes_and_comments);
 	suite_add_tcase(s, tc);
