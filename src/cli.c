@@ -97,6 +97,22 @@ static bool parse_count(const char *s, uint32_t *out)
 }
 
 /*
+ * The next word of a comma list at *p, in *word and *len, and *p past it
+ * and its comma; false at the end.  "a,,b" has an empty word, "a," none
+ * after a.
+ */
+static bool next_word(const char **p, const char **word, size_t *len)
+{
+	if (**p == '\0')
+		return false;
+	*word = *p;
+	*len = strcspn(*p, ",");
+	*p += *len;
+	*p += **p == ',';
+	return true;
+}
+
+/*
  * "a,b,c" with each word one of names[0..n): bit i for names[i].  False,
  * with the word in bad, at the first word that is none of them.
  */
@@ -104,17 +120,17 @@ static bool parse_name_bits(const char *s, const char *const *names, unsigned n,
 			    unsigned *out, char *bad, size_t badlen)
 {
 	unsigned flags = 0;
-	for (const char *p = s; *p; p += *p == ',') {
-		size_t len = strcspn(p, ",");
+	const char *p = s, *w;
+	size_t len;
+	while (next_word(&p, &w, &len)) {
 		unsigned i = 0;
-		while (i < n && !(strlen(names[i]) == len && strncmp(names[i], p, len) == 0))
+		while (i < n && !(strlen(names[i]) == len && strncmp(names[i], w, len) == 0))
 			i++;
 		if (i == n) {
-			snprintf(bad, badlen, "%.*s", (int)len, p);
+			snprintf(bad, badlen, "%.*s", (int)len, w);
 			return false;
 		}
 		flags |= 1u << i;
-		p += len;
 	}
 	*out = flags;
 	return true;
@@ -150,18 +166,18 @@ static bool parse_devices(const char *s, struct options *o)
 	o->device_mask = 0;
 	if ((o->devices_all = strcmp(s, "all") == 0))
 		return true;
-	for (const char *p = s; *p; p += *p == ',') {
-		size_t len = strcspn(p, ",");
+	const char *p = s, *w;
+	size_t len;
+	while (next_word(&p, &w, &len)) {
 		char word[16];
 		uint32_t dev;
 		if (len == 0 || len >= sizeof word)
 			return false;
-		memcpy(word, p, len);
+		memcpy(word, w, len);
 		word[len] = '\0';
 		if (!parse_count(word, &dev) || dev > 63)
 			return false;
 		o->device_mask |= 1ull << dev;
-		p += len;
 	}
 	return o->device_mask != 0;
 }

@@ -4,7 +4,9 @@
  * back, each between its own pair of events, and the report.  Every wait
  * polls against the --timeout deadline: a WHILE that never ends blocks
  * cuStreamSynchronize and context teardown forever, so on timeout we
- * report, flush and _exit(124) without touching CUDA again.
+ * report, flush and _exit(124) without touching CUDA again.  --profile's
+ * launches and outputs are profile_run.c's, through the helpers this file
+ * lends in a struct profile_host (profile_run.h).
  */
 #include "config.h"
 
@@ -15,22 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "describe.h"
 #include "gpu.h"
 #include "gpu_build.h"
-#include "profile.h"
+#include "monotime.h"
+#include "profile_run.h"
 #include "report.h"
-#include "trace.h"
 #include "verify.h"
 #include "xmalloc.h"
-
-/* Monotonic seconds. */
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* enum inst_flag bits to the driver's, in one table. */
 static const struct {
@@ -53,9 +46,7 @@ struct run {
 	CUgraphExec exec;
 	CUevent *ev;                    /* start and end per launch */
 	size_t nev;
-	struct profiler *prof;          /* --profile, else NULL */
-	double *prof_samples;           /* each profiled launch, seconds */
-	struct prof_summary *summary;
+	struct profile_run profile;     /* --profile (profile_run.h) */
 };
 
 /* Launch k of the run in words: "the verification launch", "timed launch 3 of 100". */
@@ -126,7 +117,7 @@ static CUresult poll_until(CUresult (*query)(void *), void *arg, double deadline
 		CUresult r = query(arg);
 		if (r != CUDA_ERROR_NOT_READY)
 			return r;
-		if (deadline > 0 && now() > deadline)
+		if (deadline > 0 && monotime() > deadline)
 			return CUDA_ERROR_TIMEOUT;
 		nanosleep(&nap, NULL);
 	}
@@ -168,7 +159,7 @@ static int instantiate(struct run *rn, double *inst_s, double *upload_s)
 			ip.flags |= inst_flags[i].cuda;
 	ip.hUploadStream = gp->stream;
 	gpu_verbose(gp, "instantiating (flags 0x%llx)", (unsigned long long)ip.flags);
-	double t = now();
+	double t = monotime();
 	CUresult r = cu.GraphInstantiateWithParams(&rn->exec, gp->root, &ip);
 	if (r != CUDA_SUCCESS || ip.result_out != CUDA_GRAPH_INSTANTIATE_SUCCESS) {
 		rn->exec = NULL;
@@ -184,8 +175,8 @@ static int instantiate(struct run *rn, double *inst_s, double *upload_s)
 				   "the graph: %s", why);
 		return 3;
 	}
-	*inst_s = now() - t;
-	t = now();
+	*inst_s = monotime() - t;
+	t = monotime();
 	/* with INST_UPLOAD instantiate queued the upload: its time is the wait */
 	if (!(rn->s->instantiate & INST_UPLOAD))
 		r = cu.GraphUpload(rn->exec, gp->stream);
@@ -195,7 +186,7 @@ static int instantiate(struct run *rn, double *inst_s, double *upload_s)
 		errorx("cannot upload the graph: %s", cu_strerror(r));
 		return 3;
 	}
-	*upload_s = now() - t;
+	*upload_s = monotime() - t;
 	return 0;
 }
 
@@ -315,6 +306,13 @@ static struct event_span *event_spans(struct run *rn, size_t *nspans)
 	return spans;
 }
 
+/* Destroy the executable graph: --profile instantiates afresh. */
+static void drop_exec(struct run *rn)
+{
+	cu.GraphExecDestroy(rn->exec);
+	rn->exec = NULL;
+}
+
 /* Queue one launch between events start and end. */
 static CUresult launch(struct run *rn, CUevent start, CUevent end)
 {
@@ -358,12 +356,12 @@ static int timed_launches(struct run *rn, double *samples)
 	 * for: one that hangs would block the driver's teardown at exit, so
 	 * it must end in timed_out's _exit like any other.
 	 */
-	double t = now();
+	double t = monotime();
 	for (size_t k = 0; k < queued; k++) {
 		int rc = wait_launch(rn, (long)k, rn->ev[3 + 2 * k], t);
 		if (rc)
 			return rc;
-		t = now();
+		t = monotime();
 	}
 	if (failed)
 		return failed;
@@ -379,126 +377,6 @@ static int timed_launches(struct run *rn, double *samples)
 		samples[k - rn->warmup] = ms * 1e-3;
 	}
 	return 0;
-}
-
-/*
- * --profile: after the timed launches, a fresh instantiation with CUPTI
- * attached (the timed ones ran with no profiler at all), launched one at a
- * time so that each launch's records are told apart by a flush.  The
- * timed instantiation goes first: a graph with memory nodes allows one.
- */
-static int profiled_launches(struct run *rn, struct report *rep)
-{
-	struct gpu *gp = rn->gp;
-	uint32_t n = rn->o->profile_launches;
-	/*
-	 * CUPTI is opened only now: opened before the timed launches, it made
-	 * a one-node graph's timed launches 2-3% faster on the H100 (measured).
-	 */
-	if ((rn->prof = profiler_open()) == NULL)
-		return 3;
-	cu.GraphExecDestroy(rn->exec);
-	rn->exec = NULL;
-	gpu_verbose(gp, "%u profiled launches", n);
-	int rc = profiler_start(rn->prof, gp);
-	double inst_s, upload_s;
-	if (rc != 0 || (rc = instantiate(rn, &inst_s, &upload_s)) != 0)
-		return rc;
-	rn->prof_samples = xcalloc(n ? n : 1, sizeof *rn->prof_samples);
-	for (uint32_t k = 0; k < n; k++) {
-		long word = (long)rn->warmup + (long)rn->s->repeat + (long)k;
-		CUresult r = launch(rn, rn->ev[0], rn->ev[1]);
-		if (r != CUDA_SUCCESS)
-			return launch_failed(rn, word, r);
-		if ((rc = wait_launch(rn, word, rn->ev[1], now())) != 0)
-			return rc;
-		float ms = 0;
-		if ((r = cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1])) != CUDA_SUCCESS) {
-			errorx("cannot time profiled launch %u: %s", k + 1, cu_strerror(r));
-			return 3;
-		}
-		rn->prof_samples[k] = ms * 1e-3;
-		if ((rc = profiler_flush(rn->prof, k)) != 0)
-			return rc;
-	}
-	if ((rc = profiler_stop(rn->prof)) != 0)
-		return rc;
-	size_t nrecs;
-	const struct prof_rec *recs = profiler_records(rn->prof, &nrecs);
-	struct stats st;
-	stats_compute(rep->samples, rep->nsamples, &st);
-	rn->summary = prof_summarize(gp->g, recs, nrecs, n, rn->prof_samples,
-				     rep->nsamples > 0, st.median);
-	rn->summary->dropped = profiler_dropped(rn->prof);
-	if (rn->summary->dropped)
-		diag_warning(gp->d, (struct pos){0}, "CUPTI dropped %llu activity records: "
-			     "the profile is incomplete",
-			     (unsigned long long)rn->summary->dropped);
-	rn->summary->incomplete = profiler_incomplete(rn->prof);
-	if (rn->summary->incomplete)
-		diag_warning(gp->d, (struct pos){0}, "CUPTI delivered %llu activity records "
-			     "without a start or an end; they are left out and the profile is "
-			     "incomplete", (unsigned long long)rn->summary->incomplete);
-	rep->profile = rn->summary;
-	return 0;
-}
-
-/*
- * Close an output that write (0 or -1) went to, always; on failure say why
- * with the errno of the first failure (err, or fclose's).  0 or 2.
- */
-static int close_output(FILE *f, int write, int err, const char *path)
-{
-	if (fclose(f) != 0) {
-		if (write == 0)
-			err = errno;
-		write = -1;
-	}
-	if (write == 0)
-		return 0;
-	errorx("cannot write %s: %s", path, err ? strerror(err) : "write error");
-	return 2;
-}
-
-/* --trace and the coloured --describe, before the report.  0 or 2. */
-static int profile_outputs(struct run *rn, const struct report *rep)
-{
-	const struct options *o = rn->o;
-	int rc = 0;
-	if (o->trace) {
-		size_t n;
-		const struct prof_rec *recs = profiler_records(rn->prof, &n);
-		struct trace_info ti = {rn->gname, rep->device_name, rep->device};
-		FILE *f = fopen(o->trace, "w");
-		if (f == NULL) {
-			errorx("cannot write %s: %s", o->trace, strerror(errno));
-			rc = 2;
-		} else {
-			errno = 0;
-			int w = trace_write(f, recs, n, &ti);
-			if (close_output(f, w, errno, o->trace) != 0)
-				rc = 2;
-		}
-	}
-	if (o->describe) {
-		struct describe_overlay ov;
-		prof_overlay(rn->summary, &ov);
-		struct describe_opts dopts = {.buffers = o->describe_buffers, .overlay = &ov};
-		/* never "-": cli refuses it with --profile (the report is on stdout) */
-		FILE *f = fopen(o->describe, "w");
-		if (f == NULL) {
-			errorx("cannot write %s: %s", o->describe, strerror(errno));
-			return 2;
-		}
-		/* describe_write says itself why it failed */
-		if (describe_write(rn->gp->g, &dopts, f) != 0) {
-			fclose(f);
-			rc = 2;
-		} else if (close_output(f, 0, 0, o->describe) != 0) {
-			rc = 2;
-		}
-	}
-	return rc;
 }
 
 /* The report on stdout (unless quiet or JSON goes there) and as JSON. */
@@ -537,19 +415,19 @@ static int run_stages(struct run *rn, struct report *rep)
 	const struct run_settings *s = rn->s;
 	int rc;
 
-	double t = now();
+	double t = monotime();
 	gp->no_cache = rn->o->no_cache;
 	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
 		return rc;
 	/* compiling source modules is a phase of its own */
-	rep->load_s = s->frontend_s + (now() - t) - gp->compile_s;
+	rep->load_s = s->frontend_s + (monotime() - t) - gp->compile_s;
 	rep->compile_modules = gp->nsources;
 	rep->compile_cached = gp->ncached;
 	rep->compile_s = gp->compile_s;
-	t = now();
+	t = monotime();
 	if ((rc = gpu_build(gp)) != 0)
 		return rc;
-	rep->build_s = now() - t;
+	rep->build_s = monotime() - t;
 	if (rn->o->dot) {
 		CUresult r = cu.GraphDebugDotPrint(gp->root, rn->o->dot,
 						   rn->o->has_dot_flags ? rn->o->dot_flags : 0);
@@ -582,7 +460,7 @@ static int run_stages(struct run *rn, struct report *rep)
 	CUresult r = launch(rn, rn->ev[0], rn->ev[1]);
 	if (r != CUDA_SUCCESS)
 		return launch_failed(rn, -1, r);
-	if ((rc = wait_launch(rn, -1, rn->ev[1], now())) != 0)
+	if ((rc = wait_launch(rn, -1, rn->ev[1], monotime())) != 0)
 		return rc;
 	float ms = 0;
 	if ((r = cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1])) == CUDA_SUCCESS)
@@ -598,11 +476,21 @@ static int run_stages(struct run *rn, struct report *rep)
 	rep->nsamples = s->repeat;
 	if ((rc = timed_launches(rn, samples)) != 0)
 		return rc;
-	if (rn->o->profile && (rc = profiled_launches(rn, rep)) != 0)
-		return rc;
+	if (rn->o->profile) {
+		struct profile_host h = {
+			.run = rn, .gp = gp, .launches = rn->o->profile_launches,
+			.first = (long)rn->warmup + (long)s->repeat,
+			/* the verification launch's pair, free again */
+			.start = rn->ev[0], .end = rn->ev[1],
+			.drop_exec = drop_exec, .instantiate = instantiate, .launch = launch,
+			.wait_launch = wait_launch, .launch_failed = launch_failed,
+		};
+		if ((rc = profile_launches(&rn->profile, &h, rep)) != 0)
+			return rc;
+	}
 	rep->exit_status = rep->checks_failed ? 1 : 0;
 	/* before the report, so that its exit_status counts a failed write */
-	if (rn->prof && (rc = profile_outputs(rn, rep)) != 0)
+	if ((rc = profile_outputs(&rn->profile, rn->o, gp->g, rn->gname, rep)) != 0)
 		rep->exit_status = rc;
 	rc = print_report(rn, rep);
 	return rc ? rc : rep->exit_status;
@@ -650,9 +538,7 @@ int gpu_run(struct gdef *g, const struct run_settings *s, const struct options *
 		if (rn.exec)
 			cu.GraphExecDestroy(rn.exec);
 	}
-	prof_summary_free(rn.summary);
-	profiler_free(rn.prof);
-	free(rn.prof_samples);
+	profile_run_free(&rn.profile);
 	free(rn.ev);
 	free((void *)rep.spans);
 	free((void *)rep.samples);

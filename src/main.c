@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "describe.h"
@@ -15,6 +14,7 @@
 #include "gpu.h"
 #include "load.h"
 #include "model.h"
+#include "monotime.h"
 #include "suite.h"
 #include "validate.h"
 
@@ -34,13 +34,6 @@ static int write_description(const struct gdef *g, const struct options *o)
 		rc = -1;
 	}
 	return rc == 0 ? 0 : 2;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /*
@@ -73,7 +66,7 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 {
 	struct diag d;
 	diag_init(&d, o->file, stderr);
-	double t0 = now_s();
+	double t0 = monotime();
 	struct gdef *g = gdef_load(o->file, &d);
 	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
 	diag_finish(&d);
@@ -96,7 +89,7 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	if (status == 0 && !skip && !o->validate && !describe_only) {
 		struct run_settings s;
 		run_settings_merge(&s, g, o);
-		s.frontend_s = now_s() - t0;
+		s.frontend_s = monotime() - t0;
 		status = expectation(g, o, gpu_run(g, &s, o, &d), &d, fo);
 	}
 	gdef_free(g);

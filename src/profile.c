@@ -23,7 +23,9 @@
 #include <cupti.h>
 
 #include "profile.h"
+#include "profmap.h"
 #include "strmap.h"
+#include "toolkit_lib.h"
 #include "xmalloc.h"
 
 /* The CUPTI entry points we call, fetched by name (CUPTI has one ABI per name). */
@@ -93,19 +95,6 @@ struct profiler {
 /* CUPTI's buffer callbacks take no user data: the one profiler of the process. */
 static struct profiler *current;
 
-/*
- * Where CUPTI may be, after $CUDA_HOME's (cupti_home), in order: the loader
- * path first, then beside CUDA; cugraphrun(1), FILES, lists the same.
- */
-static const char *const cupti_home[] = {"lib64", "extras/CUPTI/lib64"};
-static const char *const cupti_names[] = {
-	"libcupti.so.13",
-	"/usr/local/cuda/lib64/libcupti.so.13",
-	"/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
-	"/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so.13",
-	"libcupti.so",
-};
-
 static const char *cupti_error(const struct profiler *p, CUptiResult r)
 {
 	static char buf[160];
@@ -118,7 +107,29 @@ static const char *cupti_error(const struct profiler *p, CUptiResult r)
 	return buf;
 }
 
-/* dlopen the first CUPTI found; NULL with the first error in why. */
+/* A CUPTI file being tried: the library once one opens, else the first error. */
+struct cupti_try {
+	void *lib;
+	char *why;
+	size_t len;
+};
+
+static bool try_cupti(const char *path, void *arg)
+{
+	struct cupti_try *t = arg;
+	t->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (t->lib == NULL && t->why[0] == '\0')
+		snprintf(t->why, t->len, "%s", dlerror());
+	return t->lib != NULL;
+}
+
+/*
+ * dlopen the first CUPTI found that opens, where toolkit_lib.h says (and
+ * cugraphrun(1), FILES); NULL with the first error in why.  The loader's
+ * own search by name comes last: it may know a folder from its cache that
+ * toolkit_lib's reading of ld.so.conf does not, and when there is no CUPTI
+ * at all its error is the one given.
+ */
 static void *find_cupti(char *why, size_t len)
 {
 	const char *env = getenv("CUGRAPHRUN_CUPTI");
@@ -129,16 +140,13 @@ static void *find_cupti(char *why, size_t len)
 		return lib;
 	}
 	why[0] = '\0';
-	const char *home = getenv("CUDA_HOME");
-	for (size_t i = 0; home && *home && i < sizeof cupti_home / sizeof *cupti_home; i++) {
-		char path[4096];
-		snprintf(path, sizeof path, "%s/%s/libcupti.so.13", home, cupti_home[i]);
-		void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-		if (lib)
-			return lib;
-	}
-	for (size_t i = 0; i < sizeof cupti_names / sizeof *cupti_names; i++) {
-		void *lib = dlopen(cupti_names[i], RTLD_NOW | RTLD_LOCAL);
+	struct cupti_try t = {NULL, why, len};
+	free(toolkit_lib_find(TOOLKIT_CUPTI, try_cupti, &t));
+	if (t.lib)
+		return t.lib;
+	static const char *const by_name[] = {"libcupti.so.13", "libcupti.so"};
+	for (size_t i = 0; i < sizeof by_name / sizeof *by_name; i++) {
+		void *lib = dlopen(by_name[i], RTLD_NOW | RTLD_LOCAL);
 		if (lib)
 			return lib;
 		if (why[0] == '\0')
@@ -472,27 +480,21 @@ static struct node *resolve(struct profiler *p, uint64_t id)
  * executable graph numbers the root graph's nodes first, in the order they
  * were created, then every nested node (child-graph, conditional and
  * empty ones too) in the order they were created.  So when the root
- * clones sit at G<<32 + 0, 1, 2... as expected, nested node j is
+ * clones sit at G<<32 + 0, 1, 2... as expected (prof_exec_base, in
+ * profmap.c, checks it), nested node j is
  * G<<32 + nroot + j.  When they do not, nested records stay unmapped and
  * the report counts them.
  */
 static void exec_layout(struct profiler *p)
 {
-	uint64_t base = UINT64_MAX;
-	for (size_t i = 0; i < p->nroot; i++) {
-		uint64_t clone = UINT64_MAX;
-		for (size_t c = 0; c < p->nclones && clone == UINT64_MAX; c++)
-			if (p->clones[c].orig == p->root_ids[i] &&
-			    (base == UINT64_MAX || p->clones[c].id >> 32 == base >> 32))
-				clone = p->clones[c].id;
-		if (clone == UINT64_MAX)
-			return;
-		if (i == 0)
-			base = clone & ~(uint64_t)UINT32_MAX;
-		if (clone != base + i)
-			return;
-	}
-	if (p->nroot == 0 || p->nnested == 0)
+	/* the clones as announced: this runs before they are sorted by id */
+	struct prof_clone *clones = xcalloc(p->nclones ? p->nclones : 1, sizeof *clones);
+	for (size_t c = 0; c < p->nclones; c++)
+		clones[c] = (struct prof_clone){p->clones[c].id, p->clones[c].orig};
+	uint64_t base;
+	bool laid_out = prof_exec_base(p->root_ids, p->nroot, clones, p->nclones, &base);
+	free(clones);
+	if (!laid_out || p->nnested == 0)
 		return;
 	p->flat = xcalloc(p->nnested, sizeof *p->flat);
 	for (size_t j = 0; j < p->nnested; j++) {

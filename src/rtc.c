@@ -16,13 +16,11 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 /* nvrtc.h tests macros it never defines (NVRTC_GET_TYPE_NAME) */
 #pragma GCC diagnostic push
@@ -31,7 +29,9 @@
 #pragma GCC diagnostic pop
 
 #include "cache.h"
+#include "monotime.h"
 #include "rtc.h"
+#include "toolkit_lib.h"
 #include "xmalloc.h"
 
 #define RTC_TABLE(X)                    \
@@ -61,13 +61,6 @@ static struct {
 } nv;
 static bool nv_located, nv_tried, nv_ok;
 static char nv_why[512];
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* "A/include" when A/include/cuda_runtime_api.h is there. */
 static char *toolkit_include(const char *root)
@@ -114,78 +107,19 @@ static char *find_include(const char *lib)
 	return inc;
 }
 
-/* The folders of an ld.so.conf file, with its include lines followed. */
-static void conf_dirs(const char *file, struct strlist *dirs, int depth)
-{
-	FILE *f = depth < 4 ? fopen(file, "r") : NULL;
-	if (f == NULL)
-		return;
-	char line[1024];
-	while (fgets(line, sizeof line, f)) {
-		char *p = line + strspn(line, " \t");
-		p[strcspn(p, "#\r\n")] = '\0';
-		size_t n = strlen(p);
-		while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-			p[--n] = '\0';
-		if (strncmp(p, "include", 7) == 0 && (p[7] == ' ' || p[7] == '\t')) {
-			glob_t g;
-			char *pat = p + 8 + strspn(p + 8, " \t");
-			if (glob(pat, 0, NULL, &g) == 0) {
-				for (size_t i = 0; i < g.gl_pathc; i++)
-					conf_dirs(g.gl_pathv[i], dirs, depth + 1);
-				globfree(&g);
-			}
-		} else if (p[0] == '/') {
-			strlist_add(dirs, p);
-		}
-	}
-	fclose(f);
-}
-
 /*
- * Find the library file as the loader would find libnvrtc.so.N (newest N
- * first), without loading it: LD_LIBRARY_PATH, the folders of
- * /etc/ld.so.conf, the system's, then beside $CUDA_HOME, $CUDA_PATH and
- * /usr/local/cuda.  Loading that very file later keeps the cache key and
- * the compiler in step; finding it costs no dlopen (tens of ms) on a hit.
+ * The library file a compile would load (toolkit_lib.h: where the loader
+ * would find libnvrtc.so.N, newest N first, then beside the toolkit),
+ * found without loading it.  Loading that very file later keeps the cache
+ * key and the compiler in step; finding it costs no dlopen (tens of ms) on
+ * a hit.
  */
 static char *find_lib(void)
 {
 	const char *forced = getenv("CUGRAPHRUN_NVRTC");
 	if (forced && *forced)
 		return realpath(forced, NULL);
-	struct strlist dirs = {0};
-	const char *ld = getenv("LD_LIBRARY_PATH");
-	if (ld) {
-		char *copy = xstrdup(ld), *save = NULL;
-		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
-			strlist_add(&dirs, d);
-		free(copy);
-	}
-	conf_dirs("/etc/ld.so.conf", &dirs, 0);
-	static const char *const sys[] = {
-		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
-		"/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
-	};
-	for (size_t i = 0; i < sizeof sys / sizeof *sys; i++)
-		strlist_add(&dirs, sys[i]);
-	const char *roots[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
-	for (size_t r = 0; r < sizeof roots / sizeof *roots; r++) {
-		if (roots[r] == NULL || !*roots[r])
-			continue;
-		char d[4096];
-		snprintf(d, sizeof d, "%s/lib64", roots[r]);
-		strlist_add(&dirs, d);
-	}
-	char *found = NULL;
-	for (int major = 15; major >= 12 && !found; major--)
-		for (size_t i = 0; i < dirs.n && !found; i++) {
-			char p[4200];
-			snprintf(p, sizeof p, "%s/libnvrtc.so.%d", dirs.v[i], major);
-			found = realpath(p, NULL);
-		}
-	strlist_free(&dirs);
-	return found;
+	return toolkit_lib_find(TOOLKIT_NVRTC, NULL, NULL);
 }
 
 /* Which library a compile would use, and its identity for the key. */
@@ -468,9 +402,9 @@ static int compile(const struct module *m, const char *real, const char *text,
 	}
 	for (size_t i = 0; i < names->n; i++)
 		nv.AddNameExpression(prog, names->v[i]);
-	double t = now();
+	double t = monotime();
 	r = nv.CompileProgram(prog, (int)opts->n, (const char *const *)opts->v);
-	out->seconds = now() - t;
+	out->seconds = monotime() - t;
 	size_t loglen = 0;
 	char *log = NULL;
 	if (nv.GetProgramLogSize(prog, &loglen) == NVRTC_SUCCESS && loglen > 1) {

@@ -3,8 +3,9 @@
  * modules through the compile cache.  cugraphrun never links libnvrtc: it
  * looks for libnvrtc.so.N, N from 15 down to 12, where the loader would
  * (LD_LIBRARY_PATH, /etc/ld.so.conf, the system's folders), then beside
- * $CUDA_HOME, $CUDA_PATH and /usr/local/cuda (CUGRAPHRUN_NVRTC names one
- * library file instead), and dlopen()s that file when a module must be
+ * $CUDA_HOME, $CUDA_PATH and /usr/local/cuda (toolkit_lib.h;
+ * CUGRAPHRUN_NVRTC names one library file instead), and dlopen()s that
+ * file when a module must be
  * compiled, not when the cache has it; so the program starts, validates
  * and describes without NVRTC.  <nvrtc.h> is
  * included in rtc.c and nowhere else.  The library stays loaded until

@@ -22,7 +22,6 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
-#include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -30,6 +29,7 @@
 #include "gpu.h"
 #include "junit.h"
 #include "load.h"
+#include "monotime.h"
 #include "report.h"
 #include "suite.h"
 #include "validate.h"
@@ -90,13 +90,6 @@ static volatile sig_atomic_t stop_signal;
 static void on_stop(int sig)
 {
 	stop_signal = sig;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 bool suite_wanted(const struct options *o)
@@ -319,7 +312,7 @@ static _Noreturn void worker_main(struct suite *st, struct worker *me)
 			o.json_file = json;
 		struct file_outcome fo;
 		memset(&fo, 0, sizeof fo);
-		double t = now();
+		double t = monotime();
 		int status = st->run_file(&o, &fo);
 		fflush(stdout);
 		fflush(stderr);
@@ -328,7 +321,7 @@ static _Noreturn void worker_main(struct suite *st, struct worker *me)
 		m.status = status;
 		m.skipped = fo.skipped;
 		m.xfail = fo.xfail;
-		m.seconds = now() - t;
+		m.seconds = monotime() - t;
 		memcpy(m.note, fo.note, sizeof m.note);
 		m.note[sizeof m.note - 1] = '\0';
 		if (!write_full(me->from_fd, &m, sizeof m))
@@ -348,7 +341,7 @@ static void assign(struct suite *st, struct worker *w, size_t i)
 	int32_t idx = (int32_t)i;
 	w->file = (long)i;
 	w->running = false;
-	w->started = now();
+	w->started = monotime();
 	st->res[i].device = w->device;
 	/* a worker that died already shows as EOF on its result pipe */
 	write_full(w->to_fd, &idx, sizeof idx);
@@ -552,7 +545,7 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 		int status = WIFEXITED(ws) && WEXITSTATUS(ws) == 124 ? 124 : 3;
 		if (WIFSIGNALED(ws))
 			st->res[last].signal = WTERMSIG(ws);
-		finish(st, (size_t)last, status, now() - w->started, false);
+		finish(st, (size_t)last, status, monotime() - w->started, false);
 	}
 	long after = last >= 0 ? last : w->retiring ? w->last : -1;
 	w->pid = 0;
@@ -827,7 +820,7 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	double t0 = now();
+	double t0 = monotime();
 	bool gpus_known;
 	int rc = 0;
 	if (!start_workers(&st, &gpus_known))
@@ -898,7 +891,7 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 				;
 		}
 	rmdir(st.tmpdir);
-	double total = now() - t0;
+	double total = monotime() - t0;
 
 	unsigned counts[5] = {0};
 	/* a directory that could not be read is a file (or more) not run: at least 2 */

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "load.h"
+#include "monotime.h"
 #include "unit.h"
 
 /* Sanitizers slow everything down; timing bounds allow for it. */
@@ -31,13 +31,6 @@ struct res {
 	double seconds;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static struct res load_with(const char *name, const char *text, size_t len,
 			    const struct load_limits *lim)
 {
@@ -47,9 +40,9 @@ static struct res load_with(const char *name, const char *text, size_t len,
 	struct diag d;
 	diag_init(&d, name, out);
 	d.max_errors = 1000;
-	double t0 = now();
+	double t0 = monotime();
 	r.g = gdef_load_string(name, text, len, lim, &d);
-	r.seconds = now() - t0;
+	r.seconds = monotime() - t0;
 	r.nerrors = d.nerrors;
 	fclose(out);
 	return r;

@@ -1,0 +1,148 @@
+/*
+ * --profile's part of a run (see profile_run.h): the profiled launches
+ * and the outputs written from the profile.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "describe.h"
+#include "monotime.h"
+#include "profile_run.h"
+#include "trace.h"
+#include "xmalloc.h"
+
+/*
+ * After the timed launches, a fresh instantiation with CUPTI attached (the
+ * timed ones ran with no profiler at all), launched one at a time so that
+ * each launch's records are told apart by a flush.  The timed
+ * instantiation goes first: a graph with memory nodes allows one.
+ */
+int profile_launches(struct profile_run *pr, const struct profile_host *h,
+		     struct report *rep)
+{
+	struct gpu *gp = h->gp;
+	uint32_t n = h->launches;
+	/*
+	 * CUPTI is opened only now: opened before the timed launches, it made
+	 * a one-node graph's timed launches 2-3% faster on the H100 (measured).
+	 */
+	if ((pr->prof = profiler_open()) == NULL)
+		return 3;
+	h->drop_exec(h->run);
+	gpu_verbose(gp, "%u profiled launches", n);
+	int rc = profiler_start(pr->prof, gp);
+	double inst_s, upload_s;
+	if (rc != 0 || (rc = h->instantiate(h->run, &inst_s, &upload_s)) != 0)
+		return rc;
+	pr->samples = xcalloc(n ? n : 1, sizeof *pr->samples);
+	for (uint32_t k = 0; k < n; k++) {
+		long word = h->first + (long)k;
+		CUresult r = h->launch(h->run, h->start, h->end);
+		if (r != CUDA_SUCCESS)
+			return h->launch_failed(h->run, word, r);
+		if ((rc = h->wait_launch(h->run, word, h->end, monotime())) != 0)
+			return rc;
+		float ms = 0;
+		if ((r = cu.EventElapsedTime(&ms, h->start, h->end)) != CUDA_SUCCESS) {
+			errorx("cannot time profiled launch %u: %s", k + 1, cu_strerror(r));
+			return 3;
+		}
+		pr->samples[k] = ms * 1e-3;
+		if ((rc = profiler_flush(pr->prof, k)) != 0)
+			return rc;
+	}
+	if ((rc = profiler_stop(pr->prof)) != 0)
+		return rc;
+	size_t nrecs;
+	const struct prof_rec *recs = profiler_records(pr->prof, &nrecs);
+	struct stats st;
+	stats_compute(rep->samples, rep->nsamples, &st);
+	pr->summary = prof_summarize(gp->g, recs, nrecs, n, pr->samples,
+				     rep->nsamples > 0, st.median);
+	pr->summary->dropped = profiler_dropped(pr->prof);
+	if (pr->summary->dropped)
+		diag_warning(gp->d, (struct pos){0}, "CUPTI dropped %llu activity records: "
+			     "the profile is incomplete",
+			     (unsigned long long)pr->summary->dropped);
+	pr->summary->incomplete = profiler_incomplete(pr->prof);
+	if (pr->summary->incomplete)
+		diag_warning(gp->d, (struct pos){0}, "CUPTI delivered %llu activity records "
+			     "without a start or an end; they are left out and the profile is "
+			     "incomplete", (unsigned long long)pr->summary->incomplete);
+	rep->profile = pr->summary;
+	return 0;
+}
+
+/*
+ * Close an output that write (0 or -1) went to, always; on failure say why
+ * with the errno of the first failure (err, or fclose's).  0 or 2.
+ */
+static int close_output(FILE *f, int write, int err, const char *path)
+{
+	if (fclose(f) != 0) {
+		if (write == 0)
+			err = errno;
+		write = -1;
+	}
+	if (write == 0)
+		return 0;
+	errorx("cannot write %s: %s", path, err ? strerror(err) : "write error");
+	return 2;
+}
+
+/* --trace and the coloured --describe, before the report.  0 or 2. */
+int profile_outputs(struct profile_run *pr, const struct options *o, const struct gdef *g,
+		    const char *graph, const struct report *rep)
+{
+	if (pr->prof == NULL)
+		return 0;
+	int rc = 0;
+	if (o->trace) {
+		size_t n;
+		const struct prof_rec *recs = profiler_records(pr->prof, &n);
+		struct trace_info ti = {graph, rep->device_name, rep->device};
+		FILE *f = fopen(o->trace, "w");
+		if (f == NULL) {
+			errorx("cannot write %s: %s", o->trace, strerror(errno));
+			rc = 2;
+		} else {
+			errno = 0;
+			int w = trace_write(f, recs, n, &ti);
+			if (close_output(f, w, errno, o->trace) != 0)
+				rc = 2;
+		}
+	}
+	if (o->describe) {
+		struct describe_overlay ov;
+		prof_overlay(pr->summary, &ov);
+		struct describe_opts dopts = {.buffers = o->describe_buffers, .overlay = &ov};
+		/* never "-": cli refuses it with --profile (the report is on stdout) */
+		FILE *f = fopen(o->describe, "w");
+		if (f == NULL) {
+			errorx("cannot write %s: %s", o->describe, strerror(errno));
+			return 2;
+		}
+		/* describe_write says itself why it failed */
+		if (describe_write(g, &dopts, f) != 0) {
+			fclose(f);
+			rc = 2;
+		} else if (close_output(f, 0, 0, o->describe) != 0) {
+			rc = 2;
+		}
+	}
+	return rc;
+}
+
+void profile_run_free(struct profile_run *pr)
+{
+	prof_summary_free(pr->summary);
+	profiler_free(pr->prof);
+	free(pr->samples);
+	pr->summary = NULL;
+	pr->prof = NULL;
+	pr->samples = NULL;
+}
