@@ -369,7 +369,12 @@ static int cmp_pair(const void *a, const void *b)
 
 static int fail(struct profiler *p, const char *what, CUptiResult r)
 {
-	errorx("--profile: %s: %s", what, cupti_error(p, r));
+	/* seen on the H100 under compute-sanitizer, at the first CUPTI call */
+	const char *why = r != CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ? "" :
+		"; another CUPTI client (compute-sanitizer, Nsight Systems or Nsight Compute) "
+		"is attached to this process and CUPTI serves only one: run --profile "
+		"without it";
+	errorx("--profile: %s: %s%s", what, cupti_error(p, r), why);
 	return 3;
 }
 
