@@ -63,6 +63,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--profile", type=int, default=20)
     ap.add_argument("--graphs", default="chain:1,chain:100,chain:10000,fan:100")
+    ap.add_argument("--dump", help="write every run's medians to this JSON file")
     ap.add_argument("--cpus", default="auto",
                     help="CPUs every run is pinned to: a list (2,3), 'auto' (the last "
                          "two this process may use) or 'none'")
@@ -72,7 +73,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="cgr-pbench-")
     os.makedirs(os.path.join(tmp, "kernels"))
     shutil.copy(a.ptx, os.path.join(tmp, "kernels", "empty.ptx"))
-    rows, ok = [], True
+    rows, ok, dump = [], True, {}
     for g in a.graphs.split(","):
         shape, n = g.split(":")
         path = os.path.join(tmp, f"{shape}-{n}.yaml")
@@ -94,6 +95,7 @@ def main():
                     profiled.append(pm)
                 else:
                     plain.append(m)
+        dump[g] = {"plain": plain, "with_profile": with_p, "profiled": profiled}
         pm_, wm, prm = (statistics.median(x) for x in (plain, with_p, profiled))
         ratio = wm / pm_
         good = abs(ratio - 1) <= 0.02
@@ -101,6 +103,9 @@ def main():
         rows.append((shape, int(n), pm_, wm, ratio, good, prm, prm / pm_, len(plain),
                      min(plain + with_p), max(plain + with_p)))
     shutil.rmtree(tmp)
+    if a.dump:
+        with open(a.dump, "w") as f:
+            json.dump(dump, f)
 
     print(f"{'graph':>6} {'nodes':>6} | {'plain':>12} {'with --profile':>14} {'ratio':>7} {'<=2%':>5} |"
           f" {'profiled (CUPTI)':>16} {'cost':>7} | {'runs':>4} {'process medians':>19}")

@@ -9,7 +9,7 @@
  * the driver does for child graphs and conditional bodies is written in
  * cugraphrun(1), "How records are mapped to nodes", as measured.
  *
- * The environment variable CUGRAPHRUN_PROFILE_DEBUG=1 prints every id
+ * The environment variable CUGRAPHRUN_PROFILE_DEBUG=1 (set, not empty, not 0) prints every id
  * learnt, every clone and every record on stderr; CUGRAPHRUN_CUPTI=PATH
  * opens that file instead of searching (tests use it to see CUPTI missing).
  */
@@ -184,7 +184,8 @@ struct profiler *profiler_open(void)
 		free(p);
 		return NULL;
 	}
-	p->debug = getenv("CUGRAPHRUN_PROFILE_DEBUG") != NULL;
+	const char *debug = getenv("CUGRAPHRUN_PROFILE_DEBUG");
+	p->debug = debug && *debug && strcmp(debug, "0") != 0;
 	p->names = strmap_new(64);
 	return p;
 }
