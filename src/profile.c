@@ -9,9 +9,10 @@
  * the driver does for child graphs and conditional bodies is written in
  * cugraphrun(1), "How records are mapped to nodes", as measured.
  *
- * The environment variable CUGRAPHRUN_PROFILE_DEBUG=1 (set, not empty, not 0) prints every id
- * learnt, every clone and every record on stderr; CUGRAPHRUN_CUPTI=PATH
- * opens that file instead of searching (tests use it to see CUPTI missing).
+ * The environment variable CUGRAPHRUN_PROFILE_DEBUG=1 (set, neither empty
+ * nor 0) prints every id learnt, every clone and every record on stderr;
+ * CUGRAPHRUN_CUPTI=PATH opens that file instead of searching (tests use it
+ * to see CUPTI missing).
  */
 #include "config.h"
 
