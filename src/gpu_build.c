@@ -12,9 +12,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "cubin.h"
 #include "fileio.h"
 #include "gpu_build.h"
-#include "ptx.h"
 #include "strmap.h"
 #include "verify.h"
 #include "xmalloc.h"
@@ -214,13 +214,13 @@ static int load_module(struct gpu *gp, size_t i)
 	const struct module *m = &gp->g->modules[i];
 	char *owned = NULL;
 	const char *image = builtin_ptx;
+	size_t len = 0;
 	if (m->source) {
 		int rc = compile_module(gp, i);
 		if (rc != 0)
 			return rc;
 		image = gp->images[i].data;
 	} else if (!m->builtin) {
-		size_t len;
 		owned = read_whole_file(m->path, &len);
 		if (owned == NULL) {
 			diag_error(gp->d, m->file_pos, "cannot read module '%s' from '%s': %s",
@@ -239,13 +239,12 @@ static int load_module(struct gpu *gp, size_t i)
 		elog, (void *)(uintptr_t)sizeof elog, ilog, (void *)(uintptr_t)sizeof ilog,
 	};
 	CUresult r = cu.ModuleLoadDataEx(&gp->modules[i], image, 4, opts, vals);
-	/* kept until gpu_load has read the kernels' parameter counts from it */
-	gp->ptx_text[i] = owned;
-	if (m->source) {
-		/* the names stay: find_func needs them */
-		free(gp->images[i].data);
-		gp->images[i].data = NULL;
-	}
+	/*
+	 * Kept until gpu_load has read the kernels' parameters from them: a
+	 * file's bytes here, a source's image in gp->images[i].
+	 */
+	gp->file_bytes[i] = owned;
+	gp->file_len[i] = len;
 	if (r != CUDA_SUCCESS) {
 		gp->modules[i] = NULL;
 		diag_error(gp->d, m->builtin ? m->pos : m->file_pos,
@@ -313,8 +312,67 @@ static void report_missing(struct gpu *gp, const struct node *n, CUmodule mod)
 	free(names);
 }
 
+/* The bytes a kernel's module was loaded from, during gpu_load (NULL: none kept). */
+static const void *module_image(const struct gpu *gp, long mi, size_t *len)
+{
+	const struct module *m = &gp->g->modules[mi];
+	/* with the NUL after PTX text, which is then read in place */
+	if (m->builtin) {
+		*len = strlen(builtin_ptx) + 1;
+		return builtin_ptx;
+	}
+	if (m->source) {
+		*len = gp->images[mi].size;
+		return gp->images[mi].data;
+	}
+	/* read_whole_file puts a NUL after the file's bytes */
+	*len = gp->file_bytes[mi] ? gp->file_len[mi] + 1 : 0;
+	return gp->file_bytes[mi];
+}
+
+/*
+ * The sizes of kf's parameters, from the driver.  cuFuncGetParamInfo
+ * reports one parameter at a time but not how many there are (CUDA 13.0
+ * has no call for it), and the only end it offers is the index at which
+ * it fails: a call that compute-sanitizer reports as an API error.  So the
+ * count is read from the module's image (cubin.h: the PTX's .entry, a
+ * cubin's .nv.info, the right entry of a fatbin) and exactly that many are
+ * asked for.  Where the image also records the sizes (a cubin), each must
+ * be the driver's; the driver has the last word:
+ *   - a call that fails before the image's count: the image said too
+ *     many, and the failing index is the end, as probing would have found;
+ *   - a size that differs: this reading of the image is wrong, so its
+ *     count is not trusted either, and the driver is asked on until it
+ *     fails, as when the image says nothing (-1: compressed fatbin
+ *     entries, formats not understood).
+ * Either way the argument check sees the driver's parameters, at the cost
+ * of the one failing call that a count read right avoids.
+ */
+static void ask_params(struct gpu *gp, const struct kernel_node *k, struct kfunc *kf, int sm)
+{
+	size_t len;
+	const void *image = module_image(gp, k->module.idx, &len);
+	size_t *sizes = NULL;
+	long count = image ? image_entry_params(image, len, symbol_of(gp, k), sm, &sizes) : -1;
+	bool probe = count < 0;
+	size_t cap = 0, i;
+	for (i = 0; probe || i < (size_t)count; i++) {
+		size_t off, size;
+		if (cu.FuncGetParamInfo(kf->f, i, &off, &size) != CUDA_SUCCESS)
+			break;
+		if (!probe && sizes && sizes[i] != size)
+			probe = true;
+		*VEC_PUSH(kf->sizes, kf->nparams, cap) = size;
+	}
+	if (count >= 0 && (probe || i < (size_t)count))
+		gpu_verbose(gp, "note: kernel '%s': the parameters its module records (%ld) "
+			    "are not the driver's (%zu); the driver's are checked", k->function,
+			    count, kf->nparams);
+	free(sizes);
+}
+
 /* The function of a kernel node, loaded once per "module.function". */
-static struct kfunc *find_func(struct gpu *gp, const struct node *n)
+static struct kfunc *find_func(struct gpu *gp, const struct node *n, int sm)
 {
 	const struct kernel_node *k = &n->u.kernel;
 	long idx = strmap_get(gp->func_index, k->function);
@@ -339,22 +397,7 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 	if (cu.FuncGetParamInfo == NULL)
 		return kf;
 	kf->has_params = true;
-	/*
-	 * The driver says nothing of how many parameters there are: PTX
-	 * declares it, and then exactly that many are asked for.  For a cubin
-	 * or fatbin the only end is the index at which cuFuncGetParamInfo
-	 * fails, a call that compute-sanitizer reports as an API error.
-	 */
-	const struct module *m = &gp->g->modules[k->module.idx];
-	long count = ptx_entry_params(m->builtin ? builtin_ptx : gp->ptx_text[k->module.idx],
-				      symbol_of(gp, k));
-	size_t cap = 0;
-	for (size_t i = 0; count < 0 || i < (size_t)count; i++) {
-		size_t off, size;
-		if (cu.FuncGetParamInfo(kf->f, i, &off, &size) != CUDA_SUCCESS)
-			break;
-		*VEC_PUSH(kf->sizes, kf->nparams, cap) = size;
-	}
+	ask_params(gp, k, kf, sm);
 	return kf;
 }
 
@@ -419,7 +462,8 @@ int gpu_load(struct gpu *gp)
 	int rc = 0;
 	gp->modules = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->modules);
 	gp->images = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->images);
-	gp->ptx_text = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->ptx_text);
+	gp->file_bytes = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_bytes);
+	gp->file_len = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_len);
 	/* only modules some kernel uses: a PTX JIT costs milliseconds */
 	bool *used = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *used);
 	for (size_t i = 0; i < g->nall_nodes; i++)
@@ -431,6 +475,10 @@ int gpu_load(struct gpu *gp)
 			rc = r;
 	}
 	free(used);
+	/* a fatbin's parameters are read from the entry the driver takes for the device */
+	int major = 0, minor = 0;
+	cu.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gp->dev);
+	cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gp->dev);
 	gp->func_index = strmap_new(16);
 	bool noted = false, refused = false;
 	for (size_t i = 0; i < g->nall_nodes; i++) {
@@ -438,7 +486,7 @@ int gpu_load(struct gpu *gp)
 		if (n->kind != NK_KERNEL)
 			continue;
 		CUmodule mod = gp->modules[n->u.kernel.module.idx];
-		struct kfunc *kf = find_func(gp, n);
+		struct kfunc *kf = find_func(gp, n, major * 10 + minor);
 		if (mod == NULL)
 			continue;
 		if (kf->f == NULL) {
@@ -457,10 +505,17 @@ int gpu_load(struct gpu *gp)
 			noted = true;
 		}
 	}
-	for (size_t i = 0; i < g->nmodules; i++)
-		free(gp->ptx_text[i]);
-	free(gp->ptx_text);
-	gp->ptx_text = NULL;
+	for (size_t i = 0; i < g->nmodules; i++) {
+		free(gp->file_bytes[i]);
+		/* a source's names stay: gpu_close frees them */
+		free(gp->images[i].data);
+		gp->images[i].data = NULL;
+		gp->images[i].size = 0;
+	}
+	free(gp->file_bytes);
+	free(gp->file_len);
+	gp->file_bytes = NULL;
+	gp->file_len = NULL;
 	if (rc == 0 && refused)
 		rc = 3;
 	if (rc == 0 && gp->d->nerrors > before)

@@ -73,8 +73,13 @@ struct gpu {
 	bool no_cache;                  /* --no-cache */
 	unsigned nsources, ncached;     /* source modules loaded, of them from the cache */
 	double compile_s;               /* wall time of compiling or finding them */
-	/* per g->modules, during gpu_load: a module file's bytes, for PTX's parameter counts */
-	char **ptx_text;
+	/*
+	 * per g->modules, during gpu_load: a module file's bytes and length,
+	 * for the kernels' parameter layouts (cubin.h); a source's image stays
+	 * in images[] as long
+	 */
+	char **file_bytes;
+	size_t *file_len;
 	struct strmap *func_index;      /* "module.function" -> funcs index */
 	struct kfunc *funcs;
 	size_t nfuncs, capfuncs;

@@ -4,8 +4,8 @@
  * (cuFuncGetParamInfo) but not how many there are (CUDA 13.0 has no call
  * for it), so asking past the last one is the only way it offers to find
  * the end: a failing call that compute-sanitizer reports as an API error.
- * For PTX modules (the built-in one and most files) the count is read
- * here instead, and the driver is asked about exactly that many.
+ * cubin.h reads the count from a module's image instead, through here for
+ * PTX (a file, the built-in module, NVRTC's PTX, a fatbin's PTX entry).
  */
 #ifndef CGR_PTX_H
 #define CGR_PTX_H

@@ -149,7 +149,9 @@ san_skip() {
 # fails the same way under memcheck and never without it.  Such runs still
 # run; a failure is listed as XFAIL, not counted as a failure, a pass as a
 # pass.  Examples here by name, cases by "#@ sanitizer-known: WHY".
-SANITIZE_KNOWN_EXAMPLES="while-countdown nested-conditionals"
+# while-source is a WHILE graph too: once its cuFuncGetParamInfo report
+# was gone, its one report left was that CUDA_ERROR_ILLEGAL_ADDRESS.
+SANITIZE_KNOWN_EXAMPLES="while-countdown nested-conditionals while-source"
 SANITIZE_KNOWN_WHY="conditional nodes under compute-sanitizer fail without cause in cugraphrun (see run.sh)"
 xfail=0
 
@@ -179,12 +181,16 @@ bad_or_xfail() {
 # report in the log starts with a line "========= TEXT" (its details are
 # indented further); the summary counts them.  Reports allowed:
 #   - API errors ("Program hit ...") in a run that expects a failure;
-#   - cuFuncGetParamInfo's invalid value when a .cubin or .fatbin module is
-#     loaded: the driver does not say how many parameters a kernel has, so
-#     the argument check asks until the call fails (PTX declares the count,
-#     and cugraphrun reads it there: no failing call for PTX);
 #   - reports holding a case's "#@ sanitizer-allows: TEXT" lines (in any
 #     of their lines: "at trap+" names the kernel that traps on purpose).
+# No cuFuncGetParamInfo error is allowed, for any module kind: the driver
+# does not say how many parameters a kernel has, and cugraphrun reads the
+# count from the image (src/cubin.h: PTX, cubins, NVRTC's cubins, a
+# fatbin's entry for the device) so as to ask about exactly that many.
+# Only an image it cannot read (a fatbin whose entry for the device is
+# compressed, as nvcc's PTX entries are; a format it does not know) makes
+# it ask until the call fails, and the suite's kernels are none of those
+# on an sm_90 device: bundle.sh's fatbins hold an uncompressed sm_90 cubin.
 san_verdict() {
 	[ -n "$SANITIZE" ] || return 0
 	[ -f "$1" ] || { echo "no sanitizer log"; return 0; }
@@ -192,8 +198,6 @@ san_verdict() {
 	[ -n "$total" ] || { echo "no summary in the sanitizer log"; return 0; }
 	directives "$2" sanitizer-allows >"$1.allowed"
 	[ "$3" -ne 0 ] && echo 'Program hit ' >>"$1.allowed"
-	grep -q '\.\(cubin\|fatbin\)' "$2" &&
-		echo 'Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to "invalid argument" on CUDA API call to cuFuncGetParamInfo.' >>"$1.allowed"
 	allowed=0
 	# reports: from one "========= TEXT" line to the next; count those holding an allowed text
 	[ -s "$1.allowed" ] && allowed=$(awk -v pats="$1.allowed" '

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "cubin.h"
 #include "diag.h"
 #include "model.h"
 #include "rtc.h"
@@ -78,6 +79,30 @@ static const char kernels[] =
 	"{ for (int k = 0; k < N; k++) p[threadIdx.x * N + k] *= f; }\n"
 	"namespace ns { __global__ void step(int *x) { x[0] += VALUE; } }\n";
 
+/* The kernels' parameters, read from the image as gpu_build.c reads them. */
+static void assert_params(const struct rtc_image *im)
+{
+	static const struct {
+		const char *name;
+		long n;
+		size_t sizes[4];
+	} want[] = {
+		{"saxpy", 4, {8, 8, 4, 4}},
+		{"scale<float, 4>", 2, {8, 4}},
+		{"ns::step", 1, {8}},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		size_t *sizes;
+		long n = image_entry_params(im->data, im->size, rtc_lowered(im, want[i].name), 90,
+					    &sizes);
+		ck_assert_int_eq(n, want[i].n);
+		ck_assert_ptr_nonnull(sizes);
+		for (long j = 0; j < n; j++)
+			ck_assert_uint_eq(sizes[j], want[i].sizes[j]);
+		free(sizes);
+	}
+}
+
 static int compile_k(struct module *m, const char *const *names, size_t n, bool cache,
 		     struct rtc_image *im, struct cap *c)
 {
@@ -107,6 +132,7 @@ START_TEST(test_compile_and_cache)
 	ck_assert_str_eq(rtc_lowered(&im, "saxpy"), "saxpy");
 	ck_assert_str_eq(rtc_lowered(&im, "scale<float, 4>"), "_Z5scaleIfLi4EEvPT_S0_");
 	ck_assert_str_eq(rtc_lowered(&im, "ns::step"), "_ZN2ns4stepEPi");
+	assert_params(&im);
 	size_t size = im.size;
 	rtc_image_free(&im);
 
@@ -115,6 +141,7 @@ START_TEST(test_compile_and_cache)
 	ck_assert(im.cached);
 	ck_assert_uint_eq(im.size, size);
 	ck_assert_str_eq(rtc_lowered(&im, "scale<float, 4>"), "_Z5scaleIfLi4EEvPT_S0_");
+	assert_params(&im);
 	rtc_image_free(&im);
 
 	/* --no-cache compiles */

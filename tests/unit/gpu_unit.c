@@ -27,8 +27,11 @@ int main(void)
 
 #include <graphviz/cgraph.h>
 
+#include "cubin.h"
+#include "fileio.h"
 #include "gpu_build.h"
 #include "load.h"
+#include "rtc.h"
 #include "unit.h"
 #include "validate.h"
 #include "xmalloc.h"
@@ -246,16 +249,120 @@ START_TEST(test_bad_device)
 }
 END_TEST
 
+/*
+ * Every kernel of the image: what cubin.c reads from it is what the driver
+ * says, parameter by parameter, and the driver has no parameter past the
+ * count (asked here until the call fails, the one place that may).
+ */
+static void params_as_driver(const void *image, size_t len, const char *what, int sm)
+{
+	CUmodule mod;
+	ck_assert_msg(cu.ModuleLoadDataEx(&mod, image, 0, NULL, NULL) == CUDA_SUCCESS,
+		      "cannot load %s", what);
+	unsigned count = 0;
+	ck_assert_int_eq(cu.ModuleGetFunctionCount(&count, mod), CUDA_SUCCESS);
+	ck_assert_uint_gt(count, 0);
+	CUfunction *fs = xcalloc(count, sizeof *fs);
+	ck_assert_int_eq(cu.ModuleEnumerateFunctions(fs, count, mod), CUDA_SUCCESS);
+	for (unsigned i = 0; i < count; i++) {
+		const char *name;
+		ck_assert_int_eq(cu.FuncGetName(&name, fs[i]), CUDA_SUCCESS);
+		size_t *sizes;
+		long n = image_entry_params(image, len, name, sm, &sizes);
+		ck_assert_msg(n >= 0, "%s: %s: no parameter count read", what, name);
+		size_t off, size, k;
+		for (k = 0; cu.FuncGetParamInfo(fs[i], k, &off, &size) == CUDA_SUCCESS; k++)
+			ck_assert_msg(k < (size_t)n && (sizes == NULL || sizes[k] == size),
+				      "%s: %s: parameter %zu of %zu bytes, read as %zu of %ld",
+				      what, name, k, size, sizes && k < (size_t)n ? sizes[k] : 0, n);
+		ck_assert_msg(k == (size_t)n, "%s: %s: %zu parameters, read as %ld", what, name, k,
+			      n);
+		free(sizes);
+	}
+	free(fs);
+	cu.ModuleUnload(mod);
+}
+
+static const char params_source[] =
+	"struct S40 { double a[5]; };\n"
+	"struct S12 { int a; char b; float c; };\n"
+	"struct alignas(16) S16 { float x, y, z, w; };\n"
+	"struct Empty {};\n"
+	"struct Big { char c[5000]; };\n"
+	"extern \"C\" __global__ void none() {}\n"
+	"extern \"C\" __global__ void k(float *p, int n, double d) { if (n) p[0] = (float)d; }\n"
+	"extern \"C\" __global__ void st(S40 s, float *o) { o[0] = (float)s.a[4]; }\n"
+	"extern \"C\" __global__ void many(char a, short b, int c, long long d, float e,\n"
+	"  double f, void *g, S12 h, S16 i, unsigned char j)\n"
+	"{ if (g) *(double *)g = a + b + c + d + e + f + h.a + i.w + j; }\n"
+	"extern \"C\" __global__ void empty(Empty e, int *o) { o[0] = 1; }\n"
+	"extern \"C\" __global__ void big(int a, Big b, int *o) { o[0] = a + b.c[4999]; }\n"
+	"template <typename T, int N> __global__ void tmpl(T *p, T v) { p[N] = v; }\n"
+	"namespace ns { __global__ void step(int *x, int y) { x[0] = y; } }\n";
+
+/* Parameters read from images, against the driver: NVRTC's, the suite's. */
+START_TEST(test_params_as_driver)
+{
+	struct fixture fx;
+	fixture_build(&fx, graph_yaml);
+	if (cu.ModuleGetFunctionCount == NULL || cu.FuncGetParamInfo == NULL) {
+		fixture_free(&fx);
+		return;
+	}
+	int major = 0, minor = 0;
+	cu.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, fx.gp.dev);
+	cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, fx.gp.dev);
+	int sm = major * 10 + minor;
+	if (rtc_available()) {
+		char path[] = "/tmp/gpu_unit_paramsXXXXXX";
+		int fd = mkstemp(path);
+		ck_assert_int_ge(fd, 0);
+		ck_assert(write_full(fd, params_source, sizeof params_source - 1));
+		close(fd);
+		struct module m;
+		memset(&m, 0, sizeof m);
+		m.name = (char *)"p";
+		m.file = (char *)"p.cu";
+		m.path = path;
+		m.source = true;
+		const char *names[] = {"k", "many", "tmpl<float, 4>", "tmpl<double, 2>", "ns::step"};
+		struct rtc_settings rs = {.use_cache = false};
+		struct rtc_image im;
+		ck_assert_int_eq(rtc_compile(&m, names, 5, major, minor, &rs, &im, &fx.d), 0);
+		unlink(path);
+		params_as_driver(im.data, im.size, im.ptx ? "NVRTC's PTX" : "NVRTC's cubin", sm);
+		rtc_image_free(&im);
+	}
+	/* the GPU suite's, from the bundle */
+	const char *top = getenv("TOP_SRCDIR");
+	static const char *const files[] = {"kernels/tk.cubin", "kernels/tk.fatbin", "kernels/tk.ptx"};
+	for (size_t i = 0; top && i < sizeof files / sizeof *files; i++) {
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s", top, files[i]);
+		size_t len;
+		char *image = read_whole_file(path, &len);
+		if (image == NULL)
+			continue;
+		/* an sm_90 cubin loads on sm_90 alone; the fatbin's PTX is compressed */
+		if (i == 2 || sm == 90)
+			params_as_driver(image, len, files[i], sm);
+		free(image);
+	}
+	fixture_free(&fx);
+}
+END_TEST
+
 static Suite *gpu_suite(void)
 {
 	Suite *s = suite_create("gpu");
 	TCase *tc = tcase_create("gpu");
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_words);
 	tcase_add_test(tc, test_node_map);
 	tcase_add_test(tc, test_creation_order);
 	tcase_add_test(tc, test_driver_dot);
 	tcase_add_test(tc, test_bad_device);
+	tcase_add_test(tc, test_params_as_driver);
 	suite_add_tcase(s, tc);
 	return s;
 }
