@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -126,8 +125,12 @@ struct ld {
 	struct gdef *g;
 	struct diag *d;
 	const struct load_limits *lim;
+	/* the input: text[0..len) in memory, or len bytes of the file fd */
 	const char *text;
 	size_t len;
+	int fd;
+	size_t unread;          /* bytes of fd not handed to libyaml yet */
+	int read_errno;         /* why reading fd failed, or 0 */
 	yaml_parser_t parser;
 	/* the current event and the one after it, parsed ahead */
 	yaml_event_t yev[2];
@@ -208,20 +211,43 @@ static size_t sat_add(size_t a, size_t b)
  * The event source
  */
 
-/* Line and column of a byte offset, for libyaml's reader errors. */
+/* Move p over n bytes of text. */
+static void pos_advance(struct pos *p, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n') {
+			p->line++;
+			p->col = 1;
+		} else if ((c & 0xc0) != 0x80) {
+			p->col++;
+		}
+	}
+}
+
+/*
+ * Line and column of a byte offset, for libyaml's reader errors.  A file
+ * is read again up to the offset: it was streamed, never kept.
+ */
 static struct pos offset_pos(const struct ld *l, size_t off)
 {
 	struct pos p = {1, 1};
 	if (off > l->len)
 		off = l->len;
-	for (size_t i = 0; i < off; i++) {
-		unsigned char c = (unsigned char)l->text[i];
-		if (c == '\n') {
-			p.line++;
-			p.col = 1;
-		} else if ((c & 0xc0) != 0x80) {
-			p.col++;
-		}
+	if (l->text) {
+		pos_advance(&p, l->text, off);
+		return p;
+	}
+	char buf[16384];
+	for (size_t done = 0; done < off;) {
+		size_t want = off - done < sizeof buf ? off - done : sizeof buf;
+		ssize_t n = pread(l->fd, buf, want, (off_t)done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		pos_advance(&p, buf, (size_t)n);
+		done += (size_t)n;
 	}
 	return p;
 }
@@ -235,6 +261,10 @@ static void yaml_failed(struct ld *l)
 		errorx("out of memory while reading YAML");
 		exit(3);
 	case YAML_READER_ERROR:
+		if (l->read_errno) {
+			fatal(l, nopos, "cannot read %s: %s", l->g->file, strerror(l->read_errno));
+			break;
+		}
 		if (p->problem_value != -1)
 			fatal(l, offset_pos(l, p->problem_offset),
 			      "the file is not UTF-8 text: %s (0x%x at byte %zu)", problem,
@@ -2956,6 +2986,37 @@ static void ld_free(struct ld *l)
 	names_free(&l->conditions);
 }
 
+/* l's input is set: read it into a new definition named name, or NULL. */
+static struct gdef *load(struct ld *l, const char *name, const struct load_limits *limits,
+			 struct diag *d)
+{
+	l->d = d;
+	l->lim = limits;
+	l->g = gdef_new(name);
+	struct module *builtin = VEC_PUSH(l->g->modules, l->g->nmodules, l->g->capmodules);
+	builtin->name = gdef_strdup(l->g, "builtin");
+	builtin->builtin = true;
+	bool ok = parse_stream(l);
+	if (ok)
+		assign_ids(l);
+	ld_free(l);
+	if (!ok) {
+		gdef_free(l->g);
+		return NULL;
+	}
+	return l->g;
+}
+
+static void parser_init(struct ld *l)
+{
+	memset(l, 0, sizeof *l);
+	l->fd = -1;
+	if (!yaml_parser_initialize(&l->parser)) {
+		errorx("out of memory while reading YAML");
+		exit(3);
+	}
+}
+
 struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 			      const struct load_limits *limits, struct diag *d)
 {
@@ -2967,29 +3028,36 @@ struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 		return NULL;
 	}
 	struct ld l;
-	memset(&l, 0, sizeof l);
-	l.d = d;
-	l.lim = limits;
+	parser_init(&l);
 	l.text = text;
 	l.len = len;
-	l.g = gdef_new(name);
-	struct module *builtin = VEC_PUSH(l.g->modules, l.g->nmodules, l.g->capmodules);
-	builtin->name = gdef_strdup(l.g, "builtin");
-	builtin->builtin = true;
-	if (!yaml_parser_initialize(&l.parser)) {
-		errorx("out of memory while reading YAML");
-		exit(3);
-	}
 	yaml_parser_set_input_string(&l.parser, (const unsigned char *)text, len);
-	bool ok = parse_stream(&l);
-	if (ok)
-		assign_ids(&l);
-	ld_free(&l);
-	if (!ok) {
-		gdef_free(l.g);
-		return NULL;
+	return load(&l, name, limits, d);
+}
+
+/*
+ * libyaml's read handler for a regular file: straight into its own
+ * buffer, never past the size the file had when opened.  1 for success
+ * (*nread 0 at the end), 0 for an error, as libyaml wants.
+ */
+static int read_file(void *data, unsigned char *buf, size_t size, size_t *nread)
+{
+	struct ld *l = data;
+	if (size > l->unread)
+		size = l->unread;
+	ssize_t n = 0;
+	if (size > 0) {
+		do
+			n = read(l->fd, buf, size);
+		while (n < 0 && errno == EINTR);
 	}
-	return l.g;
+	if (n < 0) {
+		l->read_errno = errno;
+		return 0;
+	}
+	l->unread -= (size_t)n;
+	*nread = (size_t)n;
+	return 1;
 }
 
 /* The rest of fd into a buffer, for what cannot be mapped (pipes). */
@@ -3026,9 +3094,11 @@ static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
 }
 
 /*
- * A regular file is mapped rather than read: the page cache's pages are
- * used as they are, which saves a copy and a page fault per 4 KiB of
- * fresh buffer (a tenth of the front end's time on a 5 MB file).
+ * A regular file is streamed: libyaml reads it into its own small buffer
+ * as it goes (read_file), as yaml_parser_set_input_file does, rather than
+ * from a copy or a mapping of the whole file.  Mapping it cost libyaml a
+ * tenth more time than reading (its string reader copies from pages that
+ * are cold) and left the file's pages resident in the peak.
  */
 struct gdef *gdef_load(const char *path, struct diag *d)
 {
@@ -3049,15 +3119,16 @@ struct gdef *gdef_load(const char *path, struct diag *d)
 		close(fd);
 		return NULL;
 	}
+	/* (procfs and the like say 0 bytes, and are read to their end below) */
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		size_t len = (size_t)st.st_size;
-		void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-		if (p != MAP_FAILED) {
-			close(fd);
-			struct gdef *g = gdef_load_string(path, p, len, lim, d);
-			munmap(p, len);
-			return g;
-		}
+		struct ld l;
+		parser_init(&l);
+		l.fd = fd;
+		l.len = l.unread = (size_t)st.st_size;
+		yaml_parser_set_input(&l.parser, read_file, &l);
+		struct gdef *g = load(&l, path, lim, d);
+		close(fd);
+		return g;
 	}
 	size_t len = 0;
 	bool too_large;
