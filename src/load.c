@@ -153,6 +153,7 @@ struct ld {
 	size_t alias_events;    /* charged against lim->max_alias_events */
 	struct node **nodes;    /* every node in file order, for automatic ids */
 	size_t nnodes, capnodes;
+	struct arena scratch;   /* the loader's arrays of a file's size (nodes) */
 	size_t auto_counts[NK_COUNT]; /* automatic ids handed out so far, per kind */
 	bool renumber;          /* they may be wrong: see assign_ids */
 	struct names modules, buffers, conditions;
@@ -2665,7 +2666,7 @@ static void parse_node(struct ld *l, struct graph *gr)
 	struct node *n = graph_add_node(gr, NK_COUNT);
 	struct seen s;
 	n->pos = l->ev.pos;
-	*VEC_PUSH(l->nodes, l->nnodes, l->capnodes) = n;
+	*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = n;
 	parse_keys(l, &node_tab, n, "in a node", &s);
 	if (n->kind != NK_COUNT)
 		return;
@@ -2980,7 +2981,7 @@ static void ld_free(struct ld *l)
 	strmap_free(l->anchor_index);
 	free(l->open);
 	free(l->frames);
-	free(l->nodes);
+	arena_free(&l->scratch);
 	names_free(&l->modules);
 	names_free(&l->buffers);
 	names_free(&l->conditions);

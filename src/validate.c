@@ -647,7 +647,7 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 			n->id = arena_printf(&g->arena, "%s_%zu", node_kind_names[n->kind],
 					     auto_ids[n->kind]);
 		size_t self = g->nall_nodes;
-		*VEC_PUSH(g->all_nodes, g->nall_nodes, v->capall) = n;
+		*ARENA_PUSH(&g->arena, g->all_nodes, g->nall_nodes, v->capall) = n;
 		size_t t = gr->parent == NULL ? i : top;
 		n->local = (uint32_t)i;
 		n->top = (uint32_t)t;
@@ -1375,8 +1375,7 @@ static void order_graph(struct vctx *v, struct graph *gr)
 	};
 	size_t n = gr->nnodes, ntopo = 0;
 	unsigned cycles = 0;
-	free(gr->topo);
-	gr->topo = xmalloc((n ? n : 1) * sizeof *gr->topo);
+	gr->topo = arena_alloc(gr->arena, (n ? n : 1) * sizeof *gr->topo);
 	unsigned char *state = xcalloc(n ? n : 1, 1);
 	struct frame *stack = NULL;
 	size_t capstack = 0;
@@ -1465,8 +1464,7 @@ static void link_graph(struct vctx *v, struct graph *gr)
 	}
 	/* What order_graph would find, without a second pass over the nodes. */
 	size_t n = gr->nnodes;
-	free(gr->topo);
-	gr->topo = xmalloc((n ? n : 1) * sizeof *gr->topo);
+	gr->topo = arena_alloc(gr->arena, (n ? n : 1) * sizeof *gr->topo);
 	for (size_t j = 0; j < n; j++)
 		gr->topo[j] = j;
 }
@@ -1699,8 +1697,7 @@ static void reset(struct gdef *g)
 	strmap_free(g->node_index);
 	g->module_index = g->buffer_index = g->event_index = NULL;
 	g->condition_index = g->node_index = NULL;
-	free(g->all_nodes);
-	g->all_nodes = NULL;
+	g->all_nodes = NULL; /* the old one stays in the arena, unused */
 	g->nall_nodes = 0;
 	for (size_t i = 0; i < g->nconditions; i++)
 		g->conditions[i].user = -1;

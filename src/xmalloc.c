@@ -196,6 +196,26 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 	return p;
 }
 
+void *arena_grow(struct arena *a, void *arr_ptr, size_t *n, size_t *cap, size_t elem)
+{
+	char **arr = arr_ptr;
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		if (ncap > SIZE_MAX / elem)
+			oom(SIZE_MAX);
+		char *grown = carve(a, ncap * elem, ARENA_ALIGN);
+		if (*n)
+			memcpy(grown, *arr, *n * elem);
+		*arr = grown;
+		*cap = ncap;
+	}
+	/* The new slots are the arena's, zeroed; a slot given back and taken again is not. */
+	char *slot = *arr + *n * elem;
+	memset(slot, 0, elem);
+	(*n)++;
+	return slot;
+}
+
 void arena_free(struct arena *a)
 {
 	struct arena_chunk *c = a->chunks;
