@@ -159,6 +159,9 @@ struct ld {
 	struct names modules, buffers, conditions;
 	/* the last kernel function read, whose strings the next same one shares */
 	const struct kernel_node *last_kernel;
+	/* the last name a reference gave, which the next same one shares */
+	char *last_ref;
+	size_t last_ref_len;
 	/* "did you mean" answers already worked out (see suggest) */
 	struct hint {
 		const void *table;
@@ -886,10 +889,29 @@ static bool get_text(struct ld *l, const char *what, const char *name, char **ou
 	return true;
 }
 
+/*
+ * A reference by name.  Large graphs name the same buffer from node after
+ * node: a name like the last one shares its string (the model's strings
+ * are never written to nor freed alone), which saves the copy, and lets
+ * the validator, which knows a name it has seen by its pointer, look it up
+ * once.
+ */
 static bool get_ref(struct ld *l, const char *what, const char *name, struct name_ref *r)
 {
+	size_t len = l->ev.len;
 	r->idx = -1;
-	return get_text(l, what, name, &r->name, &r->pos);
+	if (l->last_ref && is_scalar(l) && !is_null(l) && len == l->last_ref_len &&
+	    memcmp(l->ev.value, l->last_ref, len) == 0) {
+		r->name = l->last_ref;
+		r->pos = l->ev.pos;
+		next(l);
+		return true;
+	}
+	if (!get_text(l, what, name, &r->name, &r->pos))
+		return false;
+	l->last_ref = r->name;
+	l->last_ref_len = len;
+	return true;
 }
 
 /* ---------------------------------------------------------------------

@@ -70,6 +70,12 @@ struct vctx {
 	bool lost_record, lost_cond, lost_alloc_free;
 	struct use *uses;
 	size_t nuses, capuses;
+	/* per name index: the last name found in it, by pointer (see lookup) */
+	struct hit {
+		const struct strmap *map;
+		const char *name;
+		long idx;
+	} hits[4];
 };
 
 /* A growing string for long messages (cycles). */
@@ -135,6 +141,27 @@ static void unknown_name(struct vctx *v, struct pos pos, const char *what,
 }
 
 /* Resolve r in map; reports an unknown or missing name.  Returns r->idx. */
+/*
+ * strmap_get for the indexes of modules, buffers, events and conditions,
+ * which stay as they are while nodes are checked.  The loader shares a
+ * name repeated from one reference to the next, and the model's strings
+ * are never freed alone, so the same pointer is the same name: a graph of
+ * 100,000 kernels on one buffer hashes its name once.
+ */
+static long lookup(struct vctx *v, const struct strmap *map, const char *name)
+{
+	size_t nh = sizeof v->hits / sizeof *v->hits, i = 0;
+	while (i < nh - 1 && v->hits[i].map != map && v->hits[i].map != NULL)
+		i++;
+	struct hit *h = &v->hits[i];
+	if (h->map == map && h->name == name)
+		return h->idx;
+	long idx = strmap_get(map, name);
+	if (idx >= 0)
+		*h = (struct hit){map, name, idx};
+	return idx;
+}
+
 static long resolve(struct vctx *v, struct name_ref *r, const struct strmap *map,
 		    const char *what, const char *const *names, size_t n,
 		    struct pos fallback)
@@ -144,7 +171,7 @@ static long resolve(struct vctx *v, struct name_ref *r, const struct strmap *map
 		diag_error(v->d, or_pos(r->pos, fallback), "missing %s name", what);
 		return -1;
 	}
-	long i = strmap_get(map, r->name);
+	long i = lookup(v, map, r->name);
 	if (i < 0)
 		unknown_name(v, or_pos(r->pos, fallback), what, r->name, names, n);
 	r->idx = i;
@@ -737,7 +764,7 @@ static void check_arg(struct vctx *v, struct arg *a, size_t node, size_t argno,
 	struct pos at = or_pos(a->pos, fallback);
 	switch (a->kind) {
 	case ARG_BUFFER: {
-		long bi = a->ref.name ? strmap_get(v->g->buffer_index, a->ref.name) : -1;
+		long bi = a->ref.name ? lookup(v, v->g->buffer_index, a->ref.name) : -1;
 		struct num num;
 		a->ref.idx = bi;
 		if (bi >= 0) {
