@@ -918,6 +918,46 @@ static bool get_ref(struct ld *l, const char *what, const char *name, struct nam
  * Mappings: keys, merges, tables of handlers
  */
 
+struct keydef;
+typedef void key_fn(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos);
+
+/* One key of a kind of mapping: its handler reads the value into obj. */
+struct keydef {
+	const char *name;
+	key_fn *fn;
+	int arg;                /* for shared handlers: a node kind, a type */
+};
+
+struct keytab {
+	const struct keydef *keys;
+	size_t n;
+};
+
+#define KEYTAB(a) {a, sizeof a / sizeof *a}
+#define MAXKEYS 32
+
+/*
+ * Keys are a few bytes long and every key of the file comes through here:
+ * a plain loop beats a call to the library's strcmp, which is built for
+ * long strings (measured: ~3 ms of 100 on the 100,000-node chain).
+ */
+static bool key_eq(const char *a, const char *b)
+{
+	while (*a != '\0' && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+static int find_key(const struct keytab *t, const char *key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->keys[i].name[0] == key[0] && key_eq(t->keys[i].name, key))
+			return (int)i;
+	return -1;
+}
+
 struct mapiter {
 	struct pos pos;         /* the mapping */
 	/* 0: keys written in the mapping; n: keys of the nth merged one */
@@ -926,14 +966,18 @@ struct mapiter {
 	size_t nmerges, capmerges, done;
 	const char *key;        /* the current key, valid until the next */
 	struct pos kpos;
+	/* the mapping's keys, or NULL for names of the user's (see map_key) */
+	const struct keytab *tab;
+	int index;              /* the current key's in tab, or -1 */
 	char *heap;
 	char buf[64];
 };
 
-/* Start reading the mapping at the current event (an EV_MAP). */
-static void map_open(struct ld *l, struct mapiter *it)
+/* Start reading the mapping at the current event (an EV_MAP), with keys of tab. */
+static void map_open(struct ld *l, struct mapiter *it, const struct keytab *tab)
 {
 	it->pos = l->ev.pos;
+	it->tab = tab;
 	it->level = 0;
 	it->merges = NULL;
 	it->nmerges = it->capmerges = it->done = 0;
@@ -1002,6 +1046,8 @@ static void start_merge(struct ld *l, struct mapiter *it)
 /*
  * The next key of the mapping: true with it->key set and the value as
  * the current event; false once the mapping has ended (and been read).
+ * A key of it->tab is looked up before the value is read, and named by
+ * the table's own string: only the others are copied.
  */
 static bool map_key(struct ld *l, struct mapiter *it)
 {
@@ -1035,13 +1081,18 @@ static bool map_key(struct ld *l, struct mapiter *it)
 			read_merge(l, it);
 			continue;
 		}
-		size_t n = l->ev.len;
-		char *dst = it->buf;
-		if (n >= sizeof it->buf)
-			dst = it->heap = xmalloc(n + 1);
-		memcpy(dst, l->ev.value, n);
-		dst[n] = '\0';
-		it->key = dst;
+		it->index = it->tab ? find_key(it->tab, l->ev.value) : -1;
+		if (it->index >= 0) {
+			it->key = it->tab->keys[it->index].name;
+		} else {
+			size_t n = l->ev.len;
+			char *dst = it->buf;
+			if (n >= sizeof it->buf)
+				dst = it->heap = xmalloc(n + 1);
+			memcpy(dst, l->ev.value, n);
+			dst[n] = '\0';
+			it->key = dst;
+		}
 		it->kpos = l->ev.pos;
 		next(l);
 		return true;
@@ -1051,23 +1102,6 @@ static bool map_key(struct ld *l, struct mapiter *it)
 	return false;
 }
 
-struct keydef;
-typedef void key_fn(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos);
-
-/* One key of a kind of mapping: its handler reads the value into obj. */
-struct keydef {
-	const char *name;
-	key_fn *fn;
-	int arg;                /* for shared handlers: a node kind, a type */
-};
-
-struct keytab {
-	const struct keydef *keys;
-	size_t n;
-};
-
-#define KEYTAB(a) {a, sizeof a / sizeof *a}
-#define MAXKEYS 32
 
 /* What a table-driven mapping held. */
 struct seen {
@@ -1167,28 +1201,6 @@ static int get_choice(struct ld *l, const char *what, const char *noun, const ch
 }
 
 /*
- * Keys are a few bytes long and every key of the file comes through here:
- * a plain loop beats a call to the library's strcmp, which is built for
- * long strings (measured: ~3 ms of 100 on the 100,000-node chain).
- */
-static bool key_eq(const char *a, const char *b)
-{
-	while (*a != '\0' && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-static int find_key(const struct keytab *t, const char *key)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (t->keys[i].name[0] == key[0] && key_eq(t->keys[i].name, key))
-			return (int)i;
-	return -1;
-}
-
-/*
  * Read the mapping at the current event with table t into obj; ctx says
  * where, for messages ("in buffer 'x'").  Each key's handler reads its
  * value; unknown and duplicate keys are reported and skipped.
@@ -1200,10 +1212,10 @@ static void parse_keys(struct ld *l, const struct keytab *t, void *obj,
 	unsigned level[MAXKEYS];
 	s->mask = 0;
 	s->unknown = 0;
-	map_open(l, &it);
+	map_open(l, &it, t);
 	s->pos = it.pos;
 	while (map_key(l, &it)) {
-		int i = find_key(t, it.key);
+		int i = it.index;
 		if (i < 0) {
 			unknown_key(l, t, it.key, it.kpos, ctx);
 			s->unknown++;
@@ -1360,7 +1372,7 @@ static void key_module_defines(struct ld *l, void *obj, const struct keydef *kd,
 	if (!want_map(l, "a mapping of macro names to values", kd->name))
 		return;
 	struct mapiter it;
-	map_open(l, &it);
+	map_open(l, &it, NULL);
 	while (map_key(l, &it)) {
 		struct module_define *d;
 		for (size_t i = 0; i < m->ndefines; i++)
@@ -1459,7 +1471,7 @@ static void key_modules(struct ld *l, void *obj, const struct keydef *kd, struct
 	if (!want_map(l, "a mapping of module names to files", kd->name))
 		return;
 	struct mapiter it;
-	map_open(l, &it);
+	map_open(l, &it, NULL);
 	while (map_key(l, &it)) {
 		if (strcmp(it.key, "builtin") == 0) {
 			err(l, it.kpos, "module name 'builtin' is reserved for the built-in kernels");
@@ -1677,7 +1689,7 @@ static void key_buffers(struct ld *l, void *obj, const struct keydef *kd, struct
 	if (!want_map(l, "a mapping of buffer names to buffers", kd->name))
 		return;
 	struct mapiter it;
-	map_open(l, &it);
+	map_open(l, &it, NULL);
 	while (map_key(l, &it)) {
 		if (!name_new(l, &l->buffers, "buffer", &it)) {
 			skip_value(l);
@@ -1750,7 +1762,7 @@ static void key_conditions(struct ld *l, void *obj, const struct keydef *kd, str
 	if (!want_map(l, "a mapping of condition names to {default: N}", kd->name))
 		return;
 	struct mapiter it;
-	map_open(l, &it);
+	map_open(l, &it, NULL);
 	while (map_key(l, &it)) {
 		if (!name_new(l, &l->conditions, "condition", &it)) {
 			skip_value(l);
