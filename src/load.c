@@ -672,24 +672,32 @@ static bool is_scalar(const struct ld *l)
 	return l->ev.type == EV_SCALAR && !l->ev.bad;
 }
 
-/*
- * The current event as an unquoted, non-null scalar, as numbers must be;
- * else an error (with a hint when quotes hide a number) and false.
- */
-static bool plain_scalar(struct ld *l, const char *what, const char *name)
+/* plain_scalar's error: the hint when quotes hide a number, else expected(). */
+static void not_plain(struct ld *l, const char *what, const char *name)
 {
 	const struct ev *e = &l->ev;
-	if (e->type == EV_SCALAR && !e->bad && !e->quoted && !null_text(e->value))
-		return true;
 	struct num n;
 	if (e->type == EV_SCALAR && e->quoted && parse_number(e->value, &n) == SCALAR_OK) {
 		char buf[96];
 		err(l, e->pos, "expected %s for '%.60s', found %s (quotes make it a string)",
 		    what, name, found(e, buf, sizeof buf));
 		skip_value(l);
-		return false;
+		return;
 	}
 	expected(l, what, name);
+}
+
+/*
+ * The current event as an unquoted, non-null scalar, as numbers must be;
+ * else an error (with a hint when quotes hide a number) and false.  Inline:
+ * a large file is mostly numbers.
+ */
+static inline bool plain_scalar(struct ld *l, const char *what, const char *name)
+{
+	const struct ev *e = &l->ev;
+	if (e->type == EV_SCALAR && !e->bad && !e->quoted && !null_text(e->value))
+		return true;
+	not_plain(l, what, name);
 	return false;
 }
 
