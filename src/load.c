@@ -132,10 +132,13 @@ struct ld {
 	size_t unread;          /* bytes of fd not handed to libyaml yet */
 	int read_errno;         /* why reading fd failed, or 0 */
 	yaml_parser_t parser;
-	/* the current event and the one after it, parsed ahead */
+	/*
+	 * The current event and the one after it, parsed ahead, in yev.  An
+	 * empty one is a YAML_NO_EVENT: yaml_event_delete and
+	 * yaml_parser_parse both start by zeroing the event.
+	 */
 	yaml_event_t yev[2];
-	bool have_yev[2];
-	unsigned ycur;
+	yaml_event_t *cur, *ahead;
 	struct ev ev;           /* the current event */
 	bool fatal;
 	unsigned depth;         /* collections open, as delivered */
@@ -398,28 +401,20 @@ static void record(struct ld *l)
  */
 static bool parse_event(struct ld *l)
 {
-	unsigned c = l->ycur;
-	if (l->have_yev[c]) {
-		yaml_event_delete(&l->yev[c]);
-		l->have_yev[c] = false;
+	yaml_event_t *e = l->ahead;
+	yaml_event_delete(l->cur);
+	l->ahead = l->cur;
+	l->cur = e;
+	/* Empty only at the start, and after the end of the stream. */
+	if (e->type == YAML_NO_EVENT && !yaml_parser_parse(&l->parser, e)) {
+		yaml_failed(l);
+		return false;
 	}
-	c ^= 1;
-	l->ycur = c;
-	if (!l->have_yev[c]) {
-		if (!yaml_parser_parse(&l->parser, &l->yev[c])) {
-			yaml_failed(l);
-			return false;
-		}
-		l->have_yev[c] = true;
+	if (e->type != YAML_STREAM_END_EVENT && e->type != YAML_NO_EVENT &&
+	    !yaml_parser_parse(&l->parser, l->ahead)) {
+		yaml_failed(l);
+		return false;
 	}
-	if (l->yev[c].type != YAML_STREAM_END_EVENT) {
-		if (!yaml_parser_parse(&l->parser, &l->yev[c ^ 1])) {
-			yaml_failed(l);
-			return false;
-		}
-		l->have_yev[c ^ 1] = true;
-	}
-	const yaml_event_t *e = &l->yev[c];
 	struct ev *v = &l->ev;
 	const char *anchor = NULL;
 	v->pos = mkpos(e->start_mark);
@@ -3010,9 +3005,8 @@ static void assign_ids(struct ld *l)
 
 static void ld_free(struct ld *l)
 {
-	for (int i = 0; i < 2; i++)
-		if (l->have_yev[i])
-			yaml_event_delete(&l->yev[i]);
+	yaml_event_delete(&l->yev[0]);
+	yaml_event_delete(&l->yev[1]);
 	yaml_parser_delete(&l->parser);
 	for (size_t i = 0; i < l->nlog; i++)
 		free(l->log[i].value);
@@ -3054,6 +3048,8 @@ static void parser_init(struct ld *l)
 {
 	memset(l, 0, sizeof *l);
 	l->fd = -1;
+	l->cur = &l->yev[0];
+	l->ahead = &l->yev[1];
 	if (!yaml_parser_initialize(&l->parser)) {
 		errorx("out of memory while reading YAML");
 		exit(3);
