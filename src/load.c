@@ -1246,7 +1246,7 @@ static void require(struct ld *l, const struct keytab *t, const struct seen *s,
 		    uint32_t mask, const char *ctx)
 {
 	/* After an unknown key (a typo of the missing one?) it would be noise. */
-	if (s->unknown > 0)
+	if (s->unknown > 0 || (s->mask & mask) == mask)
 		return;
 	for (size_t i = 0; i < t->n; i++)
 		if ((mask & (1u << i)) && !(s->mask & (1u << i)))
@@ -2583,19 +2583,16 @@ static void node_set_kind(struct node *n, enum node_kind k)
 /* "kernel_12": the kind's name, '_', n. */
 static char *auto_id(struct gdef *g, enum node_kind k, size_t n)
 {
-	char digits[24];
-	size_t nd = 0;
+	char id[64], *p = id + sizeof id;
 	do {
-		digits[nd++] = (char)('0' + n % 10);
+		*--p = (char)('0' + n % 10);
 		n /= 10;
 	} while (n);
+	*--p = '_';
 	size_t kl = strlen(node_kind_names[k]);
-	char id[64];
-	memcpy(id, node_kind_names[k], kl);
-	id[kl] = '_';
-	for (size_t i = 0; i < nd; i++)
-		id[kl + 1 + i] = digits[nd - 1 - i];
-	return gdef_strndup(g, id, kl + 1 + nd);
+	p -= kl;
+	memcpy(p, node_kind_names[k], kl);
+	return gdef_strndup(g, p, (size_t)(id + sizeof id - p));
 }
 
 /* Could an id written in the file be an automatic one ("copy_3")? */
