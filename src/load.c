@@ -154,7 +154,13 @@ struct ld {
 	struct frame *frames;
 	size_t nframes, capframes;
 	size_t alias_events;    /* charged against lim->max_alias_events */
-	struct node **nodes;    /* every node in file order, for automatic ids */
+	/*
+	 * Every node in file order, for automatic ids.  While all are in the
+	 * root graph, as in most large files, its own list is that order;
+	 * once a node holds a graph (nested) they are listed here.
+	 */
+	bool nested;
+	struct node **nodes;
 	size_t nnodes, capnodes;
 	struct arena scratch;   /* the loader's arrays of a file's size (nodes) */
 	size_t auto_counts[NK_COUNT]; /* automatic ids handed out so far, per kind */
@@ -2383,9 +2389,25 @@ static void parse_empty(struct ld *l, struct node *n)
 		expected(l, "{} or nothing", "empty");
 }
 
+/*
+ * A graph held by node n (a child graph, a body): the nodes are no longer
+ * all in the root graph, so from now on they are listed in l->nodes, the
+ * root's so far first.
+ */
+static struct graph *inner_graph(struct ld *l, struct node *n)
+{
+	if (!l->nested) {
+		const struct graph *root = l->g->root;
+		l->nested = true;
+		for (size_t i = 0; i < root->nnodes; i++)
+			*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = root->nodes[i];
+	}
+	return graph_new(n->graph, n);
+}
+
 static void parse_child(struct ld *l, struct node *n)
 {
-	n->u.child = graph_new(n->graph, n);
+	n->u.child = inner_graph(l, n);
 	parse_graph(l, n->u.child, "graph");
 }
 
@@ -2449,7 +2471,7 @@ static void key_cond_condition(struct ld *l, void *obj, const struct keydef *kd,
 static void key_cond_body(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct node *n = obj;
-	struct graph *gr = graph_new(n->graph, n);
+	struct graph *gr = inner_graph(l, n);
 	gr->body_index = (unsigned)kd->arg;
 	n->u.cond.bodies[kd->arg] = gr;
 	parse_graph(l, gr, kd->name);
@@ -2462,7 +2484,7 @@ static void key_cond_cases(struct ld *l, void *obj, const struct keydef *kd, str
 		return;
 	next(l);
 	while (!l->fatal && l->ev.type != EV_SEQ_END) {
-		struct graph *gr = graph_new(((struct node *)obj)->graph, obj);
+		struct graph *gr = inner_graph(l, obj);
 		gr->body_index = (unsigned)c->nbodies;
 		*VEC_PUSH(c->bodies, c->nbodies, c->capbodies) = gr;
 		parse_graph(l, gr, kd->name);
@@ -2515,7 +2537,7 @@ static void parse_cond(struct ld *l, struct node *n)
 	c->nbodies = c->capbodies == 2 && c->bodies[1] ? 2 : 1;
 	/* Keep the model whole even when then/body was missing. */
 	if (c->bodies[0] == NULL) {
-		c->bodies[0] = graph_new(n->graph, n);
+		c->bodies[0] = inner_graph(l, n);
 		c->bodies[0]->pos = n->kind_pos;
 	}
 }
@@ -2691,7 +2713,8 @@ static const struct keytab node_tab = KEYTAB(node_keys);
 static void drop_node(struct ld *l, struct graph *gr, struct node *n)
 {
 	gr->nnodes--;
-	l->nnodes--;
+	if (l->nested)
+		l->nnodes--;
 	free(n->after); /* the node itself and its strings stay in the arena */
 }
 
@@ -2700,7 +2723,8 @@ static void parse_node(struct ld *l, struct graph *gr)
 	struct node *n = graph_add_node(gr, NK_COUNT);
 	struct seen s;
 	n->pos = l->ev.pos;
-	*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = n;
+	if (l->nested)
+		*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = n;
 	parse_keys(l, &node_tab, n, "in a node", &s);
 	if (n->kind != NK_COUNT)
 		return;
@@ -2980,16 +3004,18 @@ static void assign_ids(struct ld *l)
 {
 	if (!l->renumber)
 		return;
+	struct node *const *nodes = l->nested ? l->nodes : l->g->root->nodes;
+	size_t nnodes = l->nested ? l->nnodes : l->g->root->nnodes;
 	struct strmap *given = NULL;
 	size_t counts[NK_COUNT] = {0};
-	for (size_t i = 0; i < l->nnodes; i++)
-		if (l->nodes[i]->id_given) {
+	for (size_t i = 0; i < nnodes; i++)
+		if (nodes[i]->id_given) {
 			if (given == NULL)
 				given = strmap_new(64);
-			strmap_put(given, l->nodes[i]->id, 1, NULL);
+			strmap_put(given, nodes[i]->id, 1, NULL);
 		}
-	for (size_t i = 0; i < l->nnodes; i++) {
-		struct node *n = l->nodes[i];
+	for (size_t i = 0; i < nnodes; i++) {
+		struct node *n = nodes[i];
 		if (n->id_given)
 			continue;
 		do {
