@@ -661,6 +661,26 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 			  node_kind_names[first->kind]);
 }
 
+/*
+ * Nodes in gr and in the graphs they hold, for all_nodes' length.  Only
+ * a graph whose nodes own memory (nodes_own) can hold graphs: a large
+ * flat graph is counted without visiting its nodes.
+ */
+static size_t count_nodes(const struct graph *gr)
+{
+	size_t n = gr->nnodes;
+	for (size_t i = 0; gr->nodes_own && i < gr->nnodes; i++) {
+		const struct node *nd = gr->nodes[i];
+		if (nd->kind == NK_GRAPH && nd->u.child)
+			n += count_nodes(nd->u.child);
+		else if (node_kind_is_conditional(nd->kind))
+			for (size_t b = 0; b < nd->u.cond.nbodies; b++)
+				if (nd->u.cond.bodies[b])
+					n += count_nodes(nd->u.cond.bodies[b]);
+	}
+	return n;
+}
+
 static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 		 size_t auto_ids[NK_COUNT])
 {
@@ -1765,6 +1785,10 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	size_t auto_ids[NK_COUNT] = {0};
 	/* Explicit ids only, at first: see index_node. */
 	g->node_index = strmap_new(16);
+	/* At its length: grown by doubling, it would leave as much again unused in the arena. */
+	v.capall = count_nodes(g->root);
+	if (v.capall)
+		g->all_nodes = arena_alloc(&g->arena, v.capall * sizeof *g->all_nodes);
 	walk(&v, g->root, 0, 0, auto_ids);
 	check_nodes(&v);
 	for (size_t i = 0; i < v.ngraphs; i++)
