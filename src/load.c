@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -126,13 +125,20 @@ struct ld {
 	struct gdef *g;
 	struct diag *d;
 	const struct load_limits *lim;
+	/* the input: text[0..len) in memory, or len bytes of the file fd */
 	const char *text;
 	size_t len;
+	int fd;
+	size_t unread;          /* bytes of fd not handed to libyaml yet */
+	int read_errno;         /* why reading fd failed, or 0 */
 	yaml_parser_t parser;
-	/* the current event and the one after it, parsed ahead */
+	/*
+	 * The current event and the one after it, parsed ahead, in yev.  An
+	 * empty one is a YAML_NO_EVENT: yaml_event_delete and
+	 * yaml_parser_parse both start by zeroing the event.
+	 */
 	yaml_event_t yev[2];
-	bool have_yev[2];
-	unsigned ycur;
+	yaml_event_t *cur, *ahead;
 	struct ev ev;           /* the current event */
 	bool fatal;
 	unsigned depth;         /* collections open, as delivered */
@@ -148,13 +154,23 @@ struct ld {
 	struct frame *frames;
 	size_t nframes, capframes;
 	size_t alias_events;    /* charged against lim->max_alias_events */
-	struct node **nodes;    /* every node in file order, for automatic ids */
+	/*
+	 * Every node in file order, for automatic ids.  While all are in the
+	 * root graph, as in most large files, its own list is that order;
+	 * once a node holds a graph (nested) they are listed here.
+	 */
+	bool nested;
+	struct node **nodes;
 	size_t nnodes, capnodes;
+	struct arena scratch;   /* the loader's arrays of a file's size (nodes) */
 	size_t auto_counts[NK_COUNT]; /* automatic ids handed out so far, per kind */
 	bool renumber;          /* they may be wrong: see assign_ids */
 	struct names modules, buffers, conditions;
 	/* the last kernel function read, whose strings the next same one shares */
 	const struct kernel_node *last_kernel;
+	/* the last name a reference gave, which the next same one shares */
+	char *last_ref;
+	size_t last_ref_len;
 	/* "did you mean" answers already worked out (see suggest) */
 	struct hint {
 		const void *table;
@@ -208,20 +224,43 @@ static size_t sat_add(size_t a, size_t b)
  * The event source
  */
 
-/* Line and column of a byte offset, for libyaml's reader errors. */
+/* Move p over n bytes of text. */
+static void pos_advance(struct pos *p, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n') {
+			p->line++;
+			p->col = 1;
+		} else if ((c & 0xc0) != 0x80) {
+			p->col++;
+		}
+	}
+}
+
+/*
+ * Line and column of a byte offset, for libyaml's reader errors.  A file
+ * is read again up to the offset: it was streamed, never kept.
+ */
 static struct pos offset_pos(const struct ld *l, size_t off)
 {
 	struct pos p = {1, 1};
 	if (off > l->len)
 		off = l->len;
-	for (size_t i = 0; i < off; i++) {
-		unsigned char c = (unsigned char)l->text[i];
-		if (c == '\n') {
-			p.line++;
-			p.col = 1;
-		} else if ((c & 0xc0) != 0x80) {
-			p.col++;
-		}
+	if (l->text) {
+		pos_advance(&p, l->text, off);
+		return p;
+	}
+	char buf[16384];
+	for (size_t done = 0; done < off;) {
+		size_t want = off - done < sizeof buf ? off - done : sizeof buf;
+		ssize_t n = pread(l->fd, buf, want, (off_t)done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		pos_advance(&p, buf, (size_t)n);
+		done += (size_t)n;
 	}
 	return p;
 }
@@ -235,6 +274,10 @@ static void yaml_failed(struct ld *l)
 		errorx("out of memory while reading YAML");
 		exit(3);
 	case YAML_READER_ERROR:
+		if (l->read_errno) {
+			fatal(l, nopos, "cannot read %s: %s", l->g->file, strerror(l->read_errno));
+			break;
+		}
 		if (p->problem_value != -1)
 			fatal(l, offset_pos(l, p->problem_offset),
 			      "the file is not UTF-8 text: %s (0x%x at byte %zu)", problem,
@@ -364,28 +407,20 @@ static void record(struct ld *l)
  */
 static bool parse_event(struct ld *l)
 {
-	unsigned c = l->ycur;
-	if (l->have_yev[c]) {
-		yaml_event_delete(&l->yev[c]);
-		l->have_yev[c] = false;
+	yaml_event_t *e = l->ahead;
+	yaml_event_delete(l->cur);
+	l->ahead = l->cur;
+	l->cur = e;
+	/* Empty only at the start, and after the end of the stream. */
+	if (e->type == YAML_NO_EVENT && !yaml_parser_parse(&l->parser, e)) {
+		yaml_failed(l);
+		return false;
 	}
-	c ^= 1;
-	l->ycur = c;
-	if (!l->have_yev[c]) {
-		if (!yaml_parser_parse(&l->parser, &l->yev[c])) {
-			yaml_failed(l);
-			return false;
-		}
-		l->have_yev[c] = true;
+	if (e->type != YAML_STREAM_END_EVENT && e->type != YAML_NO_EVENT &&
+	    !yaml_parser_parse(&l->parser, l->ahead)) {
+		yaml_failed(l);
+		return false;
 	}
-	if (l->yev[c].type != YAML_STREAM_END_EVENT) {
-		if (!yaml_parser_parse(&l->parser, &l->yev[c ^ 1])) {
-			yaml_failed(l);
-			return false;
-		}
-		l->have_yev[c ^ 1] = true;
-	}
-	const yaml_event_t *e = &l->yev[c];
 	struct ev *v = &l->ev;
 	const char *anchor = NULL;
 	v->pos = mkpos(e->start_mark);
@@ -638,24 +673,32 @@ static bool is_scalar(const struct ld *l)
 	return l->ev.type == EV_SCALAR && !l->ev.bad;
 }
 
-/*
- * The current event as an unquoted, non-null scalar, as numbers must be;
- * else an error (with a hint when quotes hide a number) and false.
- */
-static bool plain_scalar(struct ld *l, const char *what, const char *name)
+/* plain_scalar's error: the hint when quotes hide a number, else expected(). */
+static void not_plain(struct ld *l, const char *what, const char *name)
 {
 	const struct ev *e = &l->ev;
-	if (e->type == EV_SCALAR && !e->bad && !e->quoted && !null_text(e->value))
-		return true;
 	struct num n;
 	if (e->type == EV_SCALAR && e->quoted && parse_number(e->value, &n) == SCALAR_OK) {
 		char buf[96];
 		err(l, e->pos, "expected %s for '%.60s', found %s (quotes make it a string)",
 		    what, name, found(e, buf, sizeof buf));
 		skip_value(l);
-		return false;
+		return;
 	}
 	expected(l, what, name);
+}
+
+/*
+ * The current event as an unquoted, non-null scalar, as numbers must be;
+ * else an error (with a hint when quotes hide a number) and false.  Inline:
+ * a large file is mostly numbers.
+ */
+static inline bool plain_scalar(struct ld *l, const char *what, const char *name)
+{
+	const struct ev *e = &l->ev;
+	if (e->type == EV_SCALAR && !e->bad && !e->quoted && !null_text(e->value))
+		return true;
+	not_plain(l, what, name);
 	return false;
 }
 
@@ -855,15 +898,74 @@ static bool get_text(struct ld *l, const char *what, const char *name, char **ou
 	return true;
 }
 
+/*
+ * A reference by name.  Large graphs name the same buffer from node after
+ * node: a name like the last one shares its string (the model's strings
+ * are never written to nor freed alone), which saves the copy, and lets
+ * the validator, which knows a name it has seen by its pointer, look it up
+ * once.
+ */
 static bool get_ref(struct ld *l, const char *what, const char *name, struct name_ref *r)
 {
+	size_t len = l->ev.len;
 	r->idx = -1;
-	return get_text(l, what, name, &r->name, &r->pos);
+	if (l->last_ref && is_scalar(l) && !is_null(l) && len == l->last_ref_len &&
+	    memcmp(l->ev.value, l->last_ref, len) == 0) {
+		r->name = l->last_ref;
+		r->pos = l->ev.pos;
+		next(l);
+		return true;
+	}
+	if (!get_text(l, what, name, &r->name, &r->pos))
+		return false;
+	l->last_ref = r->name;
+	l->last_ref_len = len;
+	return true;
 }
 
 /* ---------------------------------------------------------------------
  * Mappings: keys, merges, tables of handlers
  */
+
+struct keydef;
+typedef void key_fn(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos);
+
+/* One key of a kind of mapping: its handler reads the value into obj. */
+struct keydef {
+	const char *name;
+	key_fn *fn;
+	int arg;                /* for shared handlers: a node kind, a type */
+};
+
+struct keytab {
+	const struct keydef *keys;
+	size_t n;
+};
+
+#define KEYTAB(a) {a, sizeof a / sizeof *a}
+#define MAXKEYS 32
+
+/*
+ * Keys are a few bytes long and every key of the file comes through here:
+ * a plain loop beats a call to the library's strcmp, which is built for
+ * long strings (measured: ~3 ms of 100 on the 100,000-node chain).
+ */
+static bool key_eq(const char *a, const char *b)
+{
+	while (*a != '\0' && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+static int find_key(const struct keytab *t, const char *key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->keys[i].name[0] == key[0] && key_eq(t->keys[i].name, key))
+			return (int)i;
+	return -1;
+}
 
 struct mapiter {
 	struct pos pos;         /* the mapping */
@@ -873,14 +975,18 @@ struct mapiter {
 	size_t nmerges, capmerges, done;
 	const char *key;        /* the current key, valid until the next */
 	struct pos kpos;
+	/* the mapping's keys, or NULL for names of the user's (see map_key) */
+	const struct keytab *tab;
+	int index;              /* the current key's in tab, or -1 */
 	char *heap;
 	char buf[64];
 };
 
-/* Start reading the mapping at the current event (an EV_MAP). */
-static void map_open(struct ld *l, struct mapiter *it)
+/* Start reading the mapping at the current event (an EV_MAP), with keys of tab. */
+static void map_open(struct ld *l, struct mapiter *it, const struct keytab *tab)
 {
 	it->pos = l->ev.pos;
+	it->tab = tab;
 	it->level = 0;
 	it->merges = NULL;
 	it->nmerges = it->capmerges = it->done = 0;
@@ -949,6 +1055,8 @@ static void start_merge(struct ld *l, struct mapiter *it)
 /*
  * The next key of the mapping: true with it->key set and the value as
  * the current event; false once the mapping has ended (and been read).
+ * A key of it->tab is looked up before the value is read, and named by
+ * the table's own string: only the others are copied.
  */
 static bool map_key(struct ld *l, struct mapiter *it)
 {
@@ -982,13 +1090,18 @@ static bool map_key(struct ld *l, struct mapiter *it)
 			read_merge(l, it);
 			continue;
 		}
-		size_t n = l->ev.len;
-		char *dst = it->buf;
-		if (n >= sizeof it->buf)
-			dst = it->heap = xmalloc(n + 1);
-		memcpy(dst, l->ev.value, n);
-		dst[n] = '\0';
-		it->key = dst;
+		it->index = it->tab ? find_key(it->tab, l->ev.value) : -1;
+		if (it->index >= 0) {
+			it->key = it->tab->keys[it->index].name;
+		} else {
+			size_t n = l->ev.len;
+			char *dst = it->buf;
+			if (n >= sizeof it->buf)
+				dst = it->heap = xmalloc(n + 1);
+			memcpy(dst, l->ev.value, n);
+			dst[n] = '\0';
+			it->key = dst;
+		}
 		it->kpos = l->ev.pos;
 		next(l);
 		return true;
@@ -998,23 +1111,6 @@ static bool map_key(struct ld *l, struct mapiter *it)
 	return false;
 }
 
-struct keydef;
-typedef void key_fn(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos);
-
-/* One key of a kind of mapping: its handler reads the value into obj. */
-struct keydef {
-	const char *name;
-	key_fn *fn;
-	int arg;                /* for shared handlers: a node kind, a type */
-};
-
-struct keytab {
-	const struct keydef *keys;
-	size_t n;
-};
-
-#define KEYTAB(a) {a, sizeof a / sizeof *a}
-#define MAXKEYS 32
 
 /* What a table-driven mapping held. */
 struct seen {
@@ -1114,28 +1210,6 @@ static int get_choice(struct ld *l, const char *what, const char *noun, const ch
 }
 
 /*
- * Keys are a few bytes long and every key of the file comes through here:
- * a plain loop beats a call to the library's strcmp, which is built for
- * long strings (measured: ~3 ms of 100 on the 100,000-node chain).
- */
-static bool key_eq(const char *a, const char *b)
-{
-	while (*a != '\0' && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-static int find_key(const struct keytab *t, const char *key)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (t->keys[i].name[0] == key[0] && key_eq(t->keys[i].name, key))
-			return (int)i;
-	return -1;
-}
-
-/*
  * Read the mapping at the current event with table t into obj; ctx says
  * where, for messages ("in buffer 'x'").  Each key's handler reads its
  * value; unknown and duplicate keys are reported and skipped.
@@ -1147,10 +1221,10 @@ static void parse_keys(struct ld *l, const struct keytab *t, void *obj,
 	unsigned level[MAXKEYS];
 	s->mask = 0;
 	s->unknown = 0;
-	map_open(l, &it);
+	map_open(l, &it, t);
 	s->pos = it.pos;
 	while (map_key(l, &it)) {
-		int i = find_key(t, it.key);
+		int i = it.index;
 		if (i < 0) {
 			unknown_key(l, t, it.key, it.kpos, ctx);
 			s->unknown++;
@@ -1178,7 +1252,7 @@ static void require(struct ld *l, const struct keytab *t, const struct seen *s,
 		    uint32_t mask, const char *ctx)
 {
 	/* After an unknown key (a typo of the missing one?) it would be noise. */
-	if (s->unknown > 0)
+	if (s->unknown > 0 || (s->mask & mask) == mask)
 		return;
 	for (size_t i = 0; i < t->n; i++)
 		if ((mask & (1u << i)) && !(s->mask & (1u << i)))
@@ -1307,7 +1381,7 @@ static void key_module_defines(struct ld *l, void *obj, const struct keydef *kd,
 	if (!want_map(l, "a mapping of macro names to values", kd->name))
 		return;
 	struct mapiter it;
-	map_open(l, &it);
+	map_open(l, &it, NULL);
 	while (map_key(l, &it)) {
 		struct module_define *d;
 		for (size_t i = 0; i < m->ndefines; i++)
@@ -1406,7 +1480,7 @@ static void key_modules(struct ld *l, void *obj, const struct keydef *kd, struct
 	if (!want_map(l, "a mapping of module names to files", kd->name))
 		return;
 	struct mapiter it;
-	map_open(l, &it);
+	map_open(l, &it, NULL);
 	while (map_key(l, &it)) {
 		if (strcmp(it.key, "builtin") == 0) {
 			err(l, it.kpos, "module name 'builtin' is reserved for the built-in kernels");
@@ -1624,7 +1698,7 @@ static void key_buffers(struct ld *l, void *obj, const struct keydef *kd, struct
 	if (!want_map(l, "a mapping of buffer names to buffers", kd->name))
 		return;
 	struct mapiter it;
-	map_open(l, &it);
+	map_open(l, &it, NULL);
 	while (map_key(l, &it)) {
 		if (!name_new(l, &l->buffers, "buffer", &it)) {
 			skip_value(l);
@@ -1697,7 +1771,7 @@ static void key_conditions(struct ld *l, void *obj, const struct keydef *kd, str
 	if (!want_map(l, "a mapping of condition names to {default: N}", kd->name))
 		return;
 	struct mapiter it;
-	map_open(l, &it);
+	map_open(l, &it, NULL);
 	while (map_key(l, &it)) {
 		if (!name_new(l, &l->conditions, "condition", &it)) {
 			skip_value(l);
@@ -2315,9 +2389,25 @@ static void parse_empty(struct ld *l, struct node *n)
 		expected(l, "{} or nothing", "empty");
 }
 
+/*
+ * A graph held by node n (a child graph, a body): the nodes are no longer
+ * all in the root graph, so from now on they are listed in l->nodes, the
+ * root's so far first.
+ */
+static struct graph *inner_graph(struct ld *l, struct node *n)
+{
+	if (!l->nested) {
+		const struct graph *root = l->g->root;
+		l->nested = true;
+		for (size_t i = 0; i < root->nnodes; i++)
+			*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = root->nodes[i];
+	}
+	return graph_new(n->graph, n);
+}
+
 static void parse_child(struct ld *l, struct node *n)
 {
-	n->u.child = graph_new(n->graph, n);
+	n->u.child = inner_graph(l, n);
 	parse_graph(l, n->u.child, "graph");
 }
 
@@ -2381,7 +2471,7 @@ static void key_cond_condition(struct ld *l, void *obj, const struct keydef *kd,
 static void key_cond_body(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct node *n = obj;
-	struct graph *gr = graph_new(n->graph, n);
+	struct graph *gr = inner_graph(l, n);
 	gr->body_index = (unsigned)kd->arg;
 	n->u.cond.bodies[kd->arg] = gr;
 	parse_graph(l, gr, kd->name);
@@ -2394,7 +2484,7 @@ static void key_cond_cases(struct ld *l, void *obj, const struct keydef *kd, str
 		return;
 	next(l);
 	while (!l->fatal && l->ev.type != EV_SEQ_END) {
-		struct graph *gr = graph_new(((struct node *)obj)->graph, obj);
+		struct graph *gr = inner_graph(l, obj);
 		gr->body_index = (unsigned)c->nbodies;
 		*VEC_PUSH(c->bodies, c->nbodies, c->capbodies) = gr;
 		parse_graph(l, gr, kd->name);
@@ -2447,7 +2537,7 @@ static void parse_cond(struct ld *l, struct node *n)
 	c->nbodies = c->capbodies == 2 && c->bodies[1] ? 2 : 1;
 	/* Keep the model whole even when then/body was missing. */
 	if (c->bodies[0] == NULL) {
-		c->bodies[0] = graph_new(n->graph, n);
+		c->bodies[0] = inner_graph(l, n);
 		c->bodies[0]->pos = n->kind_pos;
 	}
 }
@@ -2515,19 +2605,16 @@ static void node_set_kind(struct node *n, enum node_kind k)
 /* "kernel_12": the kind's name, '_', n. */
 static char *auto_id(struct gdef *g, enum node_kind k, size_t n)
 {
-	char digits[24];
-	size_t nd = 0;
+	char id[64], *p = id + sizeof id;
 	do {
-		digits[nd++] = (char)('0' + n % 10);
+		*--p = (char)('0' + n % 10);
 		n /= 10;
 	} while (n);
+	*--p = '_';
 	size_t kl = strlen(node_kind_names[k]);
-	char id[64];
-	memcpy(id, node_kind_names[k], kl);
-	id[kl] = '_';
-	for (size_t i = 0; i < nd; i++)
-		id[kl + 1 + i] = digits[nd - 1 - i];
-	return gdef_strndup(g, id, kl + 1 + nd);
+	p -= kl;
+	memcpy(p, node_kind_names[k], kl);
+	return gdef_strndup(g, p, (size_t)(id + sizeof id - p));
 }
 
 /* Could an id written in the file be an automatic one ("copy_3")? */
@@ -2626,7 +2713,8 @@ static const struct keytab node_tab = KEYTAB(node_keys);
 static void drop_node(struct ld *l, struct graph *gr, struct node *n)
 {
 	gr->nnodes--;
-	l->nnodes--;
+	if (l->nested)
+		l->nnodes--;
 	free(n->after); /* the node itself and its strings stay in the arena */
 }
 
@@ -2635,7 +2723,8 @@ static void parse_node(struct ld *l, struct graph *gr)
 	struct node *n = graph_add_node(gr, NK_COUNT);
 	struct seen s;
 	n->pos = l->ev.pos;
-	*VEC_PUSH(l->nodes, l->nnodes, l->capnodes) = n;
+	if (l->nested)
+		*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = n;
 	parse_keys(l, &node_tab, n, "in a node", &s);
 	if (n->kind != NK_COUNT)
 		return;
@@ -2915,16 +3004,18 @@ static void assign_ids(struct ld *l)
 {
 	if (!l->renumber)
 		return;
+	struct node *const *nodes = l->nested ? l->nodes : l->g->root->nodes;
+	size_t nnodes = l->nested ? l->nnodes : l->g->root->nnodes;
 	struct strmap *given = NULL;
 	size_t counts[NK_COUNT] = {0};
-	for (size_t i = 0; i < l->nnodes; i++)
-		if (l->nodes[i]->id_given) {
+	for (size_t i = 0; i < nnodes; i++)
+		if (nodes[i]->id_given) {
 			if (given == NULL)
 				given = strmap_new(64);
-			strmap_put(given, l->nodes[i]->id, 1, NULL);
+			strmap_put(given, nodes[i]->id, 1, NULL);
 		}
-	for (size_t i = 0; i < l->nnodes; i++) {
-		struct node *n = l->nodes[i];
+	for (size_t i = 0; i < nnodes; i++) {
+		struct node *n = nodes[i];
 		if (n->id_given)
 			continue;
 		do {
@@ -2937,9 +3028,8 @@ static void assign_ids(struct ld *l)
 
 static void ld_free(struct ld *l)
 {
-	for (int i = 0; i < 2; i++)
-		if (l->have_yev[i])
-			yaml_event_delete(&l->yev[i]);
+	yaml_event_delete(&l->yev[0]);
+	yaml_event_delete(&l->yev[1]);
 	yaml_parser_delete(&l->parser);
 	for (size_t i = 0; i < l->nlog; i++)
 		free(l->log[i].value);
@@ -2950,10 +3040,43 @@ static void ld_free(struct ld *l)
 	strmap_free(l->anchor_index);
 	free(l->open);
 	free(l->frames);
-	free(l->nodes);
+	arena_free(&l->scratch);
 	names_free(&l->modules);
 	names_free(&l->buffers);
 	names_free(&l->conditions);
+}
+
+/* l's input is set: read it into a new definition named name, or NULL. */
+static struct gdef *load(struct ld *l, const char *name, const struct load_limits *limits,
+			 struct diag *d)
+{
+	l->d = d;
+	l->lim = limits;
+	l->g = gdef_new(name);
+	struct module *builtin = VEC_PUSH(l->g->modules, l->g->nmodules, l->g->capmodules);
+	builtin->name = gdef_strdup(l->g, "builtin");
+	builtin->builtin = true;
+	bool ok = parse_stream(l);
+	if (ok)
+		assign_ids(l);
+	ld_free(l);
+	if (!ok) {
+		gdef_free(l->g);
+		return NULL;
+	}
+	return l->g;
+}
+
+static void parser_init(struct ld *l)
+{
+	memset(l, 0, sizeof *l);
+	l->fd = -1;
+	l->cur = &l->yev[0];
+	l->ahead = &l->yev[1];
+	if (!yaml_parser_initialize(&l->parser)) {
+		errorx("out of memory while reading YAML");
+		exit(3);
+	}
 }
 
 struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
@@ -2967,29 +3090,36 @@ struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 		return NULL;
 	}
 	struct ld l;
-	memset(&l, 0, sizeof l);
-	l.d = d;
-	l.lim = limits;
+	parser_init(&l);
 	l.text = text;
 	l.len = len;
-	l.g = gdef_new(name);
-	struct module *builtin = VEC_PUSH(l.g->modules, l.g->nmodules, l.g->capmodules);
-	builtin->name = gdef_strdup(l.g, "builtin");
-	builtin->builtin = true;
-	if (!yaml_parser_initialize(&l.parser)) {
-		errorx("out of memory while reading YAML");
-		exit(3);
-	}
 	yaml_parser_set_input_string(&l.parser, (const unsigned char *)text, len);
-	bool ok = parse_stream(&l);
-	if (ok)
-		assign_ids(&l);
-	ld_free(&l);
-	if (!ok) {
-		gdef_free(l.g);
-		return NULL;
+	return load(&l, name, limits, d);
+}
+
+/*
+ * libyaml's read handler for a regular file: straight into its own
+ * buffer, never past the size the file had when opened.  1 for success
+ * (*nread 0 at the end), 0 for an error, as libyaml wants.
+ */
+static int read_file(void *data, unsigned char *buf, size_t size, size_t *nread)
+{
+	struct ld *l = data;
+	if (size > l->unread)
+		size = l->unread;
+	ssize_t n = 0;
+	if (size > 0) {
+		do
+			n = read(l->fd, buf, size);
+		while (n < 0 && errno == EINTR);
 	}
-	return l.g;
+	if (n < 0) {
+		l->read_errno = errno;
+		return 0;
+	}
+	l->unread -= (size_t)n;
+	*nread = (size_t)n;
+	return 1;
 }
 
 /* The rest of fd into a buffer, for what cannot be mapped (pipes). */
@@ -3026,9 +3156,11 @@ static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
 }
 
 /*
- * A regular file is mapped rather than read: the page cache's pages are
- * used as they are, which saves a copy and a page fault per 4 KiB of
- * fresh buffer (a tenth of the front end's time on a 5 MB file).
+ * A regular file is streamed: libyaml reads it into its own small buffer
+ * as it goes (read_file), as yaml_parser_set_input_file does, rather than
+ * from a copy or a mapping of the whole file.  Mapping it cost libyaml a
+ * tenth more time than reading (its string reader copies from pages that
+ * are cold) and left the file's pages resident in the peak.
  */
 struct gdef *gdef_load(const char *path, struct diag *d)
 {
@@ -3049,15 +3181,16 @@ struct gdef *gdef_load(const char *path, struct diag *d)
 		close(fd);
 		return NULL;
 	}
+	/* (procfs and the like say 0 bytes, and are read to their end below) */
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		size_t len = (size_t)st.st_size;
-		void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-		if (p != MAP_FAILED) {
-			close(fd);
-			struct gdef *g = gdef_load_string(path, p, len, lim, d);
-			munmap(p, len);
-			return g;
-		}
+		struct ld l;
+		parser_init(&l);
+		l.fd = fd;
+		l.len = l.unread = (size_t)st.st_size;
+		yaml_parser_set_input(&l.parser, read_file, &l);
+		struct gdef *g = load(&l, path, lim, d);
+		close(fd);
+		return g;
 	}
 	size_t len = 0;
 	bool too_large;

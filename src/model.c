@@ -121,7 +121,7 @@ struct node *graph_add_node(struct graph *gr, enum node_kind kind)
 	struct node *n = arena_alloc(gr->arena, sizeof *n);
 	n->kind = kind;
 	n->graph = gr;
-	*VEC_PUSH(gr->nodes, gr->nnodes, gr->capnodes) = n;
+	*ARENA_PUSH(gr->arena, gr->nodes, gr->nnodes, gr->capnodes) = n;
 	return n;
 }
 
@@ -174,9 +174,7 @@ void graph_free(struct graph *gr)
 		return;
 	for (size_t i = 0; gr->nodes_own && i < gr->nnodes; i++)
 		node_free(gr->nodes[i]);
-	free(gr->nodes);
 	free(gr->edges);
-	free(gr->topo);
 	free(gr);
 }
 
@@ -204,7 +202,6 @@ void gdef_free(struct gdef *g)
 	strmap_free(g->event_index);
 	strmap_free(g->condition_index);
 	strmap_free(g->node_index);
-	free(g->all_nodes);
 	arena_free(&g->arena);
 	free(g);
 }

@@ -5,9 +5,10 @@
  *
  * Ownership: a struct gdef owns everything reachable from it; gdef_free()
  * releases it all and accepts NULL.  Every string and every node lives in
- * the gdef's arena (gdef_strdup, graph_add_node) and is never freed alone;
- * the growable arrays (VEC_PUSH) and graphs are malloc'd and freed by
- * gdef_free.  On a 100,000-node file the arena is what keeps the model
+ * the gdef's arena (gdef_strdup, graph_add_node) and is never freed alone,
+ * and so do the arrays of a file's size (graph->nodes, graph->topo,
+ * all_nodes); the other growable arrays (VEC_PUSH) and graphs are
+ * malloc'd and freed by gdef_free.  On a 100,000-node file the arena is what keeps the model
  * small and quick to build and release.
  * Every element keeps the position it came from, so that errors found late
  * (validation, a driver refusal, a failed check) still point into the YAML.
@@ -287,7 +288,8 @@ struct edge {
 struct graph {
 	struct arena *arena;            /* the gdef's, for nodes and strings */
 	struct pos pos;
-	struct node **nodes;            /* each allocated alone: pointers stay valid */
+	/* in the arena (ARENA_PUSH); the nodes too, so their pointers stay valid */
+	struct node **nodes;
 	size_t nnodes, capnodes;
 	struct edge *edges;
 	size_t nedges, capedges;
@@ -303,7 +305,7 @@ struct graph {
 	struct graph *parent;           /* NULL for the root */
 	struct node *owner;             /* the graph/if/while/switch node, or NULL */
 	unsigned body_index;            /* which body of owner (case n, else = 1) */
-	/* validator: indices into nodes in an order where deps come first */
+	/* validator: indices into nodes in an order where deps come first (in the arena) */
 	size_t *topo;
 };
 
@@ -372,7 +374,7 @@ struct gdef {
 	 */
 	struct strmap *module_index, *buffer_index, *event_index,
 		*condition_index, *node_index;
-	struct node **all_nodes;        /* validator: every node, file order */
+	struct node **all_nodes;        /* validator: every node, file order (in the arena) */
 	size_t nall_nodes;
 };
 

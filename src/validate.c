@@ -70,6 +70,12 @@ struct vctx {
 	bool lost_record, lost_cond, lost_alloc_free;
 	struct use *uses;
 	size_t nuses, capuses;
+	/* per name index: the last name found in it, by pointer (see lookup) */
+	struct hit {
+		const struct strmap *map;
+		const char *name;
+		long idx;
+	} hits[4];
 };
 
 /* A growing string for long messages (cycles). */
@@ -135,6 +141,27 @@ static void unknown_name(struct vctx *v, struct pos pos, const char *what,
 }
 
 /* Resolve r in map; reports an unknown or missing name.  Returns r->idx. */
+/*
+ * strmap_get for the indexes of modules, buffers, events and conditions,
+ * which stay as they are while nodes are checked.  The loader shares a
+ * name repeated from one reference to the next, and the model's strings
+ * are never freed alone, so the same pointer is the same name: a graph of
+ * 100,000 kernels on one buffer hashes its name once.
+ */
+static long lookup(struct vctx *v, const struct strmap *map, const char *name)
+{
+	size_t nh = sizeof v->hits / sizeof *v->hits, i = 0;
+	while (i < nh - 1 && v->hits[i].map != map && v->hits[i].map != NULL)
+		i++;
+	struct hit *h = &v->hits[i];
+	if (h->map == map && h->name == name)
+		return h->idx;
+	long idx = strmap_get(map, name);
+	if (idx >= 0)
+		*h = (struct hit){map, name, idx};
+	return idx;
+}
+
 static long resolve(struct vctx *v, struct name_ref *r, const struct strmap *map,
 		    const char *what, const char *const *names, size_t n,
 		    struct pos fallback)
@@ -144,7 +171,7 @@ static long resolve(struct vctx *v, struct name_ref *r, const struct strmap *map
 		diag_error(v->d, or_pos(r->pos, fallback), "missing %s name", what);
 		return -1;
 	}
-	long i = strmap_get(map, r->name);
+	long i = lookup(v, map, r->name);
 	if (i < 0)
 		unknown_name(v, or_pos(r->pos, fallback), what, r->name, names, n);
 	r->idx = i;
@@ -634,6 +661,26 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 			  node_kind_names[first->kind]);
 }
 
+/*
+ * Nodes in gr and in the graphs they hold, for all_nodes' length.  Only
+ * a graph whose nodes own memory (nodes_own) can hold graphs: a large
+ * flat graph is counted without visiting its nodes.
+ */
+static size_t count_nodes(const struct graph *gr)
+{
+	size_t n = gr->nnodes;
+	for (size_t i = 0; gr->nodes_own && i < gr->nnodes; i++) {
+		const struct node *nd = gr->nodes[i];
+		if (nd->kind == NK_GRAPH && nd->u.child)
+			n += count_nodes(nd->u.child);
+		else if (node_kind_is_conditional(nd->kind))
+			for (size_t b = 0; b < nd->u.cond.nbodies; b++)
+				if (nd->u.cond.bodies[b])
+					n += count_nodes(nd->u.cond.bodies[b]);
+	}
+	return n;
+}
+
 static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 		 size_t auto_ids[NK_COUNT])
 {
@@ -647,7 +694,7 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 			n->id = arena_printf(&g->arena, "%s_%zu", node_kind_names[n->kind],
 					     auto_ids[n->kind]);
 		size_t self = g->nall_nodes;
-		*VEC_PUSH(g->all_nodes, g->nall_nodes, v->capall) = n;
+		*ARENA_PUSH(&g->arena, g->all_nodes, g->nall_nodes, v->capall) = n;
 		size_t t = gr->parent == NULL ? i : top;
 		n->local = (uint32_t)i;
 		n->top = (uint32_t)t;
@@ -737,7 +784,7 @@ static void check_arg(struct vctx *v, struct arg *a, size_t node, size_t argno,
 	struct pos at = or_pos(a->pos, fallback);
 	switch (a->kind) {
 	case ARG_BUFFER: {
-		long bi = a->ref.name ? strmap_get(v->g->buffer_index, a->ref.name) : -1;
+		long bi = a->ref.name ? lookup(v, v->g->buffer_index, a->ref.name) : -1;
 		struct num num;
 		a->ref.idx = bi;
 		if (bi >= 0) {
@@ -1293,13 +1340,26 @@ static void report_cycle(struct vctx *v, const struct graph *gr, const size_t *p
 	free(sb.s);
 }
 
+/* 0, 1, ..., n - 1, in the arena. */
+static size_t *counting(struct arena *a, size_t n)
+{
+	size_t *seq = arena_alloc(a, (n ? n : 1) * sizeof *seq);
+	for (size_t j = 0; j < n; j++)
+		seq[j] = j;
+	return seq;
+}
+
 /*
  * Fill every node's deps from chain, after and edges, without duplicates
  * (mark[x] == stamp: x is already a dep of the node being filled).  True
  * when every dep comes before its node in the file: then file order is
  * the topological order, and there is no cycle.
+ *
+ * A chained node's one dep, the node before it, is a slice of *seq
+ * (0, 1, ..., n - 1, made here once): a 100,000-node chain needs no
+ * 100,000 lists.  Such deps have capdeps 0 and are never written through.
  */
-static bool fill_deps(struct graph *gr)
+static bool fill_deps(struct graph *gr, size_t **seq)
 {
 	bool backward = true;
 	size_t n = gr->nnodes;
@@ -1330,6 +1390,14 @@ static bool fill_deps(struct graph *gr)
 		nd->ndeps = 0;
 		if (most == 0)
 			continue;
+		if (most == 1 && chained) {
+			if (*seq == NULL)
+				*seq = counting(gr->arena, n);
+			nd->deps = &(*seq)[j - 1];
+			nd->ndeps = 1;
+			nd->capdeps = 0;
+			continue;
+		}
 		if (nd->capdeps < most) {
 			/* In the arena: a 100,000-node chain needs no 100,000 mallocs. */
 			nd->deps = arena_alloc(gr->arena, most * sizeof *nd->deps);
@@ -1337,9 +1405,6 @@ static bool fill_deps(struct graph *gr)
 		}
 		if (chained)
 			nd->deps[nd->ndeps++] = j - 1;
-		if (most == 1 && chained)
-			continue;
-		/* The common case, one dep, needs no de-duplication. */
 		if (mark == NULL)
 			mark = xcalloc(n, sizeof *mark);
 		size_t stamp = j + 1;
@@ -1375,8 +1440,7 @@ static void order_graph(struct vctx *v, struct graph *gr)
 	};
 	size_t n = gr->nnodes, ntopo = 0;
 	unsigned cycles = 0;
-	free(gr->topo);
-	gr->topo = xmalloc((n ? n : 1) * sizeof *gr->topo);
+	gr->topo = arena_alloc(gr->arena, (n ? n : 1) * sizeof *gr->topo);
 	unsigned char *state = xcalloc(n ? n : 1, 1);
 	struct frame *stack = NULL;
 	size_t capstack = 0;
@@ -1459,16 +1523,13 @@ static void link_graph(struct vctx *v, struct graph *gr)
 			diag_error(v->d, or_pos(ed->pos, ed->from.pos), "edge '%s -> %s' makes node "
 				   "'%s' depend on itself", ed->from.name, ed->to.name, ed->from.name);
 	}
-	if (!fill_deps(gr)) {
+	size_t *seq = NULL;
+	if (!fill_deps(gr, &seq)) {
 		order_graph(v, gr);
 		return;
 	}
 	/* What order_graph would find, without a second pass over the nodes. */
-	size_t n = gr->nnodes;
-	free(gr->topo);
-	gr->topo = xmalloc((n ? n : 1) * sizeof *gr->topo);
-	for (size_t j = 0; j < n; j++)
-		gr->topo[j] = j;
+	gr->topo = seq ? seq : counting(gr->arena, gr->nnodes);
 }
 
 /* Graph memory ----------------------------------------------------------- */
@@ -1699,8 +1760,7 @@ static void reset(struct gdef *g)
 	strmap_free(g->node_index);
 	g->module_index = g->buffer_index = g->event_index = NULL;
 	g->condition_index = g->node_index = NULL;
-	free(g->all_nodes);
-	g->all_nodes = NULL;
+	g->all_nodes = NULL; /* the old one stays in the arena, unused */
 	g->nall_nodes = 0;
 	for (size_t i = 0; i < g->nconditions; i++)
 		g->conditions[i].user = -1;
@@ -1725,6 +1785,10 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	size_t auto_ids[NK_COUNT] = {0};
 	/* Explicit ids only, at first: see index_node. */
 	g->node_index = strmap_new(16);
+	/* At its length: grown by doubling, it would leave as much again unused in the arena. */
+	v.capall = count_nodes(g->root);
+	if (v.capall)
+		g->all_nodes = arena_alloc(&g->arena, v.capall * sizeof *g->all_nodes);
 	walk(&v, g->root, 0, 0, auto_ids);
 	check_nodes(&v);
 	for (size_t i = 0; i < v.ngraphs; i++)

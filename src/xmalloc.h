@@ -56,6 +56,28 @@ void *arena_alloc(struct arena *a, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_printf(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * vec_push for an array in the arena (*arr NULL or from arena_grow): when
+ * full, it moves to a new one twice as long, and the old one stays, unused,
+ * until the arena goes.  For arrays of a file's size (a pointer per node)
+ * that live as long as the arena: on its huge pages they cost no page
+ * fault per 4 KiB, for at most their own size again in old copies.
+ */
+void *arena_grow(struct arena *a, void *arr_ptr, size_t *n, size_t *cap, size_t elem);
+
+static inline void *arena_push(struct arena *a, void *arr_ptr, size_t *n, size_t *cap,
+			       size_t elem)
+{
+	if (*n == *cap)
+		return arena_grow(a, arr_ptr, n, cap, elem);
+	char *slot = *(char **)arr_ptr + *n * elem;
+	memset(slot, 0, elem);
+	(*n)++;
+	return slot;
+}
+#define ARENA_PUSH(a, arr, n, cap) \
+	((__typeof__(arr))arena_push((a), &(arr), &(n), &(cap), sizeof *(arr)))
+
 /* Release every allocation at once; the arena is empty and reusable after. */
 void arena_free(struct arena *a);
 

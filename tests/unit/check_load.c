@@ -617,6 +617,33 @@ START_TEST(test_auto_ids_in_order)
 }
 END_TEST
 
+/*
+ * Numbered again (an id written in the file looks automatic) across a
+ * nested graph that starts after the first nodes: file order throughout.
+ */
+START_TEST(test_auto_ids_renumber_nested)
+{
+	struct gdef *g = load_ok(
+		"cugraphrun: 1\n"
+		"nodes:\n"
+		"  - kernel: {function: k.f}\n"
+		"  - {id: kernel_2, kernel: {function: k.f}}\n"
+		"  - graph:\n"
+		"      nodes: [{kernel: {function: k.f}}, {empty: {}}]\n"
+		"  - empty: {}\n"
+		"  - kernel: {function: k.f}\n");
+	const struct graph *gr = g->root;
+	ck_assert_str_eq(node_at(gr, 0)->id, "kernel_1");
+	ck_assert_str_eq(node_at(gr, 1)->id, "kernel_2");
+	ck_assert_str_eq(node_at(gr, 2)->id, "graph_1");
+	ck_assert_str_eq(node_at(node_at(gr, 2)->u.child, 0)->id, "kernel_3");
+	ck_assert_str_eq(node_at(node_at(gr, 2)->u.child, 1)->id, "empty_1");
+	ck_assert_str_eq(node_at(gr, 3)->id, "empty_2");
+	ck_assert_str_eq(node_at(gr, 4)->id, "kernel_4");
+	gdef_free(g);
+}
+END_TEST
+
 /* An id written after the kind (or a broken one) gives back the number the node took. */
 START_TEST(test_auto_ids_late_id)
 {
@@ -1370,6 +1397,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_graphs_and_edges);
 	tcase_add_test(tc, test_auto_ids);
 	tcase_add_test(tc, test_auto_ids_in_order);
+	tcase_add_test(tc, test_auto_ids_renumber_nested);
 	tcase_add_test(tc, test_auto_ids_late_id);
 	tcase_add_test(tc, test_checks_and_run);
 	tcase_add_test(tc, test_scalar_styles);
