@@ -108,10 +108,13 @@ static long info_params(const unsigned char *d, size_t len, size_t **sizes)
 			}
 			if (param) {
 				const unsigned char *v = d + p + 4;
-				uint32_t w = rd32(v + 8);
 				/* cap cannot be reached: each took 16 of the len bytes */
-				if (vlen != KPARAM_BYTES || rd32(v) != 0 || n >= cap ||
-				    (id == EIATTR_KPARAM_INFO_V2 && (w >> 16 & 0xff) != 0)) {
+				if (vlen != KPARAM_BYTES || rd32(v) != 0 || n >= cap) {
+					ok = false;
+					break;
+				}
+				uint32_t w = rd32(v + 8);
+				if (id == EIATTR_KPARAM_INFO_V2 && (w >> 16 & 0xff) != 0) {
 					ok = false;
 					break;
 				}

@@ -15,6 +15,7 @@
 #include "cubin.h"
 #include "fileio.h"
 #include "gpu_build.h"
+#include "monotime.h"
 #include "strmap.h"
 #include "verify.h"
 #include "xmalloc.h"
@@ -193,12 +194,10 @@ static int compile_module(struct gpu *gp, size_t i)
 		.use_cache = !gp->no_cache,
 		.verbose = gp->verbosity >= VERB_VERBOSE,
 	};
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double t0 = monotime();
 	int rc = rtc_compile(m, (const char *const *)names.v, names.n, major, minor, &s,
 			     &gp->images[i], gp->d);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	gp->compile_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	gp->compile_s += monotime() - t0;
 	strlist_free(&names);
 	if (rc == 2 && gp->images[i].bad.n)
 		report_unknown_names(gp, i);

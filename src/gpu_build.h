@@ -76,7 +76,7 @@ struct gpu {
 	/*
 	 * per g->modules, during gpu_load: a module file's bytes and length,
 	 * for the kernels' parameter layouts (cubin.h); a source's image stays
-	 * in images[] as long
+	 * in images[] as long.  Both are freed when gpu_load ends.
 	 */
 	char **file_bytes;
 	size_t *file_len;

@@ -140,7 +140,6 @@ static void unknown_name(struct vctx *v, struct pos pos, const char *what,
 		diag_error(v->d, pos, "unknown %s '%s'", what, name);
 }
 
-/* Resolve r in map; reports an unknown or missing name.  Returns r->idx. */
 /*
  * strmap_get for the indexes of modules, buffers, events and conditions,
  * which stay as they are while nodes are checked.  The loader shares a
@@ -162,6 +161,7 @@ static long lookup(struct vctx *v, const struct strmap *map, const char *name)
 	return idx;
 }
 
+/* Resolve r in map; reports an unknown or missing name.  Returns r->idx. */
 static long resolve(struct vctx *v, struct name_ref *r, const struct strmap *map,
 		    const char *what, const char *const *names, size_t n,
 		    struct pos fallback)

@@ -466,6 +466,32 @@ START_TEST(test_elf_attributes)
 END_TEST
 
 /* Cut anywhere, or with the section cut anywhere: -1 or the answer. */
+/*
+ * A parameter entry with no bytes, as the last bytes of the image: its
+ * length is refused before any of its fields is read (found in review:
+ * the size word was read first, 12 bytes past the end).
+ */
+START_TEST(test_elf_empty_param_at_end)
+{
+	struct buf info = {0};
+	sval(&info, 0x17, NULL, 0);
+	struct sec secs[] = {{".nv.info.k", SHT_CUDA_INFO, &info}};
+	struct buf elf = make_elf(secs, 1);
+	/* the section moves to the very end */
+	size_t at = elf.n;
+	put(&elf, info.p, info.n);
+	set64(shdr(&elf, 2) + 24, at);
+	unsigned char *exact = xmalloc(elf.n);
+	memcpy(exact, elf.p, elf.n);
+	size_t *sizes;
+	ck_assert_int_eq(image_entry_params(exact, elf.n, "k", 90, &sizes), -1);
+	free(sizes);
+	free(exact);
+	free(elf.p);
+	free(info.p);
+}
+END_TEST
+
 START_TEST(test_elf_truncated)
 {
 	struct buf elf = elf_k();
@@ -892,6 +918,7 @@ static Suite *cubin_suite(void)
 	tcase_add_test(tc, test_elf);
 	tcase_add_test(tc, test_elf_headers);
 	tcase_add_test(tc, test_elf_attributes);
+	tcase_add_test(tc, test_elf_empty_param_at_end);
 	tcase_add_test(tc, test_elf_truncated);
 	tcase_add_test(tc, test_elf_garbled);
 	tcase_add_test(tc, test_fatbin_choice);
