@@ -51,10 +51,10 @@ struct cupti_api {
 };
 
 /* A node id and what it stands for: one of our nodes, or the node it was cloned from. */
+/* One of our nodes: its id before instantiation. */
 struct id_pair {
 	uint64_t id;
-	uint64_t orig;                  /* clones */
-	struct node *node;              /* ours */
+	struct node *node;
 };
 
 struct profiler {
@@ -64,7 +64,7 @@ struct profiler {
 	CUpti_SubscriberHandle sub;
 	struct id_pair *ours;           /* sorted by id once started */
 	size_t nours, capours;
-	struct id_pair *clones;         /* sorted by id when records are mapped */
+	struct prof_clone *clones;      /* sorted by id when records are mapped */
 	size_t nclones, capclones;
 	bool clones_sorted;
 	struct prof_rec *recs;
@@ -222,10 +222,7 @@ static void CUPTIAPI on_resource(void *ud, CUpti_CallbackDomain dom, CUpti_Callb
 			p->failed = true;
 			return;
 		}
-		struct id_pair *c = VEC_PUSH(p->clones, p->nclones, p->capclones);
-		c->id = id;
-		c->orig = orig;
-		c->node = NULL;
+		*VEC_PUSH(p->clones, p->nclones, p->capclones) = (struct prof_clone){id, orig};
 		p->clones_sorted = false;
 		if (p->debug)
 			fprintf(stderr, "cugraphrun: profile: clone %llu <- %llu (type %d)\n",
@@ -369,6 +366,12 @@ static int cmp_pair(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int cmp_clone(const void *a, const void *b)
+{
+	uint64_t x = ((const struct prof_clone *)a)->id, y = ((const struct prof_clone *)b)->id;
+	return (x > y) - (x < y);
+}
+
 static int fail(struct profiler *p, const char *what, CUptiResult r)
 {
 	/* seen on the H100 under compute-sanitizer, at the first CUPTI call */
@@ -388,7 +391,6 @@ int profiler_start(struct profiler *p, const struct gpu *gp)
 	for (size_t i = 0; i < gp->nnodes; i++) {
 		struct id_pair *o = VEC_PUSH(p->ours, p->nours, p->capours);
 		o->node = gp->nodes[i].n;
-		o->orig = 0;
 		if ((r = p->api.cuptiGetGraphNodeId(gp->nodes[i].h, &o->id)) != CUPTI_SUCCESS)
 			return fail(p, "cannot read a graph node id", r);
 		if (p->debug)
@@ -469,8 +471,9 @@ static struct node *resolve(struct profiler *p, uint64_t id)
 		const struct id_pair *o = bsearch(&key, p->ours, p->nours, sizeof *p->ours, cmp_pair);
 		if (o)
 			return o->node;
-		const struct id_pair *c = bsearch(&key, p->clones, p->nclones, sizeof *p->clones,
-						  cmp_pair);
+		struct prof_clone ckey = {.id = id};
+		const struct prof_clone *c = bsearch(&ckey, p->clones, p->nclones,
+						     sizeof *p->clones, cmp_clone);
 		if (c == NULL || c->orig == id)
 			return NULL;
 		id = c->orig;
@@ -495,13 +498,9 @@ static struct node *resolve(struct profiler *p, uint64_t id)
 static void exec_layout(struct profiler *p)
 {
 	/* the clones as announced: this runs before they are sorted by id */
-	struct prof_clone *clones = xcalloc(p->nclones ? p->nclones : 1, sizeof *clones);
-	for (size_t c = 0; c < p->nclones; c++)
-		clones[c] = (struct prof_clone){p->clones[c].id, p->clones[c].orig};
 	uint64_t base;
-	bool laid_out = prof_exec_base(p->root_ids, p->nroot, clones, p->nclones, &base);
-	free(clones);
-	if (!laid_out || p->nnested == 0)
+	if (!prof_exec_base(p->root_ids, p->nroot, p->clones, p->nclones, &base) ||
+	    p->nnested == 0)
 		return;
 	p->flat = xcalloc(p->nnested, sizeof *p->flat);
 	for (size_t j = 0; j < p->nnested; j++) {
@@ -526,7 +525,7 @@ const struct prof_rec *profiler_records(struct profiler *p, size_t *n)
 {
 	if (!p->mapped) {
 		exec_layout(p);
-		qsort(p->clones, p->nclones, sizeof *p->clones, cmp_pair);
+		qsort(p->clones, p->nclones, sizeof *p->clones, cmp_clone);
 		for (size_t i = 0; i < p->nrecs; i++) {
 			p->recs[i].node = resolve(p, p->rec_ids[i]);
 			if (p->recs[i].node == NULL && p->nflat) {
