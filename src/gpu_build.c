@@ -126,6 +126,8 @@ int gpu_open(struct gpu *gp, struct gdef *g, int device, enum verbosity v, struc
 		errorx("cannot open CUDA device %d: %s", device, cu_strerror(r));
 		return 3;
 	}
+	cu.DeviceGetAttribute(&gp->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gp->dev);
+	cu.DeviceGetAttribute(&gp->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gp->dev);
 	return 0;
 }
 
@@ -187,15 +189,12 @@ static int compile_module(struct gpu *gp, size_t i)
 		if (!dup)
 			strlist_add(&names, n->u.kernel.func);
 	}
-	int major = 0, minor = 0;
-	cu.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gp->dev);
-	cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gp->dev);
 	struct rtc_settings s = {
 		.use_cache = !gp->no_cache,
 		.verbose = gp->verbosity >= VERB_VERBOSE,
 	};
 	double t0 = monotime();
-	int rc = rtc_compile(m, (const char *const *)names.v, names.n, major, minor, &s,
+	int rc = rtc_compile(m, (const char *const *)names.v, names.n, gp->cc_major, gp->cc_minor, &s,
 			     &gp->images[i], gp->d);
 	gp->compile_s += monotime() - t0;
 	strlist_free(&names);
@@ -475,9 +474,7 @@ int gpu_load(struct gpu *gp)
 	}
 	free(used);
 	/* a fatbin's parameters are read from the entry the driver takes for the device */
-	int major = 0, minor = 0;
-	cu.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gp->dev);
-	cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gp->dev);
+	int sm = gp->cc_major * 10 + gp->cc_minor;
 	gp->func_index = strmap_new(16);
 	bool noted = false, refused = false;
 	for (size_t i = 0; i < g->nall_nodes; i++) {
@@ -485,7 +482,7 @@ int gpu_load(struct gpu *gp)
 		if (n->kind != NK_KERNEL)
 			continue;
 		CUmodule mod = gp->modules[n->u.kernel.module.idx];
-		struct kfunc *kf = find_func(gp, n, major * 10 + minor);
+		struct kfunc *kf = find_func(gp, n, sm);
 		if (mod == NULL)
 			continue;
 		if (kf->f == NULL) {

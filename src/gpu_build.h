@@ -62,6 +62,7 @@ struct gpu {
 	struct diag *d;                 /* borrowed */
 	enum verbosity verbosity;
 	CUdevice dev;
+	int cc_major, cc_minor;         /* the device's compute capability */
 	CUcontext ctx;
 	bool ctx_retained;
 	CUstream stream;

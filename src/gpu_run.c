@@ -515,20 +515,18 @@ int gpu_run(struct gdef *g, const struct run_settings *s, const struct options *
 	};
 	if (rc == 0) {
 		char name[256] = "";
-		int major = 0, minor = 0;
 		cu.DeviceGetName(name, sizeof name, gp.dev);
-		cu.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gp.dev);
-		cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gp.dev);
 		rep.name = g->name;
 		rep.file = g->file;
 		rep.device = s->device;
 		rep.device_name = name;
-		rep.cc_major = major;
-		rep.cc_minor = minor;
+		rep.cc_major = gp.cc_major;
+		rep.cc_minor = gp.cc_minor;
 		rep.driver_version = cu.driver_version;
 		rep.root = g->root;
 		rep.warmup = rn.warmup;
-		gpu_verbose(&gp, "device %d: %s (sm_%d%d)", s->device, name, major, minor);
+		gpu_verbose(&gp, "device %d: %s (sm_%d%d)", s->device, name, gp.cc_major,
+			    gp.cc_minor);
 		rc = run_stages(&rn, &rep);
 	}
 	if (!gp.sticky && gp.ctx_retained) {
