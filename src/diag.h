@@ -51,14 +51,14 @@ void diag_init(struct diag *d, const char *file, FILE *out);
 
 /* Report at pos (line 0: the file as a whole). */
 void diag_error(struct diag *d, struct pos pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4), cold));
 void diag_warning(struct diag *d, struct pos pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4), cold));
 /* A note attached to the previous error; printed only if that one was. */
 void diag_note(struct diag *d, struct pos pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4), cold));
 void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
-	       const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+	       const char *fmt, va_list ap) __attribute__((format(printf, 4, 0), cold));
 
 /* Print the "N more errors not shown" line, if any; true when no errors. */
 bool diag_finish(struct diag *d);

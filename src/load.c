@@ -188,9 +188,9 @@ static struct pos mkpos(yaml_mark_t m)
 }
 
 static void err(struct ld *l, struct pos pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4), cold));
 static void fatal(struct ld *l, struct pos pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4), cold));
 
 /* Errors after a fatal one would only be noise. */
 static void err(struct ld *l, struct pos pos, const char *fmt, ...)
@@ -265,7 +265,7 @@ static struct pos offset_pos(const struct ld *l, size_t off)
 	return p;
 }
 
-static void yaml_failed(struct ld *l)
+static __attribute__((cold)) void yaml_failed(struct ld *l)
 {
 	const yaml_parser_t *p = &l->parser;
 	const char *problem = p->problem ? p->problem : "syntax error";
@@ -652,7 +652,7 @@ static const char *found(const struct ev *e, char *buf, size_t len)
 }
 
 /* "expected WHAT for 'NAME', found ...", then skip the value. */
-static void expected(struct ld *l, const char *what, const char *name)
+static __attribute__((cold)) void expected(struct ld *l, const char *what, const char *name)
 {
 	if (!l->ev.bad) {
 		char buf[96];
@@ -674,7 +674,7 @@ static bool is_scalar(const struct ld *l)
 }
 
 /* plain_scalar's error: the hint when quotes hide a number, else expected(). */
-static void not_plain(struct ld *l, const char *what, const char *name)
+static __attribute__((cold)) void not_plain(struct ld *l, const char *what, const char *name)
 {
 	const struct ev *e = &l->ev;
 	struct num n;
@@ -1158,7 +1158,7 @@ static const char *suggest(struct ld *l, const void *table, const char *word,
 	return c->answer;
 }
 
-static void unknown_key(struct ld *l, const struct keytab *t, const char *key,
+static __attribute__((cold)) void unknown_key(struct ld *l, const struct keytab *t, const char *key,
 			struct pos kpos, const char *ctx)
 {
 	const char *names[MAXKEYS];
@@ -1642,7 +1642,7 @@ static bool pos_before(struct pos a, struct pos b)
 }
 
 /* More than one key of a one-of mapping (init, host, kernel argument). */
-static void two_forms(struct ld *l, const struct keytab *t, const struct seen *s,
+static __attribute__((cold)) void two_forms(struct ld *l, const struct keytab *t, const struct seen *s,
 		      uint32_t forms, const char *what, const char *noun)
 {
 	int first = -1;
