@@ -138,7 +138,7 @@ struct ld {
 	 * yaml_parser_parse both start by zeroing the event.
 	 */
 	yaml_event_t yev[2];
-	yaml_event_t *cur, *ahead;
+	unsigned cur;           /* yev[cur] is the current one, the other ahead */
 	struct ev ev;           /* the current event */
 	bool fatal;
 	unsigned depth;         /* collections open, as delivered */
@@ -168,6 +168,7 @@ struct ld {
 	struct names modules, buffers, conditions;
 	/* the last kernel function read, whose strings the next same one shares */
 	const struct kernel_node *last_kernel;
+	size_t last_kernel_len;
 	/* the last name a reference gave, which the next same one shares */
 	char *last_ref;
 	size_t last_ref_len;
@@ -407,17 +408,16 @@ static void record(struct ld *l)
  */
 static bool parse_event(struct ld *l)
 {
-	yaml_event_t *e = l->ahead;
-	yaml_event_delete(l->cur);
-	l->ahead = l->cur;
-	l->cur = e;
+	yaml_event_t *ahead = &l->yev[l->cur], *e = &l->yev[l->cur ^ 1];
+	yaml_event_delete(ahead);
+	l->cur ^= 1;
 	/* Empty only at the start, and after the end of the stream. */
 	if (e->type == YAML_NO_EVENT && !yaml_parser_parse(&l->parser, e)) {
 		yaml_failed(l);
 		return false;
 	}
 	if (e->type != YAML_STREAM_END_EVENT && e->type != YAML_NO_EVENT &&
-	    !yaml_parser_parse(&l->parser, l->ahead)) {
+	    !yaml_parser_parse(&l->parser, ahead)) {
 		yaml_failed(l);
 		return false;
 	}
@@ -1106,8 +1106,10 @@ static bool map_key(struct ld *l, struct mapiter *it)
 		next(l);
 		return true;
 	}
-	free(it->merges);
-	it->merges = NULL;
+	if (it->merges) {
+		free(it->merges);
+		it->merges = NULL;
+	}
 	return false;
 }
 
@@ -2158,7 +2160,7 @@ static void key_kernel_function(struct ld *l, void *obj, const struct keydef *kd
 	 */
 	const struct kernel_node *last = l->last_kernel;
 	if (last && is_scalar(l) && !is_null(l) && last->func &&
-	    strlen(last->function) == l->ev.len &&
+	    l->last_kernel_len == l->ev.len &&
 	    memcmp(last->function, l->ev.value, l->ev.len) == 0) {
 		k->function = last->function;
 		k->function_pos = k->module.pos = l->ev.pos;
@@ -2170,6 +2172,7 @@ static void key_kernel_function(struct ld *l, void *obj, const struct keydef *kd
 	if (!get_text(l, "'module.function'", kd->name, &k->function, &k->function_pos))
 		return;
 	l->last_kernel = k;
+	l->last_kernel_len = strlen(k->function);
 	const char *dot = strchr(k->function, '.');
 	if (dot && dot != k->function && dot[1] != '\0') {
 		k->module.name = gdef_strndup(l->g, k->function, (size_t)(dot - k->function));
@@ -3071,8 +3074,6 @@ static void parser_init(struct ld *l)
 {
 	memset(l, 0, sizeof *l);
 	l->fd = -1;
-	l->cur = &l->yev[0];
-	l->ahead = &l->yev[1];
 	if (!yaml_parser_initialize(&l->parser)) {
 		errorx("out of memory while reading YAML");
 		exit(3);

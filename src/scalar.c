@@ -71,6 +71,17 @@ static enum scalar_err parse_magnitude(const char *s, uint64_t *out)
 	if (*s == '\0')
 		return SCALAR_SYNTAX;
 	uint64_t v = 0;
+	if (base == 10) {
+		/* Up to 19 plain digits, most numbers of a file, cannot overflow. */
+		const char *p = s;
+		while (*p >= '0' && *p <= '9' && p - s < 19)
+			v = v * 10 + (uint64_t)(*p++ - '0');
+		if (*p == '\0') {
+			*out = v;
+			return SCALAR_OK;
+		}
+		v = 0;
+	}
 	bool overflow = false;
 	const char *first = s;
 	for (; *s; s++) {
