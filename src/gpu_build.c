@@ -682,7 +682,7 @@ static void pack_arg(const struct gpu *gp, const struct arg *a, unsigned char *o
 		size_t off = 0;
 		for (size_t i = 0; i < a->nfields; i++) {
 			size_t fa = arg_align(&a->fields[i]);
-			off = (off + fa - 1) / fa * fa;
+			off = align_up(off, fa);
 			pack_arg(gp, &a->fields[i], out + off);
 			off += arg_size(&a->fields[i]);
 		}

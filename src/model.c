@@ -53,9 +53,9 @@ size_t arg_size(const struct arg *a)
 		size_t off = 0, align = arg_align(a);
 		for (size_t i = 0; i < a->nfields; i++) {
 			size_t fa = arg_align(&a->fields[i]);
-			off = (off + fa - 1) / fa * fa + arg_size(&a->fields[i]);
+			off = align_up(off, fa) + arg_size(&a->fields[i]);
 		}
-		return (off + align - 1) / align * align;
+		return align_up(off, align);
 	}
 	}
 	return 0;

@@ -173,6 +173,12 @@ struct arg {
 size_t arg_size(const struct arg *a);
 size_t arg_align(const struct arg *a);
 
+/* off rounded up to al, a power of two as every argument's alignment is. */
+static inline size_t align_up(size_t off, size_t al)
+{
+	return (off + al - 1) & ~(al - 1);
+}
+
 struct kernel_node {
 	char *function;                 /* "module.function" as written */
 	struct pos function_pos;
@@ -307,6 +313,10 @@ struct graph {
 	unsigned body_index;            /* which body of owner (case n, else = 1) */
 	/* validator: indices into nodes in an order where deps come first (in the arena) */
 	size_t *topo;
+	/* validator: 0, 1, ..., nnodes - 1 for a chain's deps (in the arena), or NULL */
+	size_t *seq;
+	/* validator: the walk found a chain with no after and no edges and set the deps */
+	bool deps_set;
 };
 
 /* A check after the verification launch. */

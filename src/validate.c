@@ -630,20 +630,21 @@ static void check_buffers(struct vctx *v)
 static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up)
 {
 	long old;
+	/*
+	 * Ids the loader made up (KIND_N) are unique by construction: it skips
+	 * the explicit ones.  They go into the index only when a lookup misses
+	 * (complete_node_index), which on a large file without references
+	 * saves a hash insert per node, and they are never empty: their
+	 * strings are not even read here.  Ids this walk makes up are indexed
+	 * at once, since nothing kept them clear of the explicit ones.
+	 */
+	if (!n->id_given && !made_up)
+		return;
 	if (n->id[0] == '\0') {
 		diag_error(v->d, or_pos(n->id_pos, n->pos), "node id is empty: leave 'id' out "
 			   "for a default one");
 		return;
 	}
-	/*
-	 * Ids the loader made up (KIND_N) are unique by construction: it skips
-	 * the explicit ones.  They go into the index only when a lookup misses
-	 * (complete_node_index), which on a large file without references
-	 * saves a hash insert per node.  Ids this walk makes up are indexed at
-	 * once, since nothing kept them clear of the explicit ones.
-	 */
-	if (!n->id_given && !made_up)
-		return;
 	if (strmap_put(v->g->node_index, n->id, (long)self, &old))
 		return;
 	const struct node *first = v->g->all_nodes[old];
@@ -681,13 +682,39 @@ static size_t count_nodes(const struct graph *gr)
 	return n;
 }
 
+/* 0, 1, ..., n - 1, in the arena. */
+static size_t *counting(struct arena *a, size_t n)
+{
+	size_t *seq = arena_alloc(a, (n ? n : 1) * sizeof *seq);
+	for (size_t j = 0; j < n; j++)
+		seq[j] = j;
+	return seq;
+}
+
 static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 		 size_t auto_ids[NK_COUNT])
 {
 	struct gdef *g = v->g;
 	*VEC_PUSH(v->graphs, v->ngraphs, v->capgraphs) = gr;
+	/*
+	 * A chain with no edges, as large generated files are: while no node
+	 * has an after, each one's dep is the node before it, a slice of
+	 * 0, 1, ..., n - 1 (see fill_deps), set here while the node is in
+	 * cache.  link_graph then need not visit the nodes again; a node
+	 * with an after leaves the graph to fill_deps as usual.
+	 */
+	gr->seq = gr->chain && gr->nedges == 0 && gr->nnodes > 0 ?
+		counting(gr->arena, gr->nnodes) : NULL;
+	gr->deps_set = gr->seq != NULL;
 	for (size_t i = 0; i < gr->nnodes; i++) {
 		struct node *n = gr->nodes[i];
+		if (gr->deps_set && n->nafter > 0)
+			gr->deps_set = false;
+		if (gr->deps_set) {
+			n->deps = i > 0 ? &gr->seq[i - 1] : NULL;
+			n->ndeps = i > 0;
+			n->capdeps = 0;
+		}
 		auto_ids[n->kind]++;
 		bool made_up = n->id == NULL;
 		if (made_up)
@@ -953,8 +980,7 @@ static void check_kernel(struct vctx *v, struct node *n, size_t self)
 	for (size_t i = 0; i < k->nargs; i++) {
 		struct arg *a = &k->args[i];
 		check_arg(v, a, self, i + 1, or_pos(k->args_pos, at));
-		size_t al = arg_align(a);
-		off = (off + al - 1) / al * al + arg_size(a);
+		off = align_up(off, arg_align(a)) + arg_size(a);
 	}
 	if (off > MAX_PARAM_BYTES)
 		diag_error(v->d, or_pos(k->args_pos, at), "kernel arguments take %zu bytes: at "
@@ -1340,14 +1366,6 @@ static void report_cycle(struct vctx *v, const struct graph *gr, const size_t *p
 	free(sb.s);
 }
 
-/* 0, 1, ..., n - 1, in the arena. */
-static size_t *counting(struct arena *a, size_t n)
-{
-	size_t *seq = arena_alloc(a, (n ? n : 1) * sizeof *seq);
-	for (size_t j = 0; j < n; j++)
-		seq[j] = j;
-	return seq;
-}
 
 /*
  * Fill every node's deps from chain, after and edges, without duplicates
@@ -1356,7 +1374,7 @@ static size_t *counting(struct arena *a, size_t n)
  * the topological order, and there is no cycle.
  *
  * A chained node's one dep, the node before it, is a slice of *seq
- * (0, 1, ..., n - 1, made here once): a 100,000-node chain needs no
+ * (0, 1, ..., n - 1, made once, by walk or here): a 100,000-node chain needs no
  * 100,000 lists.  Such deps have capdeps 0 and are never written through.
  */
 static bool fill_deps(struct graph *gr, size_t **seq)
@@ -1523,7 +1541,12 @@ static void link_graph(struct vctx *v, struct graph *gr)
 			diag_error(v->d, or_pos(ed->pos, ed->from.pos), "edge '%s -> %s' makes node "
 				   "'%s' depend on itself", ed->from.name, ed->to.name, ed->from.name);
 	}
-	size_t *seq = NULL;
+	if (gr->deps_set) {
+		/* walk set every node's deps: file order is the order */
+		gr->topo = gr->seq;
+		return;
+	}
+	size_t *seq = gr->seq;
 	if (!fill_deps(gr, &seq)) {
 		order_graph(v, gr);
 		return;
