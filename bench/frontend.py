@@ -110,7 +110,7 @@ def main():
     ap.add_argument("--cugraphrun", required=True, help="the cugraphrun program")
     ap.add_argument("--scan", required=True, help="bench/yaml_scan")
     ap.add_argument("--gen", required=True, help="examples/gen-chain.py")
-    ap.add_argument("--runs", type=int, default=15, help="runs of each program (best is kept)")
+    ap.add_argument("--runs", type=int, default=31, help="runs of each program (best is kept)")
     ap.add_argument("--big-runs", type=int, default=3,
                     help="runs at 1,000,000 nodes (best is kept)")
     ap.add_argument("--limit", type=int, default=120,
