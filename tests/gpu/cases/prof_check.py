@@ -145,11 +145,13 @@ def check_fan(report, trace, dot):
         fail("critical path %s, expected fork -> b40 -> join" % path_ids(p))
     near("critical path", p["critical_path"]["total_s"], 40 * US)
     # overlap: in every launch some branches run at once, each on a track of
-    # its own, and the longest branch runs beside each of the others in some
-    # launch.  Not all three at once: with CUPTI attached the branches start
-    # a few us apart and one short branch may end before another starts
-    # (an H100 suite run once had no launch of ten with all three at once)
-    beside = {"b10": 0, "b20": 0}
+    # its own, and the longest branch runs beside another in some launch.
+    # Not all three at once, nor b40 beside each: with CUPTI attached the
+    # branches start microseconds apart, and a short branch may end before
+    # another starts (an H100 suite run once had no launch of ten with all
+    # three at once; another had b10 done at 10.9 us in every launch, before
+    # b20 started at 23 us and b40 at 30 us).
+    beside = 0
     first = []
     for launch in range(1, p["launches"] + 1):
         ev = {nid: node_events(trace, nid, launch) for nid in ("b10", "b20", "b40")}
@@ -166,10 +168,10 @@ def check_fan(report, trace, dot):
             if ev[a][0]["tid"] == ev[b][0]["tid"]:
                 fail("trace: overlapping %s and %s share a track" % (a, b))
             if b == "b40":
-                beside[a] += 1
-    for nid, n in beside.items():
-        if n == 0:
-            fail("trace: b40 never ran beside %s; the first launches' spans: %r" % (nid, first))
+                beside += 1
+    if beside == 0:
+        fail("trace: b40 never ran beside another branch; the first launches' spans: %r"
+             % first)
     text = open(dot, encoding="utf-8").read()
     for want in ("fillcolor", "penwidth", "filled,bold"):
         if want not in text:
