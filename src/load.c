@@ -408,7 +408,8 @@ static void record(struct ld *l)
  */
 static bool parse_event(struct ld *l)
 {
-	yaml_event_t *ahead = &l->yev[l->cur], *e = &l->yev[l->cur ^ 1];
+	/* The look-ahead becomes current; the old current's slot takes the next. */
+	yaml_event_t *e = &l->yev[l->cur ^ 1], *ahead = &l->yev[l->cur];
 	yaml_event_delete(ahead);
 	l->cur ^= 1;
 	/* Empty only at the start, and after the end of the stream. */
@@ -1160,8 +1161,8 @@ static const char *suggest(struct ld *l, const void *table, const char *word,
 	return c->answer;
 }
 
-static __attribute__((cold)) void unknown_key(struct ld *l, const struct keytab *t, const char *key,
-			struct pos kpos, const char *ctx)
+static __attribute__((cold)) void unknown_key(struct ld *l, const struct keytab *t,
+					      const char *key, struct pos kpos, const char *ctx)
 {
 	const char *names[MAXKEYS];
 	for (size_t i = 0; i < t->n; i++)
@@ -1644,8 +1645,9 @@ static bool pos_before(struct pos a, struct pos b)
 }
 
 /* More than one key of a one-of mapping (init, host, kernel argument). */
-static __attribute__((cold)) void two_forms(struct ld *l, const struct keytab *t, const struct seen *s,
-		      uint32_t forms, const char *what, const char *noun)
+static __attribute__((cold)) void two_forms(struct ld *l, const struct keytab *t,
+					    const struct seen *s, uint32_t forms,
+					    const char *what, const char *noun)
 {
 	int first = -1;
 	for (size_t i = 0; i < t->n; i++)

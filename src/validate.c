@@ -1366,7 +1366,6 @@ static void report_cycle(struct vctx *v, const struct graph *gr, const size_t *p
 	free(sb.s);
 }
 
-
 /*
  * Fill every node's deps from chain, after and edges, without duplicates
  * (mark[x] == stamp: x is already a dep of the node being filled).  True
@@ -1374,8 +1373,9 @@ static void report_cycle(struct vctx *v, const struct graph *gr, const size_t *p
  * the topological order, and there is no cycle.
  *
  * A chained node's one dep, the node before it, is a slice of *seq
- * (0, 1, ..., n - 1, made once, by walk or here): a 100,000-node chain needs no
- * 100,000 lists.  Such deps have capdeps 0 and are never written through.
+ * (0, 1, ..., n - 1, made once, by walk or here): a 100,000-node chain
+ * needs no 100,000 lists.  Such deps have capdeps 0 and are never
+ * written through.
  */
 static bool fill_deps(struct graph *gr, size_t **seq)
 {
