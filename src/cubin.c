@@ -216,6 +216,19 @@ struct fat_entry {
 	size_t size;
 };
 
+/* ptx_entry_params on len bytes of PTX that may lack their NUL. */
+static long ptx_params(const unsigned char *b, size_t len, const char *name)
+{
+	if (memchr(b, '\0', len))
+		return ptx_entry_params((const char *)b, name);
+	char *text = xmalloc(len + 1);
+	memcpy(text, b, len);
+	text[len] = '\0';
+	long n = ptx_entry_params(text, name);
+	free(text);
+	return n;
+}
+
 /* The parameters an entry gives: -1 when compressed or not understood. */
 static long entry_params(const struct fat_entry *e, const char *name, size_t **sizes)
 {
@@ -224,12 +237,7 @@ static long entry_params(const struct fat_entry *e, const char *name, size_t **s
 		return -1;
 	if (e->kind == FATBIN_ELF)
 		return elf_params(e->payload, e->size, name, sizes);
-	char *text = xmalloc(e->size + 1);
-	memcpy(text, e->payload, e->size);
-	text[e->size] = '\0';
-	long n = ptx_entry_params(text, name);
-	free(text);
-	return n;
+	return ptx_params(e->payload, e->size, name);
 }
 
 /* The entries of the fatbin, at most max of them, in *out; -1 if it is not one. */
@@ -332,14 +340,8 @@ long image_entry_params(const void *image, size_t len, const char *name, int sm,
 		n = elf_params(b, len, name, sizes);
 	} else if (len >= 4 && rd32(b) == FATBIN_MAGIC) {
 		n = fatbin_params(b, len, name, sm, sizes);
-	} else if (memchr(b, '\0', len)) {
-		n = ptx_entry_params(image, name);
 	} else {
-		char *text = xmalloc(len + 1);
-		memcpy(text, image, len);
-		text[len] = '\0';
-		n = ptx_entry_params(text, name);
-		free(text);
+		n = ptx_params(b, len, name);
 	}
 	if (sizes == &dummy)
 		free(dummy);

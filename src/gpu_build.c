@@ -346,8 +346,10 @@ static const void *module_image(const struct gpu *gp, long mi, size_t *len)
  * Either way the argument check sees the driver's parameters, at the cost
  * of the one failing call that a count read right avoids.
  */
-static void ask_params(struct gpu *gp, const struct kernel_node *k, struct kfunc *kf, int sm)
+static void ask_params(struct gpu *gp, const struct kernel_node *k, struct kfunc *kf)
 {
+	/* a fatbin's parameters are read from the entry the driver takes for the device */
+	int sm = gp->cc_major * 10 + gp->cc_minor;
 	size_t len;
 	const void *image = module_image(gp, k->module.idx, &len);
 	size_t *sizes = NULL;
@@ -370,7 +372,7 @@ static void ask_params(struct gpu *gp, const struct kernel_node *k, struct kfunc
 }
 
 /* The function of a kernel node, loaded once per "module.function". */
-static struct kfunc *find_func(struct gpu *gp, const struct node *n, int sm)
+static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 {
 	const struct kernel_node *k = &n->u.kernel;
 	long idx = strmap_get(gp->func_index, k->function);
@@ -395,7 +397,7 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n, int sm)
 	if (cu.FuncGetParamInfo == NULL)
 		return kf;
 	kf->has_params = true;
-	ask_params(gp, k, kf, sm);
+	ask_params(gp, k, kf);
 	return kf;
 }
 
@@ -473,8 +475,6 @@ int gpu_load(struct gpu *gp)
 			rc = r;
 	}
 	free(used);
-	/* a fatbin's parameters are read from the entry the driver takes for the device */
-	int sm = gp->cc_major * 10 + gp->cc_minor;
 	gp->func_index = strmap_new(16);
 	bool noted = false, refused = false;
 	for (size_t i = 0; i < g->nall_nodes; i++) {
@@ -482,7 +482,7 @@ int gpu_load(struct gpu *gp)
 		if (n->kind != NK_KERNEL)
 			continue;
 		CUmodule mod = gp->modules[n->u.kernel.module.idx];
-		struct kfunc *kf = find_func(gp, n, sm);
+		struct kfunc *kf = find_func(gp, n);
 		if (mod == NULL)
 			continue;
 		if (kf->f == NULL) {

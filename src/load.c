@@ -1114,7 +1114,6 @@ static bool map_key(struct ld *l, struct mapiter *it)
 	return false;
 }
 
-
 /* What a table-driven mapping held. */
 struct seen {
 	uint32_t mask;          /* bit i: key i of the table */
@@ -3125,7 +3124,7 @@ static int read_file(void *data, unsigned char *buf, size_t size, size_t *nread)
 	return 1;
 }
 
-/* The rest of fd into a buffer, for what cannot be mapped (pipes). */
+/* The rest of fd into a buffer, for what cannot be streamed by size (pipes, procfs). */
 static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
 {
 	size_t cap = max < 65536 ? max : 65536, len = 0;

@@ -7,9 +7,9 @@
  * releases it all and accepts NULL.  Every string and every node lives in
  * the gdef's arena (gdef_strdup, graph_add_node) and is never freed alone,
  * and so do the arrays of a file's size (graph->nodes, graph->topo,
- * all_nodes); the other growable arrays (VEC_PUSH) and graphs are
- * malloc'd and freed by gdef_free.  On a 100,000-node file the arena is what keeps the model
- * small and quick to build and release.
+ * graph->seq, all_nodes); the other growable arrays (VEC_PUSH) and graphs
+ * are malloc'd and freed by gdef_free.  On a 100,000-node file the arena
+ * is what keeps the model small and quick to build and release.
  * Every element keeps the position it came from, so that errors found late
  * (validation, a driver refusal, a failed check) still point into the YAML.
  *

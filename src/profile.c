@@ -50,7 +50,6 @@ struct cupti_api {
 	CUPTI_TABLE(CUPTI_FIELD)
 };
 
-/* A node id and what it stands for: one of our nodes, or the node it was cloned from. */
 /* One of our nodes: its id before instantiation. */
 struct id_pair {
 	uint64_t id;

@@ -5,9 +5,8 @@
  * (LD_LIBRARY_PATH, /etc/ld.so.conf, the system's folders), then beside
  * $CUDA_HOME, $CUDA_PATH and /usr/local/cuda (toolkit_lib.h;
  * CUGRAPHRUN_NVRTC names one library file instead), and dlopen()s that
- * file when a module must be
- * compiled, not when the cache has it; so the program starts, validates
- * and describes without NVRTC.  <nvrtc.h> is
+ * file when a module must be compiled, not when the cache has it; so the
+ * program starts, validates and describes without NVRTC.  <nvrtc.h> is
  * included in rtc.c and nowhere else.  The library stays loaded until
  * exit; nothing owns it.
  *

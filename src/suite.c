@@ -246,7 +246,6 @@ static void collect(struct suite *st)
 
 /* I/O helpers ------------------------------------------------------------- */
 
-
 static void capture_path(const struct suite *st, size_t i, const char *ext, char *buf,
 			 size_t len)
 {
