@@ -19,6 +19,7 @@
 
 #include <graphviz/cgraph.h>
 
+#include "fileio.h"
 #include "gpu_build.h"
 #include "xmalloc.h"
 
@@ -246,16 +247,8 @@ int driver_dot_annotate(const char *path, const struct gpu *gp)
 	} else {
 		warnx_("--dot: no root graph found in the driver's DOT; left as written");
 	}
-	f = fopen(path, "w");
-	int rc = 0;
-	if (f == NULL || agwrite(dg, f) != 0) {
-		errorx("cannot write %s: %m", path);
-		rc = -1;
-	}
-	if (f && fclose(f) != 0 && rc == 0) {
-		errorx("cannot write %s: %m", path);
-		rc = -1;
-	}
+	f = output_open(path);
+	int rc = f ? output_close(f, path, agwrite(dg, f) == 0 ? OUTPUT_OK : OUTPUT_FAILED) : 2;
 	agclose(dg);
-	return rc;
+	return rc ? -1 : 0;
 }

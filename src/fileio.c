@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "fileio.h"
 #include "xmalloc.h"
 
@@ -64,4 +66,29 @@ bool read_full(int fd, void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return true;
+}
+
+FILE *output_open(const char *path)
+{
+	if (path == NULL)
+		return stdout;
+	FILE *f = fopen(path, "w");
+	if (f == NULL)
+		errorx("cannot write %s: %s", path, strerror(errno));
+	return f;
+}
+
+int output_close(FILE *f, const char *path, enum output_written w)
+{
+	int err = w == OUTPUT_FAILED ? errno : 0;
+	if ((path ? fclose(f) : fflush(f)) != 0 && w == OUTPUT_OK) {
+		err = errno;
+		w = OUTPUT_FAILED;
+	}
+	if (w == OUTPUT_OK)
+		return 0;
+	if (w == OUTPUT_FAILED)
+		errorx("cannot write %s: %s", path ? path : "standard output",
+		       err ? strerror(err) : "write error");
+	return 2;
 }

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * The whole file at path, with a NUL after its last byte (it may hold
@@ -24,5 +25,26 @@ bool write_full(int fd, const void *buf, size_t len);
 
 /* Exactly len bytes from fd, through short reads and EINTR; false at EOF or an error first. */
 bool read_full(int fd, void *buf, size_t len);
+
+/*
+ * An output the user named (--json, --junit, --describe, --trace):
+ * standard output when path is NULL, else the file, created or
+ * truncated.  NULL after "cannot write PATH: why".
+ */
+FILE *output_open(const char *path);
+
+/* How writing an output went, for output_close. */
+enum output_written {
+	OUTPUT_OK,
+	OUTPUT_FAILED,          /* a write failed; errno says why (0: unknown) */
+	OUTPUT_REPORTED,        /* a write failed and the writer said why */
+};
+
+/*
+ * Finish an output of output_open, always: standard output is flushed, a
+ * file closed.  0 when all of it was written, else 2, after "cannot write
+ * PATH: why" unless the writer already said it.
+ */
+int output_close(FILE *f, const char *path, enum output_written w);
 
 #endif

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "gpu.h"
 #include "gpu_build.h"
 #include "monotime.h"
@@ -388,16 +389,13 @@ static int print_report(const struct run *rn, const struct report *rep)
 		report_print_human(stdout, rep);
 	if (!o->json)
 		return 0;
-	FILE *out = json_stdout ? stdout : fopen(o->json_file, "w");
-	if (out == NULL) {
-		errorx("cannot write %s: %s", o->json_file, strerror(errno));
+	/* json_file is NULL for standard output */
+	FILE *out = output_open(o->json_file);
+	if (out == NULL)
 		return 2;
-	}
 	report_print_json(out, rep);
-	if (!json_stdout && fclose(out) != 0) {
-		errorx("cannot write %s: %s", o->json_file, strerror(errno));
+	if (output_close(out, o->json_file, OUTPUT_OK) != 0)
 		return 2;
-	}
 	fflush(stdout);
 	return 0;
 }

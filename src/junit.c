@@ -1,12 +1,12 @@
 #include "config.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
+#include "fileio.h"
 #include "junit.h"
 #include "utf8.h"
 
@@ -113,11 +113,10 @@ static void testcase(FILE *out, const struct file_result *r)
 int junit_write_file(const char *path, const struct file_result *res, size_t n,
 		     double seconds, unsigned shard_k, unsigned shard_n)
 {
-	FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-	if (out == NULL) {
-		errorx("cannot write %s: %s", path, strerror(errno));
+	const char *file = strcmp(path, "-") == 0 ? NULL : path;
+	FILE *out = output_open(file);
+	if (out == NULL)
 		return -1;
-	}
 	unsigned count[5] = {0};
 	for (size_t i = 0; i < n; i++)
 		count[res[i].kind]++;
@@ -147,9 +146,5 @@ int junit_write_file(const char *path, const struct file_result *res, size_t n,
 	for (size_t i = 0; i < n; i++)
 		testcase(out, &res[i]);
 	fprintf(out, "  </testsuite>\n</testsuites>\n");
-	if (out == stdout ? fflush(out) != 0 : fclose(out) != 0) {
-		errorx("cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return output_close(out, file, OUTPUT_OK) == 0 ? 0 : -1;
 }

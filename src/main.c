@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "describe.h"
 #include "diag.h"
+#include "fileio.h"
 #include "gpu.h"
 #include "load.h"
 #include "model.h"
@@ -22,18 +23,13 @@
 static int write_description(const struct gdef *g, const struct options *o)
 {
 	struct describe_opts dopts = {.buffers = o->describe_buffers};
-	bool to_stdout = strcmp(o->describe, "-") == 0;
-	FILE *out = to_stdout ? stdout : fopen(o->describe, "w");
-	if (out == NULL) {
-		errorx("cannot write %s: %m", o->describe);
+	const char *path = strcmp(o->describe, "-") == 0 ? NULL : o->describe;
+	FILE *out = output_open(path);
+	if (out == NULL)
 		return 2;
-	}
+	/* describe_write says itself why it failed */
 	int rc = describe_write(g, &dopts, out);
-	if (!to_stdout && fclose(out) != 0) {
-		errorx("cannot write %s: %m", o->describe);
-		rc = -1;
-	}
-	return rc == 0 ? 0 : 2;
+	return output_close(out, path, rc == 0 ? OUTPUT_OK : OUTPUT_REPORTED);
 }
 
 /*

@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "describe.h"
+#include "fileio.h"
 #include "monotime.h"
 #include "profile_run.h"
 #include "trace.h"
@@ -77,23 +77,6 @@ int profile_launches(struct profile_run *pr, const struct profile_host *h,
 	return 0;
 }
 
-/*
- * Close an output that write (0 or -1) went to, always; on failure say why
- * with the errno of the first failure (err, or fclose's).  0 or 2.
- */
-static int close_output(FILE *f, int write, int err, const char *path)
-{
-	if (fclose(f) != 0) {
-		if (write == 0)
-			err = errno;
-		write = -1;
-	}
-	if (write == 0)
-		return 0;
-	errorx("cannot write %s: %s", path, err ? strerror(err) : "write error");
-	return 2;
-}
-
 /* --trace and the coloured --describe, before the report.  0 or 2. */
 int profile_outputs(struct profile_run *pr, const struct options *o, const struct gdef *g,
 		    const char *graph, const struct report *rep)
@@ -105,14 +88,13 @@ int profile_outputs(struct profile_run *pr, const struct options *o, const struc
 		size_t n;
 		const struct prof_rec *recs = profiler_records(pr->prof, &n);
 		struct trace_info ti = {graph, rep->device_name, rep->device};
-		FILE *f = fopen(o->trace, "w");
+		FILE *f = output_open(o->trace);
 		if (f == NULL) {
-			errorx("cannot write %s: %s", o->trace, strerror(errno));
 			rc = 2;
 		} else {
 			errno = 0;
 			int w = trace_write(f, recs, n, &ti);
-			if (close_output(f, w, errno, o->trace) != 0)
+			if (output_close(f, o->trace, w == 0 ? OUTPUT_OK : OUTPUT_FAILED) != 0)
 				rc = 2;
 		}
 	}
@@ -121,18 +103,13 @@ int profile_outputs(struct profile_run *pr, const struct options *o, const struc
 		prof_overlay(pr->summary, &ov);
 		struct describe_opts dopts = {.buffers = o->describe_buffers, .overlay = &ov};
 		/* never "-": cli refuses it with --profile (the report is on stdout) */
-		FILE *f = fopen(o->describe, "w");
-		if (f == NULL) {
-			errorx("cannot write %s: %s", o->describe, strerror(errno));
+		FILE *f = output_open(o->describe);
+		if (f == NULL)
 			return 2;
-		}
 		/* describe_write says itself why it failed */
-		if (describe_write(g, &dopts, f) != 0) {
-			fclose(f);
+		int w = describe_write(g, &dopts, f);
+		if (output_close(f, o->describe, w == 0 ? OUTPUT_OK : OUTPUT_REPORTED) != 0)
 			rc = 2;
-		} else if (close_output(f, 0, 0, o->describe) != 0) {
-			rc = 2;
-		}
 	}
 	return rc;
 }

@@ -660,11 +660,9 @@ static const char *const kind_names[] = {
 static int write_json(const struct suite *st, const unsigned counts[5], int worst)
 {
 	const char *path = st->o->json_file;
-	FILE *out = path ? fopen(path, "w") : stdout;
-	if (out == NULL) {
-		errorx("cannot write %s: %s", path, strerror(errno));
+	FILE *out = output_open(path);
+	if (out == NULL)
 		return 2;
-	}
 	fputs("{\n  \"files\": [", out);
 	for (size_t i = 0; i < st->nfiles; i++) {
 		const struct file_result *r = &st->res[i];
@@ -694,11 +692,7 @@ static int write_json(const struct suite *st, const unsigned counts[5], int wors
 		"\"errors\": %u, \"timeouts\": %u},\n  \"exit_status\": %d\n}\n",
 		counts[RES_PASSED], counts[RES_FAILED], counts[RES_SKIPPED], counts[RES_ERROR],
 		counts[RES_TIMEOUT], worst);
-	if (path ? fclose(out) != 0 : fflush(out) != 0) {
-		errorx("cannot write %s: %s", path ? path : "the JSON report", strerror(errno));
-		return 2;
-	}
-	return 0;
+	return output_close(out, path, OUTPUT_OK);
 }
 
 void suite_first_error(const struct file_result *r, char *buf, size_t len)
