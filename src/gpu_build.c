@@ -17,7 +17,7 @@
 #include "gpu_build.h"
 #include "monotime.h"
 #include "strmap.h"
-#include "verify.h"
+#include "buf_data.h"
 #include "xmalloc.h"
 
 void gpu_verbose(const struct gpu *gp, const char *fmt, ...)

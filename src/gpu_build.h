@@ -19,7 +19,7 @@
 #include "cuda_api.h"
 #include "diag.h"
 #include "model.h"
-#include "rtc.h"
+#include "rtc_nvrtc.h"
 
 /* The built-in module's PTX, generated from src/builtin.cu (builtin_ptx.c). */
 extern const char builtin_ptx[];

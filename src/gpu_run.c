@@ -21,9 +21,9 @@
 #include "gpu.h"
 #include "gpu_build.h"
 #include "monotime.h"
-#include "profile_run.h"
+#include "prof_run.h"
 #include "report.h"
-#include "verify.h"
+#include "buf_data.h"
 #include "xmalloc.h"
 
 /* enum inst_flag bits to the driver's, in one table. */

@@ -48,7 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profstat.h"
+#include "prof_stat.h"
 #include "report.h"
 #include "scalar.h"
 #include "utf8.h"

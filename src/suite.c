@@ -27,7 +27,7 @@
 #include "diag.h"
 #include "fileio.h"
 #include "gpu.h"
-#include "junit.h"
+#include "suite_junit.h"
 #include "load.h"
 #include "monotime.h"
 #include "report.h"

@@ -18,7 +18,7 @@
 #include "report.h"
 #include "scalar.h"
 #include "unit.h"
-#include "verify.h"
+#include "buf_data.h"
 #include "xmalloc.h"
 
 /* Diagnostics and reports written to memory. */

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "source.h"
+#include "rtc_source.h"
 #include "toolkit_lib.h"
 #include "unit.h"
 #include "xmalloc.h"

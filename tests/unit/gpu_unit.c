@@ -31,7 +31,7 @@ int main(void)
 #include "fileio.h"
 #include "gpu_build.h"
 #include "load.h"
-#include "rtc.h"
+#include "rtc_nvrtc.h"
 #include "unit.h"
 #include "validate.h"
 #include "xmalloc.h"

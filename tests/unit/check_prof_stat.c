@@ -18,8 +18,8 @@
 #include "diag.h"
 #include "load.h"
 #include "model.h"
-#include "profstat.h"
-#include "trace.h"
+#include "prof_stat.h"
+#include "prof_trace.h"
 #include "unit.h"
 #include "validate.h"
 

@@ -7,7 +7,7 @@
 
 #include "diag.h"
 #include "fileio.h"
-#include "junit.h"
+#include "suite_junit.h"
 #include "utf8.h"
 
 void junit_escape(FILE *out, const char *s, size_t len, int attr)

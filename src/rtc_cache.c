@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache.h"
+#include "rtc_cache.h"
 #include "fileio.h"
 #include "xmalloc.h"
 

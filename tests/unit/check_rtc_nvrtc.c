@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache.h"
+#include "rtc_cache.h"
 #include "cubin.h"
 #include "diag.h"
 #include "model.h"
-#include "rtc.h"
+#include "rtc_nvrtc.h"
 #include "unit.h"
 #include "xmalloc.h"
 

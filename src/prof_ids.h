@@ -6,8 +6,8 @@
  * bodies, whose clones CUPTI never announces.  profile.c, above
  * exec_layout, says what the driver was measured to do.
  */
-#ifndef CGR_PROFMAP_H
-#define CGR_PROFMAP_H
+#ifndef CGR_PROF_IDS_H
+#define CGR_PROF_IDS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * The GPU back end moves the bytes; everything about their meaning is here
  * so it is unit-tested without a GPU.
  */
-#ifndef CGR_VERIFY_H
-#define CGR_VERIFY_H
+#ifndef CGR_BUF_DATA_H
+#define CGR_BUF_DATA_H
 
 #include <stdbool.h>
 #include <stddef.h>

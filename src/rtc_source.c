@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "fileio.h"
-#include "source.h"
+#include "rtc_source.h"
 #include "strmap.h"
 #include "xmalloc.h"
 

@@ -28,9 +28,9 @@
 #include <nvrtc.h>
 #pragma GCC diagnostic pop
 
-#include "cache.h"
+#include "rtc_cache.h"
 #include "monotime.h"
-#include "rtc.h"
+#include "rtc_nvrtc.h"
 #include "toolkit_lib.h"
 #include "xmalloc.h"
 

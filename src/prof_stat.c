@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "describe.h"
-#include "profstat.h"
+#include "prof_stat.h"
 #include "report.h"
 #include "scalar.h"
 #include "strmap.h"

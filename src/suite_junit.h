@@ -6,8 +6,8 @@
  * <system-err>.  Valid against the Jenkins xUnit plugin's junit-10.xsd
  * (tests/junit/junit-10.xsd).  Nothing here is owned.
  */
-#ifndef CGR_JUNIT_H
-#define CGR_JUNIT_H
+#ifndef CGR_SUITE_JUNIT_H
+#define CGR_SUITE_JUNIT_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -16,8 +16,8 @@
  * freed after the run's executable graph and events are destroyed, before
  * the context is closed (gpu_close).
  */
-#ifndef CGR_PROFILE_RUN_H
-#define CGR_PROFILE_RUN_H
+#ifndef CGR_PROF_RUN_H
+#define CGR_PROF_RUN_H
 
 #include <stdint.h>
 
@@ -25,8 +25,8 @@
 #include "cuda_api.h"
 #include "gpu_build.h"
 #include "model.h"
-#include "profile.h"
-#include "profstat.h"
+#include "prof_cupti.h"
+#include "prof_stat.h"
 #include "report.h"
 
 struct run;                             /* gpu_run.c's run, opaque here */

@@ -11,8 +11,8 @@
  * the model or of the records; prof_summary_free() releases it and accepts
  * NULL.  It borrows the definition and the records, which must outlive it.
  */
-#ifndef CGR_PROFSTAT_H
-#define CGR_PROFSTAT_H
+#ifndef CGR_PROF_STAT_H
+#define CGR_PROF_STAT_H
 
 #include <stdbool.h>
 #include <stddef.h>

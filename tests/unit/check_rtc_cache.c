@@ -16,10 +16,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cache.h"
+#include "rtc_cache.h"
 #include "fileio.h"
 #include "model.h"
-#include "source.h"
+#include "rtc_source.h"
 #include "unit.h"
 #include "xmalloc.h"
 

@@ -13,15 +13,15 @@
  * Ownership: a struct rtc_image owns its image and names; rtc_image_free
  * releases them and accepts a zeroed one.
  */
-#ifndef CGR_RTC_H
-#define CGR_RTC_H
+#ifndef CGR_RTC_NVRTC_H
+#define CGR_RTC_NVRTC_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "diag.h"
 #include "model.h"
-#include "source.h"
+#include "rtc_source.h"
 
 /* What a source module compiled to. */
 struct rtc_image {

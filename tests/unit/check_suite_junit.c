@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "junit.h"
+#include "suite_junit.h"
 #include "unit.h"
 
 /* junit_escape of len bytes of s, as a string to free. */

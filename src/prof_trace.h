@@ -3,13 +3,13 @@
  * the format Perfetto and chrome://tracing open.  No CUDA here: it writes
  * the records profile.c collected.  It borrows everything it is given.
  */
-#ifndef CGR_TRACE_H
-#define CGR_TRACE_H
+#ifndef CGR_PROF_TRACE_H
+#define CGR_PROF_TRACE_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "profstat.h"
+#include "prof_stat.h"
 
 /* What the trace calls its process: "GPU 0: NVIDIA H100 80GB HBM3". */
 struct trace_info {

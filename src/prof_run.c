@@ -11,8 +11,8 @@
 #include "describe.h"
 #include "fileio.h"
 #include "monotime.h"
-#include "profile_run.h"
-#include "trace.h"
+#include "prof_run.h"
+#include "prof_trace.h"
 #include "xmalloc.h"
 
 /*

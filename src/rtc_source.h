@@ -6,13 +6,13 @@
  * Ownership: every function returns malloc'd memory that the caller frees
  * (a struct strlist with strlist_free).
  */
-#ifndef CGR_SOURCE_H
-#define CGR_SOURCE_H
+#ifndef CGR_RTC_SOURCE_H
+#define CGR_RTC_SOURCE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cache.h"
+#include "rtc_cache.h"
 #include "model.h"
 
 /* A growable list of owned strings. */

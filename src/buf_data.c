@@ -27,7 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "verify.h"
+#include "buf_data.h"
 #include "xmalloc.h"
 
 /* Where an init error points: the init itself, else its buffer. */

@@ -23,8 +23,8 @@
 
 #include <cupti.h>
 
-#include "profile.h"
-#include "profmap.h"
+#include "prof_cupti.h"
+#include "prof_ids.h"
 #include "strmap.h"
 #include "toolkit_lib.h"
 #include "xmalloc.h"

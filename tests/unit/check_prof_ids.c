@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "monotime.h"
-#include "profmap.h"
+#include "prof_ids.h"
 #include "unit.h"
 #include "xmalloc.h"
 

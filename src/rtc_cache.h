@@ -12,8 +12,8 @@
  * a struct hasher lives on the caller's stack; cache_dir() and
  * cache_get() return malloc'd memory the caller frees.
  */
-#ifndef CGR_CACHE_H
-#define CGR_CACHE_H
+#ifndef CGR_RTC_CACHE_H
+#define CGR_RTC_CACHE_H
 
 #include <stdbool.h>
 #include <stddef.h>

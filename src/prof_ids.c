@@ -11,7 +11,7 @@
 
 #include <stdlib.h>
 
-#include "profmap.h"
+#include "prof_ids.h"
 #include "xmalloc.h"
 
 struct entry {

@@ -15,14 +15,14 @@
  * subscriber and one set of buffer callbacks per process: one profiler at
  * a time.
  */
-#ifndef CGR_PROFILE_H
-#define CGR_PROFILE_H
+#ifndef CGR_PROF_CUPTI_H
+#define CGR_PROF_CUPTI_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "gpu_build.h"
-#include "profstat.h"
+#include "prof_stat.h"
 
 struct profiler;
 

@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "diag.h"
-#include "profile.h"
+#include "prof_cupti.h"
 
 struct profiler *profiler_open(void)
 {

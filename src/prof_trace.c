@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "report.h"
-#include "trace.h"
+#include "prof_trace.h"
 #include "xmalloc.h"
 
 /* A track: a stream and a lane on it, and where its last event ends. */
