@@ -18,7 +18,8 @@
 
 #include "describe.h"
 #include "prof_stat.h"
-#include "report.h"
+#include "json.h"
+#include "stats.h"
 #include "scalar.h"
 #include "strmap.h"
 #include "xmalloc.h"
@@ -464,33 +465,33 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 {
 	int d = depth + 1;
 	fputc('{', out);
-	report_json_key(out, d, true, "launches");
+	json_key(out, d, true, "launches");
 	fprintf(out, "%zu", s->launches);
-	report_json_key(out, d, false, "median_s");
-	report_json_number(out, s->launches ? s->launch_median : NAN);
-	report_json_key(out, d, false, "samples_s");
+	json_key(out, d, false, "median_s");
+	json_number(out, s->launches ? s->launch_median : NAN);
+	json_key(out, d, false, "samples_s");
 	putc('[', out);
 	for (size_t i = 0; i < s->launches; i++) {
 		if (i)
 			fputs(", ", out);
-		report_json_number(out, s->launch_s[i]);
+		json_number(out, s->launch_s[i]);
 	}
 	putc(']', out);
-	report_json_key(out, d, false, "plain_median_s");
-	report_json_number(out, s->has_plain ? s->plain_median : NAN);
-	report_json_key(out, d, false, "cost_ratio");
-	report_json_number(out, s->has_plain && s->plain_median > 0 ?
+	json_key(out, d, false, "plain_median_s");
+	json_number(out, s->has_plain ? s->plain_median : NAN);
+	json_key(out, d, false, "cost_ratio");
+	json_number(out, s->has_plain && s->plain_median > 0 ?
 		 s->launch_median / s->plain_median : NAN);
-	report_json_key(out, d, false, "records");
+	json_key(out, d, false, "records");
 	fprintf(out, "%zu", s->records);
-	report_json_key(out, d, false, "unmapped_records");
+	json_key(out, d, false, "unmapped_records");
 	fprintf(out, "%zu", s->unmapped);
-	report_json_key(out, d, false, "dropped_records");
+	json_key(out, d, false, "dropped_records");
 	fprintf(out, "%llu", (unsigned long long)s->dropped);
-	report_json_key(out, d, false, "incomplete_records");
+	json_key(out, d, false, "incomplete_records");
 	fprintf(out, "%llu", (unsigned long long)s->incomplete);
 
-	report_json_key(out, d, false, "nodes");
+	json_key(out, d, false, "nodes");
 	putc('[', out);
 	bool first = true;
 	for (size_t i = 0; i < s->nnodes; i++) {
@@ -499,16 +500,16 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 			continue;
 		fprintf(out, "%s\n%*s{\"id\": ", first ? "" : ",", (d + 1) * 2, "");
 		first = false;
-		report_json_string(out, pn->node->id);
+		json_string(out, pn->node->id);
 		fprintf(out, ", \"kind\": \"%s\", \"executions\": ", node_kind_names[pn->node->kind]);
-		report_json_number(out, pn->execs_per_launch);
+		json_number(out, pn->execs_per_launch);
 		fprintf(out, ", \"executions_total\": %zu", pn->nexec);
 		static const char *const keys[] = {"median_s", "min_s", "max_s", "per_launch_s",
 						   "share"};
 		const double vals[] = {pn->median, pn->min, pn->max, pn->per_launch, pn->share};
 		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
 			fprintf(out, ", \"%s\": ", keys[k]);
-			report_json_number(out, pn->nexec || k >= 3 ? vals[k] : NAN);
+			json_number(out, pn->nexec || k >= 3 ? vals[k] : NAN);
 		}
 		fputs(", \"on_critical_path\": ", out);
 		fputs(pn->on_path ? "true" : "false", out);
@@ -516,7 +517,7 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 		for (size_t k = 0; k < pn->nexec; k++) {
 			if (k)
 				fputs(", ", out);
-			report_json_number(out, pn->durs[k]);
+			json_number(out, pn->durs[k]);
 		}
 		fputs("]}", out);
 	}
@@ -524,27 +525,27 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 		fprintf(out, "\n%*s", d * 2, "");
 	putc(']', out);
 
-	report_json_key(out, d, false, "critical_path");
+	json_key(out, d, false, "critical_path");
 	putc('{', out);
 	double ref = reference_median(s);
-	report_json_key(out, d + 1, true, "total_s");
-	report_json_number(out, s->path_s);
-	report_json_key(out, d + 1, false, "launch_median_s");
-	report_json_number(out, ref);
-	report_json_key(out, d + 1, false, "overhead_and_gaps_s");
-	report_json_number(out, ref > s->path_s ? ref - s->path_s : 0);
-	report_json_key(out, d + 1, false, "steps");
+	json_key(out, d + 1, true, "total_s");
+	json_number(out, s->path_s);
+	json_key(out, d + 1, false, "launch_median_s");
+	json_number(out, ref);
+	json_key(out, d + 1, false, "overhead_and_gaps_s");
+	json_number(out, ref > s->path_s ? ref - s->path_s : 0);
+	json_key(out, d + 1, false, "steps");
 	putc('[', out);
 	for (size_t j = 0; j < s->npath; j++) {
 		const struct prof_node *pn = &s->nodes[s->path[j].node];
 		fprintf(out, "%s\n%*s{\"id\": ", j ? "," : "", (d + 2) * 2, "");
-		report_json_string(out, pn->node->id);
+		json_string(out, pn->node->id);
 		fprintf(out, ", \"kind\": \"%s\", \"depth\": %u, \"time_s\": ",
 			node_kind_names[pn->node->kind], s->path[j].depth);
-		report_json_number(out, pn->weight);
+		json_number(out, pn->weight);
 		if (pn->node->kind == NK_WHILE) {
 			fputs(", \"iterations\": ", out);
-			report_json_number(out, step_iterations(s, j));
+			json_number(out, step_iterations(s, j));
 		}
 		putc('}', out);
 	}

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "json.h"
 #include "prof_trace.h"
 #include "xmalloc.h"
 
@@ -92,14 +92,14 @@ int trace_write(FILE *out, const struct prof_rec *recs, size_t n, const struct t
 	free(order);
 
 	fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"graph\": ", out);
-	report_json_string(out, ti->graph);
+	json_string(out, ti->graph);
 	fputs("},\n\"traceEvents\": [\n", out);
 	char pname[320];
 	snprintf(pname, sizeof pname, "GPU %d: %s", ti->device,
 		 ti->device_name ? ti->device_name : "?");
 	fputs("{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0, "
 	      "\"args\": {\"name\": ", out);
-	report_json_string(out, pname);
+	json_string(out, pname);
 	fputs("}},\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 0, "
 	      "\"args\": {\"name\": \"launches\"}}", out);
 	for (size_t k = 0; k < nlanes; k++) {
@@ -133,20 +133,20 @@ int trace_write(FILE *out, const struct prof_rec *recs, size_t n, const struct t
 	for (size_t i = 0; i < n; i++) {
 		const struct prof_rec *r = &recs[i];
 		fputs(",\n{\"ph\": \"X\", \"name\": ", out);
-		report_json_string(out, r->node ? r->node->id : r->name ? r->name :
+		json_string(out, r->node ? r->node->id : r->name ? r->name :
 				 prof_kind_names[r->kind]);
 		fprintf(out, ", \"cat\": \"%s\", \"pid\": 1, \"tid\": %u, \"ts\": %.3f, "
 			"\"dur\": %.3f, \"args\": {\"launch\": %u, \"node_kind\": ",
 			prof_kind_names[r->kind], tid[i], us(r->start_ns, t0),
 			r->end_ns > r->start_ns ? (double)(r->end_ns - r->start_ns) * 1e-3 : 0.0,
 			r->launch + 1);
-		report_json_string(out, r->node ? node_kind_names[r->node->kind] : NULL);
+		json_string(out, r->node ? node_kind_names[r->node->kind] : NULL);
 		fprintf(out, ", \"stream\": %u", r->stream);
 		if (r->kind == PROF_KERNEL) {
 			put_dims(out, "grid", r->grid);
 			put_dims(out, "block", r->block);
 			fputs(", \"kernel\": ", out);
-			report_json_string(out, r->name);
+			json_string(out, r->name);
 		} else {
 			fprintf(out, ", \"bytes\": %llu", (unsigned long long)r->bytes);
 		}

@@ -1,5 +1,5 @@
 /*
- * The run report: statistics over the timed launches, printed for people
+ * The run report: the figures of one run, printed for people
  * (the shape of cugraphrun(1)'s example) or as JSON for scripts.
  *
  * JSON report (--json), one object; keys are stable, times are in seconds
@@ -48,45 +48,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "prof_stat.h"
 #include "report.h"
 #include "scalar.h"
-#include "utf8.h"
-#include "xmalloc.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/*
- * The standard deviation is the sample one (divided by n - 1): the timed
- * launches are a sample of what the graph costs, not every launch there is.
- */
-void stats_compute(const double *samples, size_t n, struct stats *out)
-{
-	memset(out, 0, sizeof *out);
-	if (n == 0)
-		return;
-	double *s = xmalloc(n * sizeof *s);
-	memcpy(s, samples, n * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_double);
-	out->min = s[0];
-	out->max = s[n - 1];
-	out->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-	double sum = 0;
-	for (size_t i = 0; i < n; i++)
-		sum += s[i];
-	out->mean = sum / (double)n;
-	if (n > 1) {
-		double ss = 0;
-		for (size_t i = 0; i < n; i++)
-			ss += (s[i] - out->mean) * (s[i] - out->mean);
-		out->stddev = sqrt(ss / (double)(n - 1));
-	}
-	free(s);
-}
 
 /* Node kinds in the order they are first met, with their counts. */
 struct tally {
@@ -257,66 +222,11 @@ void report_print_human(FILE *out, const struct report *r)
 		prof_print_human(out, r->profile);
 }
 
-/* JSON ------------------------------------------------------------------ */
-
-/*
- * A JSON string: quotes, backslashes and control characters escaped,
- * UTF-8 passed through, and a byte that is no UTF-8 (a file name may hold
- * one) replaced by U+FFFD so that the document stays valid.
- */
-void report_json_string(FILE *out, const char *s)
-{
-	static const char short_escapes[] = {
-		['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
-		['"'] = '"', ['\\'] = '\\',
-	};
-	if (s == NULL) {
-		fputs("null", out);
-		return;
-	}
-	putc('"', out);
-	const unsigned char *p = (const unsigned char *)s;
-	while (*p) {
-		unsigned c = *p;
-		size_t len;
-		/* a NUL ends a sequence too: no need to know the length left */
-		if (utf8_next(p, SIZE_MAX, &len) < 0)
-			len = 0;
-		if (c < sizeof short_escapes && short_escapes[c]) {
-			fprintf(out, "\\%c", short_escapes[c]);
-		} else if (c < 0x20) {
-			fprintf(out, "\\u%04x", c);
-		} else if (len == 0) {
-			fputs("\\ufffd", out);
-			len = 1;
-		} else {
-			fwrite(p, 1, len, out);
-		}
-		p += len ? len : 1;
-	}
-	putc('"', out);
-}
-
-void report_json_number(FILE *out, double v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.9g", v);
-	else
-		fputs("null", out);
-}
-
-void report_json_key(FILE *out, int depth, bool first, const char *key)
-{
-	fprintf(out, "%s\n%*s", first ? "" : ",", depth * 2, "");
-	report_json_string(out, key);
-	fputs(": ", out);
-}
-
 static void json_kinds(FILE *out, int depth, const size_t counts[NK_COUNT])
 {
 	putc('{', out);
 	for (int k = 0; k < NK_COUNT; k++) {
-		report_json_key(out, depth + 1, k == 0, node_kind_names[k]);
+		json_key(out, depth + 1, k == 0, node_kind_names[k]);
 		fprintf(out, "%zu", counts[k]);
 	}
 	fprintf(out, "\n%*s}", depth * 2, "");
@@ -330,22 +240,22 @@ static void json_device(FILE *out, const struct report *r)
 	}
 	char text[32];
 	fputc('{', out);
-	report_json_key(out, 2, true, "ordinal");
+	json_key(out, 2, true, "ordinal");
 	fprintf(out, "%d", r->device);
-	report_json_key(out, 2, false, "name");
-	report_json_string(out, r->device_name);
-	report_json_key(out, 2, false, "compute_capability");
+	json_key(out, 2, false, "name");
+	json_string(out, r->device_name);
+	json_key(out, 2, false, "compute_capability");
 	snprintf(text, sizeof text, "%d.%d", r->cc_major, r->cc_minor);
-	report_json_string(out, text);
-	report_json_key(out, 2, false, "sm");
+	json_string(out, text);
+	json_key(out, 2, false, "sm");
 	snprintf(text, sizeof text, "sm_%d%d", r->cc_major, r->cc_minor);
-	report_json_string(out, text);
-	report_json_key(out, 2, false, "driver_version");
+	json_string(out, text);
+	json_key(out, 2, false, "driver_version");
 	fprintf(out, "%d", r->driver_version);
-	report_json_key(out, 2, false, "driver");
+	json_key(out, 2, false, "driver");
 	snprintf(text, sizeof text, "%d.%d", r->driver_version / 1000,
 		 r->driver_version % 1000 / 10);
-	report_json_string(out, text);
+	json_string(out, text);
 	fputs("\n  }", out);
 }
 
@@ -361,11 +271,11 @@ static void json_graph(FILE *out, const struct graph *root)
 	for (int k = 0; k < NK_COUNT; k++)
 		total += all[k];
 	fputc('{', out);
-	report_json_key(out, 2, true, "nodes");
+	json_key(out, 2, true, "nodes");
 	fprintf(out, "%zu", total);
-	report_json_key(out, 2, false, "by_kind");
+	json_key(out, 2, false, "by_kind");
 	json_kinds(out, 2, all);
-	report_json_key(out, 2, false, "root_by_kind");
+	json_key(out, 2, false, "root_by_kind");
 	json_kinds(out, 2, top);
 	fputs("\n  }", out);
 }
@@ -377,23 +287,23 @@ static void json_launch(FILE *out, const struct report *r)
 	stats_compute(r->samples, r->nsamples, &st);
 	const double values[] = {st.median, st.min, st.mean, st.max, st.stddev};
 	fputc('{', out);
-	report_json_key(out, 2, true, "repeat");
+	json_key(out, 2, true, "repeat");
 	fprintf(out, "%zu", r->nsamples);
-	report_json_key(out, 2, false, "warmup");
+	json_key(out, 2, false, "warmup");
 	fprintf(out, "%u", r->warmup);
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		report_json_key(out, 2, false, keys[i]);
+		json_key(out, 2, false, keys[i]);
 		if (r->nsamples)
-			report_json_number(out, values[i]);
+			json_number(out, values[i]);
 		else
 			fputs("null", out);
 	}
-	report_json_key(out, 2, false, "samples_s");
+	json_key(out, 2, false, "samples_s");
 	putc('[', out);
 	for (size_t i = 0; i < r->nsamples; i++) {
 		if (i)
 			fputs(", ", out);
-		report_json_number(out, r->samples[i]);
+		json_number(out, r->samples[i]);
 	}
 	fputs("]\n  }", out);
 }
@@ -401,64 +311,64 @@ static void json_launch(FILE *out, const struct report *r)
 void report_print_json(FILE *out, const struct report *r)
 {
 	fputc('{', out);
-	report_json_key(out, 1, true, "cugraphrun");
-	report_json_string(out, PACKAGE_VERSION);
-	report_json_key(out, 1, false, "report_format");
+	json_key(out, 1, true, "cugraphrun");
+	json_string(out, PACKAGE_VERSION);
+	json_key(out, 1, false, "report_format");
 	fputs("1", out);
-	report_json_key(out, 1, false, "name");
-	report_json_string(out, r->name);
-	report_json_key(out, 1, false, "file");
-	report_json_string(out, r->file);
-	report_json_key(out, 1, false, "device");
+	json_key(out, 1, false, "name");
+	json_string(out, r->name);
+	json_key(out, 1, false, "file");
+	json_string(out, r->file);
+	json_key(out, 1, false, "device");
 	json_device(out, r);
-	report_json_key(out, 1, false, "graph");
+	json_key(out, 1, false, "graph");
 	json_graph(out, r->root);
 
-	report_json_key(out, 1, false, "phases");
+	json_key(out, 1, false, "phases");
 	static const char *const phase_keys[] = {"load_s", "build_s", "instantiate_s", "upload_s"};
 	const double phases[] = {r->load_s, r->build_s, r->instantiate_s, r->upload_s};
 	fputc('{', out);
 	for (size_t i = 0; i < sizeof phase_keys / sizeof *phase_keys; i++) {
-		report_json_key(out, 2, i == 0, phase_keys[i]);
-		report_json_number(out, phases[i]);
+		json_key(out, 2, i == 0, phase_keys[i]);
+		json_number(out, phases[i]);
 	}
-	report_json_key(out, 2, false, "compile_s");
+	json_key(out, 2, false, "compile_s");
 	if (r->compile_modules)
-		report_json_number(out, r->compile_s);
+		json_number(out, r->compile_s);
 	else
 		fputs("null", out);
 	fputs("\n  }", out);
-	report_json_key(out, 1, false, "compile");
+	json_key(out, 1, false, "compile");
 	if (r->compile_modules)
 		fprintf(out, "{\"modules\": %u, \"compiled\": %u, \"cached\": %u}",
 			r->compile_modules, r->compile_modules - r->compile_cached,
 			r->compile_cached);
 	else
 		fputs("null", out);
-	report_json_key(out, 1, false, "first_launch_s");
-	report_json_number(out, r->first_launch_s);
-	report_json_key(out, 1, false, "launch");
+	json_key(out, 1, false, "first_launch_s");
+	json_number(out, r->first_launch_s);
+	json_key(out, 1, false, "launch");
 	json_launch(out, r);
 
-	report_json_key(out, 1, false, "events");
+	json_key(out, 1, false, "events");
 	fputc('[', out);
 	for (size_t i = 0; i < r->nspans; i++) {
 		fprintf(out, "%s\n    {\"from\": ", i ? "," : "");
-		report_json_string(out, r->spans[i].from);
+		json_string(out, r->spans[i].from);
 		fputs(", \"to\": ", out);
-		report_json_string(out, r->spans[i].to);
+		json_string(out, r->spans[i].to);
 		fputs(", \"seconds\": ", out);
-		report_json_number(out, r->spans[i].seconds);
+		json_number(out, r->spans[i].seconds);
 		fputc('}', out);
 	}
 	fputs(r->nspans ? "\n  ]" : "]", out);
 
-	report_json_key(out, 1, false, "checks");
+	json_key(out, 1, false, "checks");
 	fprintf(out, "{\"passed\": %u, \"failed\": %u}", r->checks_passed, r->checks_failed);
-	report_json_key(out, 1, false, "exit_status");
+	json_key(out, 1, false, "exit_status");
 	fprintf(out, "%d", r->exit_status);
 	if (r->profile) {
-		report_json_key(out, 1, false, "profile");
+		json_key(out, 1, false, "profile");
 		prof_print_json(out, r->profile, 1);
 	}
 	fputs("\n}\n", out);

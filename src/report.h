@@ -1,6 +1,7 @@
 /*
- * The run report: statistics over launch times, and their printing as the
- * human-readable report (stdout) and as JSON.  No CUDA here: the GPU back
+ * The run report: one run's figures, printed as the human-readable
+ * report (stdout) and as JSON (json.h writes the primitives, stats.h
+ * summarizes the samples).  No CUDA here: the GPU back
  * end fills a struct report and hands it over.  The report does not own the
  * strings and arrays it points to.
  */
@@ -12,15 +13,9 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "stats.h"
 
 struct prof_summary;
-
-struct stats {
-	double median, min, mean, max, stddev; /* seconds */
-};
-
-/* Statistics over n samples (seconds); zeros when n is 0. */
-void stats_compute(const double *samples, size_t n, struct stats *out);
 
 /* Elapsed time between two recorded events, in seconds. */
 struct event_span {
@@ -53,15 +48,5 @@ struct report {
 
 void report_print_human(FILE *out, const struct report *r);
 void report_print_json(FILE *out, const struct report *r);
-
-/*
- * s as a JSON string (null for NULL): escapes, UTF-8 passed through, a
- * byte that is no UTF-8 written as U+FFFD; for every JSON the tool writes.
- */
-void report_json_string(FILE *out, const char *s);
-/* A number, %.9g, or null when it is not finite (NaN: unknown). */
-void report_json_number(FILE *out, double v);
-/* "key": on a new line indented depth levels; when not first, a comma before it. */
-void report_json_key(FILE *out, int depth, bool first, const char *key);
 
 #endif

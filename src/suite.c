@@ -30,7 +30,7 @@
 #include "suite_junit.h"
 #include "load.h"
 #include "monotime.h"
-#include "report.h"
+#include "json.h"
 #include "suite.h"
 #include "validate.h"
 #include "xmalloc.h"
@@ -667,19 +667,19 @@ static int write_json(const struct suite *st, const unsigned counts[5], int wors
 	for (size_t i = 0; i < st->nfiles; i++) {
 		const struct file_result *r = &st->res[i];
 		fprintf(out, "%s\n    {\"file\": ", i ? "," : "");
-		report_json_string(out, r->file);
+		json_string(out, r->file);
 		fprintf(out, ", \"result\": \"%s\", \"expected_failure\": %s, "
 			"\"exit_status\": %d, \"seconds\": %.6f",
 			kind_names[r->kind], r->xfail ? "true" : "false", r->status, r->seconds);
 		if (r->kind == RES_SKIPPED) {
 			fputs(", \"skip_reason\": ", out);
-			report_json_string(out, r->note);
+			json_string(out, r->note);
 		}
 		char msg[512];
 		suite_first_error(r, msg, sizeof msg);
 		if (msg[0]) {
 			fputs(", \"message\": ", out);
-			report_json_string(out, msg);
+			json_string(out, msg);
 		}
 		fputs(", \"report\": ", out);
 		if (r->json)

@@ -1,0 +1,17 @@
+/*
+ * Summary statistics over a sample of times: what the report prints for
+ * the timed launches and the profile for each node.  Nothing is owned.
+ */
+#ifndef CGR_STATS_H
+#define CGR_STATS_H
+
+#include <stddef.h>
+
+struct stats {
+	double median, min, mean, max, stddev; /* seconds */
+};
+
+/* Statistics over n samples (seconds); zeros when n is 0. */
+void stats_compute(const double *samples, size_t n, struct stats *out);
+
+#endif
