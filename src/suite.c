@@ -8,7 +8,6 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -27,11 +26,12 @@
 #include "diag.h"
 #include "fileio.h"
 #include "gpu.h"
-#include "suite_junit.h"
 #include "load.h"
 #include "monotime.h"
-#include "json.h"
 #include "suite.h"
+#include "suite_files.h"
+#include "suite_junit.h"
+#include "suite_result.h"
 #include "validate.h"
 #include "xmalloc.h"
 
@@ -56,21 +56,10 @@ struct worker {
 	long last;                      /* the file it finished last, or -1 */
 };
 
-/* A directory or file already listed, by identity: a second path to it adds nothing. */
-struct seen {
-	dev_t dev;
-	ino_t ino;
-	bool open;                      /* a directory being listed now */
-};
-
 struct suite {
 	const struct options *o;
 	run_file_fn *run_file;
-	char **files;
-	size_t nfiles, capfiles;
-	struct seen *seen;
-	size_t nseen, capseen;
-	bool list_error;                /* a directory or entry could not be read */
+	struct file_list list;
 	struct file_result *res;
 	struct worker *w;
 	size_t nw, capw;
@@ -97,151 +86,6 @@ bool suite_wanted(const struct options *o)
 	struct stat st;
 	return o->nfiles > 1 || o->junit || o->shard_n || o->has_devices || o->jobs ||
 		(stat(o->file, &st) == 0 && S_ISDIR(st.st_mode));
-}
-
-/* Files ------------------------------------------------------------------ */
-
-static void add_file(struct suite *st, char *path)
-{
-	*VEC_PUSH(st->files, st->nfiles, st->capfiles) = path;
-}
-
-/* The entry for what sb describes, or NULL when it was not met before. */
-static struct seen *find_seen(struct suite *st, const struct stat *sb)
-{
-	for (size_t i = 0; i < st->nseen; i++)
-		if (st->seen[i].dev == sb->st_dev && st->seen[i].ino == sb->st_ino)
-			return &st->seen[i];
-	return NULL;
-}
-
-/* A file that exists joins the list once, however many paths lead to it. */
-static void add_found_file(struct suite *st, char *path, const struct stat *sb)
-{
-	if (find_seen(st, sb)) {
-		free(path);
-		return;
-	}
-	*VEC_PUSH(st->seen, st->nseen, st->capseen) =
-		(struct seen){.dev = sb->st_dev, .ino = sb->st_ino};
-	add_file(st, path);
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool is_yaml(const char *name)
-{
-	size_t n = strlen(name);
-	return n > 5 && strcmp(name + n - 5, ".yaml") == 0;
-}
-
-/*
- * Every *.yaml under dir, depth first, names sorted; hidden entries skipped.
- * Symbolic links are followed, but a directory already listed is not listed
- * again: a link back up the tree would otherwise list it until ELOOP.
- */
-static void add_dir(struct suite *st, const char *dir, const struct stat *dsb)
-{
-	struct seen *was = find_seen(st, dsb);
-	if (was) {
-		if (was->open)
-			warnx_("%s leads back to a directory being listed (a symbolic link "
-			       "loop): not listed again", dir);
-		return;
-	}
-	size_t me = st->nseen;
-	*VEC_PUSH(st->seen, st->nseen, st->capseen) =
-		(struct seen){.dev = dsb->st_dev, .ino = dsb->st_ino, .open = true};
-	DIR *d = opendir(dir);
-	if (d == NULL) {
-		errorx("cannot read directory %s: %s", dir, strerror(errno));
-		st->list_error = true;
-		st->seen[me].open = false;
-		return;
-	}
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	for (;;) {
-		errno = 0;
-		if ((e = readdir(d)) == NULL)
-			break;
-		if (e->d_name[0] != '.')
-			*VEC_PUSH(names, n, cap) = xstrdup(e->d_name);
-	}
-	if (errno != 0) {
-		errorx("cannot read directory %s: %s", dir, strerror(errno));
-		st->list_error = true;
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof *names, cmp_names);
-	size_t dlen = strlen(dir);
-	bool slash = dlen > 0 && dir[dlen - 1] == '/';
-	for (size_t i = 0; i < n; i++) {
-		char *path = xmalloc(dlen + strlen(names[i]) + 2);
-		sprintf(path, "%s%s%s", dir, slash ? "" : "/", names[i]);
-		struct stat sb;
-		if (stat(path, &sb) != 0) {
-			/* a dangling link: the file's own error when its turn comes */
-			if (errno == ELOOP) {
-				errorx("cannot read %s: %s", path, strerror(errno));
-				st->list_error = true;
-			}
-			if (is_yaml(names[i]) && errno != ELOOP)
-				add_file(st, path);
-			else
-				free(path);
-		} else if (S_ISDIR(sb.st_mode)) {
-			add_dir(st, path, &sb);
-			free(path);
-		} else if (is_yaml(names[i])) {
-			add_found_file(st, path, &sb);
-		} else {
-			free(path);
-		}
-		free(names[i]);
-	}
-	free(names);
-	st->seen[me].open = false;
-}
-
-/* The operands in order, directories expanded; then only the --shard. */
-static void collect(struct suite *st)
-{
-	const struct options *o = st->o;
-	for (size_t i = 0; i < o->nfiles; i++) {
-		struct stat sb;
-		size_t before = st->nfiles;
-		/* what cannot be read is the file's own error, when its turn comes */
-		if (stat(o->files[i], &sb) != 0) {
-			add_file(st, xstrdup(o->files[i]));
-		} else if (S_ISDIR(sb.st_mode)) {
-			bool again = find_seen(st, &sb) != NULL;
-			add_dir(st, o->files[i], &sb);
-			if (st->nfiles == before && !again)
-				warnx_("no *.yaml files under %s", o->files[i]);
-		} else {
-			add_found_file(st, xstrdup(o->files[i]), &sb);
-		}
-	}
-	free(st->seen);
-	st->seen = NULL;
-	st->nseen = st->capseen = 0;
-	if (o->shard_n == 0)
-		return;
-	/* file i (from 0) is shard i mod N + 1: the same list gives the same shares */
-	size_t kept = 0;
-	for (size_t i = 0; i < st->nfiles; i++) {
-		if (i % o->shard_n == o->shard_k - 1)
-			st->files[kept++] = st->files[i];
-		else
-			free(st->files[i]);
-	}
-	st->nfiles = kept;
 }
 
 /* I/O helpers ------------------------------------------------------------- */
@@ -286,7 +130,7 @@ static _Noreturn void worker_main(struct suite *st, struct worker *me)
 	}
 	int32_t idx;
 	while (read_full(me->to_fd, &idx, sizeof idx) && idx >= 0 &&
-	       (size_t)idx < st->nfiles) {
+	       (size_t)idx < st->list.n) {
 		char out[300], err[300], json[300];
 		/* so that a death before the file starts is not the file's */
 		memset(&m, 0, sizeof m);
@@ -302,7 +146,7 @@ static _Noreturn void worker_main(struct suite *st, struct worker *me)
 		redirect(STDOUT_FILENO, out);
 		redirect(STDERR_FILENO, err);
 		struct options o = *st->o;
-		o.file = st->files[idx];
+		o.file = st->list.files[idx];
 		if (me->device >= 0) {
 			o.has_device = true;
 			o.device = me->device;
@@ -348,7 +192,7 @@ static void assign(struct suite *st, struct worker *w, size_t i)
 
 static bool files_left(const struct suite *st)
 {
-	return st->nagain > 0 || st->next < st->nfiles;
+	return st->nagain > 0 || st->next < st->list.n;
 }
 
 /* The next file to hand out: one given back first, else the next in order. */
@@ -426,20 +270,6 @@ static struct worker *spawn(struct suite *st, int device)
 	return w;
 }
 
-static enum result_kind kind_of(int status)
-{
-	switch (status) {
-	case 0:
-		return RES_PASSED;
-	case 1:
-		return RES_FAILED;
-	case 124:
-		return RES_TIMEOUT;
-	default:
-		return RES_ERROR;
-	}
-}
-
 /* File i is over: pick up what its worker wrote; reported: its result message came. */
 static void finish(struct suite *st, size_t i, int status, double seconds, bool reported)
 {
@@ -449,7 +279,7 @@ static void finish(struct suite *st, size_t i, int status, double seconds, bool 
 	r->status = status;
 	r->seconds = seconds;
 	if (r->kind != RES_SKIPPED)
-		r->kind = kind_of(status);
+		r->kind = result_kind_of(status);
 	capture_path(st, i, "out", path, sizeof path);
 	r->out = read_whole_file(path, &r->out_len);
 	unlink(path);
@@ -473,52 +303,52 @@ static void finish(struct suite *st, size_t i, int status, double seconds, bool 
 	}
 }
 
-/* A worker's pipe said something: a result, its start, or its end. */
-static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
+/* The first worker's start says how many GPUs --devices=all means: one more set per GPU. */
+static void on_hello(struct suite *st, const struct wmsg *m, bool *gpus_known)
 {
-	struct wmsg m;
-	if (read_full(w->from_fd, &m, sizeof m)) {
-		if (m.index < 0) {
-			/* the first worker's start says how many GPUs --devices=all means */
-			if (!*gpus_known) {
-				*gpus_known = true;
-				unsigned jobs = st->o->jobs ? st->o->jobs : 1;
-				for (int dev = 1; dev < m.status && dev < 64; dev++)
-					for (unsigned j = 0; j < jobs; j++)
-						spawn(st, dev);
-			}
-			return;
-		}
-		if (m.index != w->file)
-			return;
-		if (m.started) {
-			w->running = true;
-			return;
-		}
-		struct file_result *r = &st->res[m.index];
-		if (m.skipped) {
-			r->kind = RES_SKIPPED;
-			memcpy(r->note, m.note, sizeof r->note);
-			r->note[sizeof r->note - 1] = '\0';
-		}
-		r->xfail = m.xfail;
-		finish(st, (size_t)m.index, m.status, m.seconds, true);
-		w->file = -1;
-		w->last = m.index;
-		if (m.status == 3 || m.status == 124) {
-			/* printed once its worker has gone and the note can say what followed */
-			w->retiring = true;
-			r->held = true;
-		}
-		else if (files_left(st))
-			assign(st, w, take_file(st));
-		else {
-			close(w->to_fd);
-			w->to_fd = -1;
-		}
+	if (*gpus_known)
 		return;
+	*gpus_known = true;
+	unsigned jobs = st->o->jobs ? st->o->jobs : 1;
+	for (int dev = 1; dev < m->status && dev < 64; dev++)
+		for (unsigned j = 0; j < jobs; j++)
+			spawn(st, dev);
+}
+
+/* A file's result: record it, then the worker's next file, or its retirement. */
+static void on_result(struct suite *st, struct worker *w, const struct wmsg *m)
+{
+	struct file_result *r = &st->res[m->index];
+	if (m->skipped) {
+		r->kind = RES_SKIPPED;
+		memcpy(r->note, m->note, sizeof r->note);
+		r->note[sizeof r->note - 1] = '\0';
 	}
-	/* EOF: the worker is gone */
+	r->xfail = m->xfail;
+	finish(st, (size_t)m->index, m->status, m->seconds, true);
+	w->file = -1;
+	w->last = m->index;
+	if (m->status == 3 || m->status == 124) {
+		/* printed once its worker has gone and the note can say what followed */
+		w->retiring = true;
+		r->held = true;
+	} else if (files_left(st)) {
+		assign(st, w, take_file(st));
+	} else {
+		close(w->to_fd);
+		w->to_fd = -1;
+	}
+}
+
+/*
+ * EOF: the worker is gone.  A file it was handed but had not started goes
+ * back, once; one it was running ends with the worker (124 is gpu_run's
+ * timeout _exit, anything else a crash).  A fresh worker takes over on
+ * the same GPU, and the note of the restart goes with the file it stopped
+ * on.
+ */
+static void on_exit_of(struct suite *st, struct worker *w)
+{
 	int ws = 0;
 	while (waitpid(w->pid, &ws, 0) < 0 && errno == EINTR)
 		;
@@ -529,18 +359,16 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 	int device = w->device;
 	bool again = last >= 0 && !w->running && !st->res[last].requeued;
 	if (again) {
-		/* it died between files: the file it was handed goes back, once */
 		st->res[last].requeued = true;
 		*VEC_PUSH(st->again, st->nagain, st->capagain) = (size_t)last;
 		if (device >= 0)
 			warnx_("the worker on GPU %d ended before it started %s; a fresh one "
-			       "runs it", device, st->files[last]);
+			       "runs it", device, st->list.files[last]);
 		else
 			warnx_("a worker ended before it started %s; a fresh one runs it",
-			       st->files[last]);
+			       st->list.files[last]);
 		last = -1;
 	} else if (last >= 0) {
-		/* 124: gpu_run's timeout _exit; any other end mid-file is a crash, so 3 */
 		int status = WIFEXITED(ws) && WEXITSTATUS(ws) == 124 ? 124 : 3;
 		if (WIFSIGNALED(ws))
 			st->res[last].signal = WTERMSIG(ws);
@@ -548,7 +376,6 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 	}
 	long after = last >= 0 ? last : w->retiring ? w->last : -1;
 	w->pid = 0;
-	/* a fresh worker for the rest; the note goes with the file it stopped on */
 	if (after >= 0 && spawn(st, device))
 		st->res[after].restarted = true;
 	else if (after < 0 && again)
@@ -557,10 +384,21 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 		st->res[after].held = false;
 }
 
-static const char *const kind_words[] = {
-	[RES_PASSED] = "PASS", [RES_FAILED] = "FAIL", [RES_SKIPPED] = "SKIP",
-	[RES_ERROR] = "ERROR", [RES_TIMEOUT] = "TIMEOUT",
-};
+/* A worker's pipe said something: a result, its start, or its end. */
+static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
+{
+	struct wmsg m;
+	if (!read_full(w->from_fd, &m, sizeof m))
+		on_exit_of(st, w);
+	else if (m.index < 0)
+		on_hello(st, &m, gpus_known);
+	else if (m.index != w->file)
+		return;
+	else if (m.started)
+		w->running = true;
+	else
+		on_result(st, w, &m);
+}
 
 /*
  * SIGPIPE is ignored for the workers' pipes' sake, so a reader of stdout
@@ -584,7 +422,7 @@ static void abandon(struct suite *st)
 		}
 	static const char *const exts[] = {"out", "err", "json"};
 	char path[300];
-	for (size_t i = 0; i < st->nfiles; i++)
+	for (size_t i = 0; i < st->list.n; i++)
 		for (size_t e = 0; e < 3; e++) {
 			capture_path(st, i, exts[e], path, sizeof path);
 			unlink(path);
@@ -616,7 +454,7 @@ static void print_result(const struct suite *st, size_t i)
 	bool quiet = st->o->verbosity == VERB_QUIET;
 	if (quiet && (r->kind == RES_PASSED || r->kind == RES_SKIPPED))
 		return;
-	fprintf(out, "%s: %s", r->xfail ? "XFAIL" : kind_words[r->kind], r->file);
+	fprintf(out, "%s: %s", r->xfail ? "XFAIL" : result_words[r->kind], r->file);
 	if (r->kind == RES_SKIPPED)
 		fprintf(out, " (%s)", r->note);
 	else if (r->xfail)
@@ -632,88 +470,6 @@ static void print_result(const struct suite *st, size_t i)
 		stdout_flush();
 	else
 		fflush(out);
-}
-
-/* 124 > 3 > 2 > 1 > 0: what a suite's exit status takes from its files. */
-static int status_rank(int status)
-{
-	switch (status) {
-	case 0:
-		return 0;
-	case 1:
-		return 1;
-	case 2:
-		return 2;
-	case 124:
-		return 4;
-	default:
-		return 3;
-	}
-}
-
-static const char *const kind_names[] = {
-	[RES_PASSED] = "passed", [RES_FAILED] = "failed", [RES_SKIPPED] = "skipped",
-	[RES_ERROR] = "error", [RES_TIMEOUT] = "timeout",
-};
-
-/* --json in a suite: one document, the per-file reports in a list. */
-static int write_json(const struct suite *st, const unsigned counts[5], int worst)
-{
-	const char *path = st->o->json_file;
-	FILE *out = output_open(path);
-	if (out == NULL)
-		return 2;
-	fputs("{\n  \"files\": [", out);
-	for (size_t i = 0; i < st->nfiles; i++) {
-		const struct file_result *r = &st->res[i];
-		fprintf(out, "%s\n    {\"file\": ", i ? "," : "");
-		json_string(out, r->file);
-		fprintf(out, ", \"result\": \"%s\", \"expected_failure\": %s, "
-			"\"exit_status\": %d, \"seconds\": %.6f",
-			kind_names[r->kind], r->xfail ? "true" : "false", r->status, r->seconds);
-		if (r->kind == RES_SKIPPED) {
-			fputs(", \"skip_reason\": ", out);
-			json_string(out, r->note);
-		}
-		char msg[512];
-		suite_first_error(r, msg, sizeof msg);
-		if (msg[0]) {
-			fputs(", \"message\": ", out);
-			json_string(out, msg);
-		}
-		fputs(", \"report\": ", out);
-		if (r->json)
-			fwrite(r->json, 1, r->json_len, out);
-		else
-			fputs("null", out);
-		fputc('}', out);
-	}
-	fprintf(out, "\n  ],\n  \"summary\": {\"passed\": %u, \"failed\": %u, \"skipped\": %u, "
-		"\"errors\": %u, \"timeouts\": %u},\n  \"exit_status\": %d\n}\n",
-		counts[RES_PASSED], counts[RES_FAILED], counts[RES_SKIPPED], counts[RES_ERROR],
-		counts[RES_TIMEOUT], worst);
-	return output_close(out, path, OUTPUT_OK);
-}
-
-void suite_first_error(const struct file_result *r, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	if (r->signal) {
-		snprintf(buf, len, "the worker died of signal %d", r->signal);
-		return;
-	}
-	for (const char *p = r->err; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		const char *e = memmem(p, n, ": error: ", 9);
-		if (e) {
-			snprintf(buf, len, "%.*s", (int)n, p);
-			return;
-		}
-		p = nl ? nl + 1 : p + n;
-	}
-	if (r->kind == RES_ERROR && r->note[0])
-		snprintf(buf, len, "%s", r->note);
 }
 
 /* Options that write one file of their own have no meaning for many; nor two for one stdout. */
@@ -768,9 +524,9 @@ static bool start_workers(struct suite *st, bool *gpus_known)
 	} else if (o->has_device && !o->has_devices) {
 		for (unsigned j = 0; j < jobs; j++)
 			spawn(st, o->device);
-	} else if (st->nfiles == 1 && !o->has_devices) {
+	} else if (st->list.n == 1 && !o->has_devices) {
 		/* one file: its run.device, as when it runs on its own */
-		int device = lone_file_device(st->files[0]);
+		int device = lone_file_device(st->list.files[0]);
 		for (unsigned j = 0; j < jobs; j++)
 			spawn(st, device);
 	} else {
@@ -779,28 +535,30 @@ static bool start_workers(struct suite *st, bool *gpus_known)
 		for (unsigned j = 0; j < jobs; j++)
 			spawn(st, 0);
 	}
-	return st->nfiles == 0 || st->nw > 0;
+	return st->list.n == 0 || st->nw > 0;
 }
 
-int suite_main(const struct options *o, run_file_fn *run_file)
+/*
+ * The suite's start: its files, their results, the temporary directory of
+ * captures, and the signals it handles.  0, or the exit status.
+ */
+static int suite_start(struct suite *st, const struct options *o, run_file_fn *run_file)
 {
-	if (!single_file_options(o))
-		return 2;
-	struct suite st;
-	memset(&st, 0, sizeof st);
-	st.o = o;
-	st.run_file = run_file;
-	st.gpu = !o->validate;
-	st.json_stdout = o->json && o->json_file == NULL;
-	st.stdout_taken = st.json_stdout || (o->junit && strcmp(o->junit, "-") == 0);
-	collect(&st);
-	st.res = xcalloc(st.nfiles ? st.nfiles : 1, sizeof *st.res);
-	for (size_t i = 0; i < st.nfiles; i++)
-		st.res[i].file = st.files[i];
+	memset(st, 0, sizeof *st);
+	st->o = o;
+	st->run_file = run_file;
+	st->gpu = !o->validate;
+	st->json_stdout = o->json && o->json_file == NULL;
+	st->stdout_taken = st->json_stdout || (o->junit && strcmp(o->junit, "-") == 0);
+	file_list_collect(o, &st->list);
+	st->res = xcalloc(st->list.n ? st->list.n : 1, sizeof *st->res);
+	for (size_t i = 0; i < st->list.n; i++)
+		st->res[i].file = st->list.files[i];
 
 	const char *tmp = getenv("TMPDIR");
-	snprintf(st.tmpdir, sizeof st.tmpdir, "%s/cugraphrun.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (mkdtemp(st.tmpdir) == NULL) {
+	snprintf(st->tmpdir, sizeof st->tmpdir, "%s/cugraphrun.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(st->tmpdir) == NULL) {
 		errorx("cannot make a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp",
 		       strerror(errno));
 		return 3;
@@ -813,44 +571,141 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	double t0 = monotime();
+	return 0;
+}
+
+/*
+ * The workers' pool: hand out files, take results, print each file's
+ * output whole and in order as soon as it and every file before it are
+ * done.  Returns 0 when every file was printed, 3 when the pool stopped
+ * with files left (st->why says why); a stop signal ends it early.
+ */
+static int run_pool(struct suite *st, size_t *printed)
+{
 	bool gpus_known;
+	if (!start_workers(st, &gpus_known))
+		return 3;
 	int rc = 0;
-	if (!start_workers(&st, &gpus_known))
-		rc = 3;
-	size_t printed = 0;
 	struct pollfd *pfd = NULL;
-	while (rc == 0 && printed < st.nfiles && !stop_signal) {
-		pfd = xreallocarray(pfd, st.nw ? st.nw : 1, sizeof *pfd);
-		size_t np = 0;
-		for (size_t i = 0; i < st.nw; i++)
-			pfd[np++] = (struct pollfd){.fd = st.w[i].pid ? st.w[i].from_fd : -1,
-						    .events = POLLIN};
+	while (*printed < st->list.n && !stop_signal) {
+		pfd = xreallocarray(pfd, st->nw ? st->nw : 1, sizeof *pfd);
 		bool live = false;
-		for (size_t i = 0; i < st.nw; i++)
-			live |= st.w[i].pid != 0;
+		for (size_t i = 0; i < st->nw; i++) {
+			pfd[i] = (struct pollfd){.fd = st->w[i].pid ? st->w[i].from_fd : -1,
+						 .events = POLLIN};
+			live |= st->w[i].pid != 0;
+		}
 		if (!live) {
 			errorx("no worker left to run the remaining files");
-			if (st.why[0] == '\0')
-				snprintf(st.why, sizeof st.why, "no worker left");
+			if (st->why[0] == '\0')
+				snprintf(st->why, sizeof st->why, "no worker left");
 			rc = 3;
 			break;
 		}
-		if (poll(pfd, np, -1) < 0) {
+		if (poll(pfd, st->nw, -1) < 0) {
 			if (errno == EINTR)
 				continue;    /* stop_signal, or nothing */
 			errorx("poll: %s", strerror(errno));
-			snprintf(st.why, sizeof st.why, "poll: %s", strerror(errno));
+			snprintf(st->why, sizeof st->why, "poll: %s", strerror(errno));
 			rc = 3;
 			break;
 		}
+		/* on_worker may add workers (st->w moves): only the polled ones are read */
+		size_t np = st->nw;
 		for (size_t i = 0; i < np; i++)
-			if (pfd[i].revents && st.w[i].pid)
-				on_worker(&st, &st.w[i], &gpus_known);
-		while (printed < st.nfiles && st.res[printed].done && !st.res[printed].held)
-			print_result(&st, printed++);
+			if (pfd[i].revents && st->w[i].pid)
+				on_worker(st, &st->w[i], &gpus_known);
+		while (*printed < st->list.n && st->res[*printed].done &&
+		       !st->res[*printed].held)
+			print_result(st, (*printed)++);
 	}
 	free(pfd);
+	return rc;
+}
+
+/* After the pool stopped with files left: each that never ran (or lost its worker) is no pass. */
+static void mark_unrun(struct suite *st, size_t printed)
+{
+	for (size_t i = printed; i < st->list.n; i++) {
+		struct file_result *r = &st->res[i];
+		if (!r->done) {
+			r->done = true;
+			r->kind = RES_ERROR;
+			r->status = 3;
+			snprintf(r->note, sizeof r->note, "not run: %s",
+				 st->why[0] ? st->why : "the suite stopped");
+		}
+		r->held = false;
+		print_result(st, i);
+	}
+}
+
+/* Every file is done: the workers see EOF and leave. */
+static void stop_workers(struct suite *st)
+{
+	for (size_t i = 0; i < st->nw; i++)
+		if (st->w[i].pid) {
+			if (st->w[i].to_fd >= 0)
+				close(st->w[i].to_fd);
+			close(st->w[i].from_fd);
+			while (waitpid(st->w[i].pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+	rmdir(st->tmpdir);
+}
+
+/*
+ * The summary line, --junit and --json; returns the suite's exit status,
+ * the worst of rc (the pool's), a listing error (2), the files' and a
+ * failed write's.
+ */
+static int summarize(const struct suite *st, int rc, double seconds)
+{
+	const struct options *o = st->o;
+	unsigned counts[RES_COUNT] = {0};
+	int worst = rc ? rc : st->list.error ? 2 : 0;
+	for (size_t i = 0; i < st->list.n; i++) {
+		counts[st->res[i].kind]++;
+		if (status_rank(st->res[i].status) > status_rank(worst))
+			worst = st->res[i].status;
+	}
+	fprintf(st->stdout_taken ? stderr : stdout,
+		"%u passed, %u failed, %u skipped, %u errors, %u timeouts\n",
+		counts[RES_PASSED], counts[RES_FAILED], counts[RES_SKIPPED], counts[RES_ERROR],
+		counts[RES_TIMEOUT]);
+	fflush(stdout);
+	int wrc = 0;
+	if (o->junit && junit_write_file(o->junit, st->res, st->list.n, seconds, o->shard_k,
+					 o->shard_n) != 0)
+		wrc = 2;
+	if (o->json && suite_json_write(o->json_file, st->res, st->list.n, counts, worst) != 0)
+		wrc = 2;
+	return status_rank(wrc) > status_rank(worst) ? wrc : worst;
+}
+
+static void suite_free(struct suite *st)
+{
+	for (size_t i = 0; i < st->list.n; i++)
+		file_result_free(&st->res[i]);
+	file_list_free(&st->list);
+	free(st->res);
+	free(st->again);
+	free(st->w);
+}
+
+int suite_main(const struct options *o, run_file_fn *run_file)
+{
+	if (!single_file_options(o))
+		return 2;
+	struct suite st;
+	int rc = suite_start(&st, o, run_file);
+	if (rc != 0) {
+		suite_free(&st);
+		return rc;
+	}
+	double t0 = monotime();
+	size_t printed = 0;
+	rc = run_pool(&st, &printed);
 	if (stop_signal) {
 		int sig = stop_signal;
 		abandon(&st);
@@ -858,64 +713,10 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 		raise(sig);
 		return 128 + sig;
 	}
-	if (rc != 0) {
-		/* a file that never ran (or whose worker was lost with it) is no pass */
-		for (size_t i = printed; i < st.nfiles; i++) {
-			struct file_result *r = &st.res[i];
-			if (!r->done) {
-				r->done = true;
-				r->kind = RES_ERROR;
-				r->status = 3;
-				snprintf(r->note, sizeof r->note, "not run: %s",
-					 st.why[0] ? st.why : "the suite stopped");
-			}
-			r->held = false;
-			print_result(&st, i);
-		}
-		printed = st.nfiles;
-	}
-	/* every file is done: the workers see EOF and leave */
-	for (size_t i = 0; i < st.nw; i++)
-		if (st.w[i].pid) {
-			if (st.w[i].to_fd >= 0)
-				close(st.w[i].to_fd);
-			close(st.w[i].from_fd);
-			while (waitpid(st.w[i].pid, NULL, 0) < 0 && errno == EINTR)
-				;
-		}
-	rmdir(st.tmpdir);
-	double total = monotime() - t0;
-
-	unsigned counts[5] = {0};
-	/* a directory that could not be read is a file (or more) not run: at least 2 */
-	int worst = rc ? rc : st.list_error ? 2 : 0;
-	for (size_t i = 0; i < st.nfiles; i++) {
-		counts[st.res[i].kind]++;
-		if (status_rank(st.res[i].status) > status_rank(worst))
-			worst = st.res[i].status;
-	}
-	fprintf(st.stdout_taken ? stderr : stdout,
-		"%u passed, %u failed, %u skipped, %u errors, %u timeouts\n",
-		counts[RES_PASSED], counts[RES_FAILED], counts[RES_SKIPPED], counts[RES_ERROR],
-		counts[RES_TIMEOUT]);
-	fflush(stdout);
-	int wrc = 0;
-	if (o->junit && junit_write_file(o->junit, st.res, st.nfiles, total, o->shard_k,
-					 o->shard_n) != 0)
-		wrc = 2;
-	if (o->json && write_json(&st, counts, worst) != 0)
-		wrc = 2;
-	if (status_rank(wrc) > status_rank(worst))
-		worst = wrc;
-	for (size_t i = 0; i < st.nfiles; i++) {
-		free(st.res[i].out);
-		free(st.res[i].err);
-		free(st.res[i].json);
-		free(st.files[i]);
-	}
-	free(st.res);
-	free(st.files);
-	free(st.again);
-	free(st.w);
-	return worst;
+	if (rc != 0)
+		mark_unrun(&st, printed);
+	stop_workers(&st);
+	rc = summarize(&st, rc, monotime() - t0);
+	suite_free(&st);
+	return rc;
 }

@@ -32,33 +32,10 @@ struct file_outcome {
  */
 typedef int run_file_fn(const struct options *o, struct file_outcome *fo);
 
-enum result_kind { RES_PASSED, RES_FAILED, RES_SKIPPED, RES_ERROR, RES_TIMEOUT };
-
-/* One file's result in the parent.  Owns out, err and json. */
-struct file_result {
-	const char *file;               /* as given or found under a directory */
-	enum result_kind kind;
-	int status;                     /* the file's exit status */
-	bool xfail;
-	bool done;
-	bool held;                      /* done, but its worker's end not yet seen */
-	bool restarted;                 /* its worker left after it; a fresh one took over */
-	bool requeued;                  /* handed back once: a worker died before starting it */
-	int signal;                     /* its worker died of this signal (0: none) */
-	int device;                     /* the GPU it ran on (-1: none) */
-	double seconds;
-	char *out, *err, *json;         /* captured stdout, stderr, JSON report */
-	size_t out_len, err_len, json_len;
-	char note[256];                 /* the skip reason, or why it never ran */
-};
-
 /* True when the command line asks for a suite rather than one file. */
 bool suite_wanted(const struct options *o);
 
 /* Runs the suite and returns the exit status: the worst of the files'. */
 int suite_main(const struct options *o, run_file_fn *run_file);
-
-/* The first "error:" line of a file's stderr (its failure message), copied. */
-void suite_first_error(const struct file_result *r, char *buf, size_t len);
 
 #endif

@@ -75,7 +75,7 @@ static void testcase(FILE *out, const struct file_result *r)
 	attr(out, "name", r->file);
 	fprintf(out, " time=\"%.3f\">\n", r->seconds);
 	char msg[512];
-	suite_first_error(r, msg, sizeof msg);
+	result_first_error(r, msg, sizeof msg);
 	switch (r->kind) {
 	case RES_PASSED:
 		break;
@@ -117,7 +117,7 @@ int junit_write_file(const char *path, const struct file_result *res, size_t n,
 	FILE *out = output_open(file);
 	if (out == NULL)
 		return -1;
-	unsigned count[5] = {0};
+	unsigned count[RES_COUNT] = {0};
 	for (size_t i = 0; i < n; i++)
 		count[res[i].kind]++;
 	unsigned failures = count[RES_FAILED], errors = count[RES_ERROR] + count[RES_TIMEOUT];

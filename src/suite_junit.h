@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "suite.h"
+#include "suite_result.h"
 
 /*
  * Text for XML 1.0 character data (attr false) or a quoted attribute value
