@@ -7,7 +7,6 @@
 
 #include "cli.h"
 #include "diag.h"
-#include "gpu.h"
 #include "model.h"
 #include "scalar.h"
 #include "xmalloc.h"
@@ -384,15 +383,4 @@ void cli_free(struct options *o)
 	free(o->dumps);
 	o->dumps = NULL;
 	o->ndumps = 0;
-}
-
-void run_settings_merge(struct run_settings *s, const struct gdef *g, const struct options *o)
-{
-	const struct run_defaults *r = &g->run;
-	s->repeat = o->has_repeat ? o->repeat : r->has_repeat ? r->repeat : 100;
-	s->warmup = o->has_warmup ? o->warmup : r->has_warmup ? r->warmup : 3;
-	s->device = o->has_device ? o->device : r->has_device ? r->device : 0;
-	s->timeout_ns = o->has_timeout ? o->timeout_ns : r->has_timeout ? r->timeout_ns : 0;
-	s->instantiate = o->has_instantiate ? o->instantiate :
-		r->has_instantiate ? r->instantiate : 0;
 }

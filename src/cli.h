@@ -12,14 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* --dump=BUF=FILE */
-struct dump_req {
-	const char *buffer;
-	const char *file;
-	size_t buffer_len;
-};
-
-enum verbosity { VERB_QUIET = -1, VERB_NORMAL = 0, VERB_VERBOSE = 1 };
+#include "run_settings.h"
 
 struct options {
 	const char *file;               /* the YAML file */

@@ -2,7 +2,7 @@
  * The GPU layer's shared state: the driver context, modules, buffers,
  * events and conditional handles of one run, and the CUDA graph built from
  * a validated definition through the driver's explicit graph API.  gpu_run
- * (gpu_run.c) drives it; driver_dot.c reads what the builder recorded.
+ * (gpu_run.c) drives it; gpu_dot.c reads what the builder recorded.
  *
  * Ownership: a struct gpu owns every CUDA object and allocation it holds;
  * gpu_close() releases them all (and only the host side after a sticky
@@ -15,11 +15,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli.h"
 #include "cuda_api.h"
 #include "diag.h"
 #include "model.h"
 #include "rtc_nvrtc.h"
+#include "run_settings.h"
 
 /* The built-in module's PTX, generated from src/builtin.cu (builtin_ptx.c). */
 extern const char builtin_ptx[];
@@ -124,12 +124,5 @@ void gpu_close(struct gpu *gp);
 struct node *gpu_node_of(const struct gpu *gp, CUgraphNode h);
 /* What was built for a model graph, or NULL. */
 const struct built_graph *gpu_built_of(const struct gpu *gp, const struct graph *gr);
-
-/*
- * --dot: rewrite the cuGraphDebugDotPrint file at path through libcgraph so
- * that each driver node shows its YAML id and each child-graph and
- * conditional node points at its body clusters.  0, or -1 after a message.
- */
-int driver_dot_annotate(const char *path, const struct gpu *gp);
 
 #endif

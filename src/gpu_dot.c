@@ -20,7 +20,7 @@
 #include <graphviz/cgraph.h>
 
 #include "fileio.h"
-#include "gpu_build.h"
+#include "gpu_dot.h"
 #include "xmalloc.h"
 
 /* libcgraph 2.42 takes char * for what it only reads: the casts live here. */
@@ -226,7 +226,7 @@ static bool find_root(Agraph_t *dg, unsigned *root)
 	return found;
 }
 
-int driver_dot_annotate(const char *path, const struct gpu *gp)
+int gpu_dot_annotate(const char *path, const struct gpu *gp)
 {
 	FILE *f = fopen(path, "r");
 	if (f == NULL) {

@@ -3,10 +3,9 @@
 #include "gpu.h"
 
 /* Built without cuda.h: the front end works, a run cannot. */
-int gpu_run(struct gdef *g, const struct run_settings *s, const struct options *o,
-	    struct diag *d)
+int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 {
-	(void)g; (void)s; (void)o; (void)d;
+	(void)g; (void)s; (void)d;
 	errorx("this cugraphrun was built without the GPU back end "
 	       "(configure found no CUDA 12.8+ headers; see --with-cuda)");
 	return 3;

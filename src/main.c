@@ -57,6 +57,34 @@ static int expectation(const struct gdef *g, const struct options *o, int status
 	return status;
 }
 
+/* The run's settings: the command line over the file's run: section, over the defaults. */
+static void settings_from(struct run_settings *s, const struct gdef *g,
+			  const struct options *o)
+{
+	const struct run_defaults *r = &g->run;
+	memset(s, 0, sizeof *s);
+	s->repeat = o->has_repeat ? o->repeat : r->has_repeat ? r->repeat : 100;
+	s->warmup = o->has_warmup ? o->warmup : r->has_warmup ? r->warmup : 3;
+	s->device = o->has_device ? o->device : r->has_device ? r->device : 0;
+	s->timeout_ns = o->has_timeout ? o->timeout_ns : r->has_timeout ? r->timeout_ns : 0;
+	s->timeout_from_file = !o->has_timeout && r->has_timeout;
+	s->instantiate = o->has_instantiate ? o->instantiate :
+		r->has_instantiate ? r->instantiate : 0;
+	s->profile = o->profile;
+	s->profile_launches = o->profile_launches;
+	s->no_cache = o->no_cache;
+	s->verbosity = o->verbosity;
+	s->out = (struct run_outputs){
+		.dot = o->dot, .dot_flags = o->has_dot_flags ? o->dot_flags : 0,
+		.dumps = o->dumps, .ndumps = o->ndumps,
+		.json = o->json, .json_file = o->json_file,
+		.trace = o->trace,
+		/* alone, --describe draws the file before any run (write_description) */
+		.describe = o->profile ? o->describe : NULL,
+		.describe_buffers = o->describe_buffers,
+	};
+}
+
 /* One file: what the single-file command does, and what a suite's worker runs. */
 static int run_file(const struct options *o, struct file_outcome *fo)
 {
@@ -84,9 +112,9 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	/* with --profile, --describe is written after the run, coloured by it */
 	if (status == 0 && !skip && !o->validate && !describe_only) {
 		struct run_settings s;
-		run_settings_merge(&s, g, o);
+		settings_from(&s, g, o);
 		s.frontend_s = monotime() - t0;
-		status = expectation(g, o, gpu_run(g, &s, o, &d), &d, fo);
+		status = expectation(g, o, gpu_run(g, &s, &d), &d, fo);
 	}
 	gdef_free(g);
 	return status;

@@ -13,6 +13,7 @@
 #include "monotime.h"
 #include "prof_run.h"
 #include "prof_trace.h"
+#include "stats.h"
 #include "xmalloc.h"
 
 /*
@@ -21,33 +22,35 @@
  * each launch's records are told apart by a flush.  The timed
  * instantiation goes first: a graph with memory nodes allows one.
  */
-int profile_launches(struct profile_run *pr, const struct profile_host *h,
+int profile_launches(struct profile_run *pr, struct launcher *ln, CUevent start, CUevent end,
 		     struct report *rep)
 {
-	struct gpu *gp = h->gp;
-	uint32_t n = h->launches;
+	struct gpu *gp = ln->gp;
+	uint32_t n = ln->s->profile_launches;
+	/* the run's number of the first profiled launch, after the warm-up and timed ones */
+	long first = (long)ln->warmup + (long)ln->s->repeat;
 	/*
 	 * CUPTI is opened only now: opened before the timed launches, it made
 	 * a one-node graph's timed launches 2-3% faster on the H100 (measured).
 	 */
 	if ((pr->prof = profiler_open()) == NULL)
 		return 3;
-	h->drop_exec(h->run);
+	launcher_drop(ln);
 	gpu_verbose(gp, "%u profiled launches", n);
 	int rc = profiler_start(pr->prof, gp);
 	double inst_s, upload_s;
-	if (rc != 0 || (rc = h->instantiate(h->run, &inst_s, &upload_s)) != 0)
+	if (rc != 0 || (rc = launcher_instantiate(ln, &inst_s, &upload_s)) != 0)
 		return rc;
 	pr->samples = xcalloc(n ? n : 1, sizeof *pr->samples);
 	for (uint32_t k = 0; k < n; k++) {
-		long word = h->first + (long)k;
-		CUresult r = h->launch(h->run, h->start, h->end);
+		long word = first + (long)k;
+		CUresult r = launcher_queue(ln, start, end);
 		if (r != CUDA_SUCCESS)
-			return h->launch_failed(h->run, word, r);
-		if ((rc = h->wait_launch(h->run, word, h->end, monotime())) != 0)
+			return launcher_failed(ln, word, r);
+		if ((rc = launcher_wait(ln, word, end, monotime())) != 0)
 			return rc;
 		float ms = 0;
-		if ((r = cu.EventElapsedTime(&ms, h->start, h->end)) != CUDA_SUCCESS) {
+		if ((r = cu.EventElapsedTime(&ms, start, end)) != CUDA_SUCCESS) {
 			errorx("cannot time profiled launch %u: %s", k + 1, cu_strerror(r));
 			return 3;
 		}
@@ -78,9 +81,10 @@ int profile_launches(struct profile_run *pr, const struct profile_host *h,
 }
 
 /* --trace and the coloured --describe, before the report.  0 or 2. */
-int profile_outputs(struct profile_run *pr, const struct options *o, const struct gdef *g,
-		    const char *graph, const struct report *rep)
+int profile_outputs(struct profile_run *pr, const struct run_settings *s,
+		    const struct gdef *g, const char *graph, const struct report *rep)
 {
+	const struct run_outputs *o = &s->out;
 	if (pr->prof == NULL)
 		return 0;
 	int rc = 0;

@@ -30,6 +30,7 @@ int main(void)
 #include "cubin.h"
 #include "fileio.h"
 #include "gpu_build.h"
+#include "gpu_dot.h"
 #include "load.h"
 #include "rtc_nvrtc.h"
 #include "unit.h"
@@ -175,7 +176,7 @@ static const char *dot_label(Agraph_t *dg, const char *name)
 }
 
 /* --dot: YAML ids in labels, a link per body, and it still parses. */
-START_TEST(test_driver_dot)
+START_TEST(test_gpu_dot)
 {
 	struct fixture fx;
 	fixture_build(&fx, graph_yaml);
@@ -184,7 +185,7 @@ START_TEST(test_driver_dot)
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	ck_assert_int_eq(cu.GraphDebugDotPrint(fx.gp.root, path, 0), CUDA_SUCCESS);
-	ck_assert_int_eq(driver_dot_annotate(path, &fx.gp), 0);
+	ck_assert_int_eq(gpu_dot_annotate(path, &fx.gp), 0);
 	FILE *f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
 	Agraph_t *dg = agread(f, NULL);
@@ -360,7 +361,7 @@ static Suite *gpu_suite(void)
 	tcase_add_test(tc, test_words);
 	tcase_add_test(tc, test_node_map);
 	tcase_add_test(tc, test_creation_order);
-	tcase_add_test(tc, test_driver_dot);
+	tcase_add_test(tc, test_gpu_dot);
 	tcase_add_test(tc, test_bad_device);
 	tcase_add_test(tc, test_params_as_driver);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,48 @@
+/*
+ * Launching the instantiated graph, the one way the timed run (gpu_run.c)
+ * and the profiled run (prof_run.c) both do it: instantiate and upload,
+ * queue one launch between two events, wait for it against the
+ * --timeout deadline, and say in words which launch failed or hung.
+ * Every wait polls: a WHILE that never ends blocks cuStreamSynchronize
+ * and context teardown forever, so on timeout the launcher reports,
+ * flushes and _exit(124)s without touching CUDA again.
+ *
+ * Launches are numbered as messages name them: -1 the verification
+ * launch, then the warm-up, the timed and the profiled ones from 0.
+ *
+ * Ownership: a struct launcher owns its executable graph
+ * (launcher_drop); it borrows the gpu and the settings.
+ */
+#ifndef CGR_GPU_LAUNCH_H
+#define CGR_GPU_LAUNCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuda_api.h"
+#include "gpu_build.h"
+#include "run_settings.h"
+
+struct launcher {
+	struct gpu *gp;                 /* borrowed */
+	const struct run_settings *s;   /* borrowed */
+	const char *gname;              /* the graph's name: or file, for messages */
+	uint32_t warmup;                /* s->warmup, or 0 when nothing is timed */
+	CUgraphExec exec;               /* NULL until instantiated */
+};
+
+void launcher_init(struct launcher *ln, struct gpu *gp, const struct run_settings *s);
+/* Instantiate gp->root with the settings' flags and upload it.  0, or 3 after a message. */
+int launcher_instantiate(struct launcher *ln, double *inst_s, double *upload_s);
+/* Destroy the executable graph (safe when there is none). */
+void launcher_drop(struct launcher *ln);
+/* Queue one launch between events start and end. */
+CUresult launcher_queue(struct launcher *ln, CUevent start, CUevent end);
+/* Wait for launch k's end event, its deadline counted from start; 0, or 3 (or _exit(124)). */
+int launcher_wait(struct launcher *ln, long k, CUevent end, double start);
+/* Say launch k failed with r; the context is unusable from here on.  Returns 3. */
+int launcher_failed(struct launcher *ln, long k, CUresult r);
+/* Launch k in words: "the verification launch", "timed launch 3 of 100". */
+void launcher_words(const struct launcher *ln, long k, char *buf, size_t len);
+
+#endif
