@@ -17,20 +17,6 @@
 #include "strmap.h"
 #include "xmalloc.h"
 
-void strlist_add(struct strlist *l, const char *s)
-{
-	*VEC_PUSH(l->v, l->n, l->cap) = xstrdup(s);
-}
-
-void strlist_free(struct strlist *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->n = l->cap = 0;
-}
-
 /* "-D" NAME ["=" VALUE] and the like, into the list. */
 static void add_joined(struct strlist *l, const char *a, const char *b, const char *c,
 		       const char *d)
@@ -216,17 +202,6 @@ static void scan_text(struct scan *sc, const char *from, const char *text)
 		if (*p == '(')
 			include_at(sc, from, p + 1);
 	}
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void strlist_sort(struct strlist *l)
-{
-	if (l->n)
-		qsort(l->v, l->n, sizeof *l->v, cmp_str);
 }
 
 /* How far an include by macro makes the walk go (a source in $HOME...). */

@@ -12,19 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rtc_cache.h"
 #include "model.h"
-
-/* A growable list of owned strings. */
-struct strlist {
-	char **v;
-	size_t n, cap;
-};
-
-void strlist_add(struct strlist *l, const char *s);
-void strlist_free(struct strlist *l);
-/* Sort the strings in strcmp order. */
-void strlist_sort(struct strlist *l);
+#include "rtc_cache.h"
+#include "strlist.h"
 
 /*
  * The NVRTC options of module m, in order: --std, -D for each define,

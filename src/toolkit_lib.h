@@ -17,7 +17,7 @@
 
 #include <stdbool.h>
 
-#include "rtc_source.h"
+#include "strlist.h"
 
 enum toolkit_lib {
 	TOOLKIT_NVRTC,                  /* libnvrtc.so.N, N from 15 down to 12 */
