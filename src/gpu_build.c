@@ -796,26 +796,31 @@ static void verbose_node(const struct gpu *gp, const struct node *n, const CUgra
 		    n->id, extra);
 }
 
-static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
-		    const CUgraphNode *deps, size_t ndeps, CUgraphNode *out)
+/*
+ * The driver's parameters for node n, by kind.  A child graph node gets a
+ * new empty graph (*empty_child, the caller's to destroy once the node is
+ * added: the driver copies it) that the builder fills in place after.
+ * 0, or 3 after a message.
+ */
+static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
+		       CUgraph *empty_child)
 {
 	struct gdef *g = gp->g;
-	CUgraphNodeParams p;
-	memset(&p, 0, sizeof p);
-	CUgraph empty_child = NULL;
+	memset(p, 0, sizeof *p);
+	*empty_child = NULL;
 	switch (n->kind) {
 	case NK_KERNEL: {
 		const struct kernel_node *k = &n->u.kernel;
-		p.type = CU_GRAPH_NODE_TYPE_KERNEL;
-		p.kernel.func = gp->funcs[strmap_get(gp->func_index, k->function)].f;
-		p.kernel.gridDimX = k->grid[0];
-		p.kernel.gridDimY = k->grid[1];
-		p.kernel.gridDimZ = k->grid[2];
-		p.kernel.blockDimX = k->block[0];
-		p.kernel.blockDimY = k->block[1];
-		p.kernel.blockDimZ = k->block[2];
-		p.kernel.sharedMemBytes = (unsigned)k->shared;
-		p.kernel.kernelParams = pack_args(gp, k);
+		p->type = CU_GRAPH_NODE_TYPE_KERNEL;
+		p->kernel.func = gp->funcs[strmap_get(gp->func_index, k->function)].f;
+		p->kernel.gridDimX = k->grid[0];
+		p->kernel.gridDimY = k->grid[1];
+		p->kernel.gridDimZ = k->grid[2];
+		p->kernel.blockDimX = k->block[0];
+		p->kernel.blockDimY = k->block[1];
+		p->kernel.blockDimZ = k->block[2];
+		p->kernel.sharedMemBytes = (unsigned)k->shared;
+		p->kernel.kernelParams = pack_args(gp, k);
 		break;
 	}
 	case NK_MEMSET: {
@@ -823,20 +828,20 @@ static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
 		unsigned width, value;
 		size_t count;
 		memset_value(gp, m, &width, &value, &count);
-		p.type = CU_GRAPH_NODE_TYPE_MEMSET;
-		p.memset.dst = buffer_addr(gp, m->buffer.idx, m->offset);
-		p.memset.value = value;
-		p.memset.elementSize = width;
-		p.memset.width = count;
-		p.memset.height = 1;
-		p.memset.ctx = gp->ctx;
+		p->type = CU_GRAPH_NODE_TYPE_MEMSET;
+		p->memset.dst = buffer_addr(gp, m->buffer.idx, m->offset);
+		p->memset.value = value;
+		p->memset.elementSize = width;
+		p->memset.width = count;
+		p->memset.height = 1;
+		p->memset.ctx = gp->ctx;
 		break;
 	}
 	case NK_COPY: {
 		const struct copy_node *c = &n->u.copy;
-		CUDA_MEMCPY3D *m = &p.memcpy.copyParams;
-		p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
-		p.memcpy.copyCtx = gp->ctx;
+		CUDA_MEMCPY3D *m = &p->memcpy.copyParams;
+		p->type = CU_GRAPH_NODE_TYPE_MEMCPY;
+		p->memcpy.copyCtx = gp->ctx;
 		/* unified addressing: every buffer has a device address */
 		m->srcMemoryType = CU_MEMORYTYPE_UNIFIED;
 		m->srcDevice = buffer_addr(gp, c->from.buffer.idx, c->from.offset);
@@ -848,93 +853,106 @@ static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
 		break;
 	}
 	case NK_EMPTY:
-		p.type = CU_GRAPH_NODE_TYPE_EMPTY;
+		p->type = CU_GRAPH_NODE_TYPE_EMPTY;
 		break;
 	case NK_GRAPH: {
 		/* add an empty child, then fill the graph the node owns in place */
-		CUresult r = cu.GraphCreate(&empty_child, 0);
+		CUresult r = cu.GraphCreate(empty_child, 0);
 		if (r != CUDA_SUCCESS) {
 			diag_error(gp->d, n->pos, "cannot create child graph '%s': %s", n->id,
 				   cu_strerror(r));
 			return 3;
 		}
-		p.type = CU_GRAPH_NODE_TYPE_GRAPH;
-		p.graph.graph = empty_child;
+		p->type = CU_GRAPH_NODE_TYPE_GRAPH;
+		p->graph.graph = *empty_child;
 		break;
 	}
 	case NK_ALLOC: {
 		const struct buffer *b = &g->buffers[n->u.buffer.idx];
-		p.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
-		p.alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-		p.alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-		p.alloc.poolProps.location.id = gp->dev;
-		p.alloc.bytesize = b->size ? b->size : 1;
+		p->type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+		p->alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+		p->alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+		p->alloc.poolProps.location.id = gp->dev;
+		p->alloc.bytesize = b->size ? b->size : 1;
 		break;
 	}
 	case NK_FREE:
-		p.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
-		p.free.dptr = gp->dptr[n->u.buffer.idx];
+		p->type = CU_GRAPH_NODE_TYPE_MEM_FREE;
+		p->free.dptr = gp->dptr[n->u.buffer.idx];
 		break;
 	case NK_EVENT_RECORD:
-		p.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
-		p.eventRecord.event = gp->events[n->u.event.idx];
+		p->type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
+		p->eventRecord.event = gp->events[n->u.event.idx];
 		break;
 	case NK_EVENT_WAIT:
-		p.type = CU_GRAPH_NODE_TYPE_WAIT_EVENT;
-		p.eventWait.event = gp->events[n->u.event.idx];
+		p->type = CU_GRAPH_NODE_TYPE_WAIT_EVENT;
+		p->eventWait.event = gp->events[n->u.event.idx];
 		break;
 	case NK_HOST: {
 		struct host_call *call = xmalloc(sizeof *call);
 		call->gp = gp;
 		call->n = n;
 		*VEC_PUSH(gp->calls, gp->ncalls, gp->capcalls) = call;
-		p.type = CU_GRAPH_NODE_TYPE_HOST;
-		p.host.fn = host_fn;
-		p.host.userData = call;
+		p->type = CU_GRAPH_NODE_TYPE_HOST;
+		p->host.fn = host_fn;
+		p->host.userData = call;
 		break;
 	}
 	case NK_IF:
 	case NK_WHILE:
 	case NK_SWITCH:
-		p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
-		p.conditional.handle = gp->handles[n->u.cond.condition.idx];
-		p.conditional.type = cond_type(n->kind);
-		p.conditional.size = n->kind == NK_WHILE ? 1 : (unsigned)n->u.cond.nbodies;
-		p.conditional.ctx = gp->ctx;
+		p->type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+		p->conditional.handle = gp->handles[n->u.cond.condition.idx];
+		p->conditional.type = cond_type(n->kind);
+		p->conditional.size = n->kind == NK_WHILE ? 1 : (unsigned)n->u.cond.nbodies;
+		p->conditional.ctx = gp->ctx;
 		break;
 	case NK_COUNT:
 		return 3;
 	}
-	CUresult r = cu_graph_add_node(out, bg->h, deps, ndeps, &p);
-	if (empty_child)
-		cu.GraphDestroy(empty_child);
-	if (r != CUDA_SUCCESS) {
-		diag_error(gp->d, n->pos, "cannot add %s node '%s' to the graph: %s",
-			   node_kind_names[n->kind], n->id, cu_strerror(r));
-		return 3;
-	}
+	return 0;
+}
+
+/* What the builder keeps of a node it added: its handle, its place, an alloc's address. */
+static void record_node(struct gpu *gp, struct built_graph *bg, struct node *n, CUgraphNode h,
+			const CUgraphNodeParams *p)
+{
 	struct node_handle *nh = VEC_PUSH(gp->nodes, gp->nnodes, gp->capnodes);
-	nh->h = *out;
+	nh->h = h;
 	nh->n = n;
 	*VEC_PUSH(bg->created, bg->ncreated, bg->capcreated) = n;
 	if (n->kind == NK_ALLOC)
-		gp->dptr[n->u.buffer.idx] = p.alloc.dptr;
-	verbose_node(gp, n, &p);
+		gp->dptr[n->u.buffer.idx] = p->alloc.dptr;
+	verbose_node(gp, n, p);
+}
 
-	if (n->kind == NK_KERNEL && n->u.kernel.has_priority) {
-		CUkernelNodeAttrValue v;
-		memset(&v, 0, sizeof v);
-		v.priority = n->u.kernel.priority;
-		r = cu.GraphKernelNodeSetAttribute(*out, CU_LAUNCH_ATTRIBUTE_PRIORITY, &v);
-		if (r != CUDA_SUCCESS) {
-			diag_error(gp->d, n->u.kernel.priority_pos, "cannot set the priority "
-				   "of node '%s': %s", n->id, cu_strerror(r));
-			return 3;
-		}
+/* A kernel node's launch attributes (today its priority).  0, or 3 after a message. */
+static int set_attributes(struct gpu *gp, const struct node *n, CUgraphNode h)
+{
+	if (n->kind != NK_KERNEL || !n->u.kernel.has_priority)
+		return 0;
+	CUkernelNodeAttrValue v;
+	memset(&v, 0, sizeof v);
+	v.priority = n->u.kernel.priority;
+	CUresult r = cu.GraphKernelNodeSetAttribute(h, CU_LAUNCH_ATTRIBUTE_PRIORITY, &v);
+	if (r != CUDA_SUCCESS) {
+		diag_error(gp->d, n->u.kernel.priority_pos, "cannot set the priority of node "
+			   "'%s': %s", n->id, cu_strerror(r));
+		return 3;
 	}
+	return 0;
+}
+
+/*
+ * The graphs inside a child-graph or conditional node: the child graph the
+ * node owns, or the bodies the driver made with it.  0, or 3.
+ */
+static int build_inner(struct gpu *gp, struct node *n, CUgraphNode h,
+		       const CUgraphNodeParams *p)
+{
 	if (n->kind == NK_GRAPH) {
 		CUgraph child;
-		r = cu.GraphChildGraphNodeGetGraph(*out, &child);
+		CUresult r = cu.GraphChildGraphNodeGetGraph(h, &child);
 		if (r != CUDA_SUCCESS) {
 			diag_error(gp->d, n->pos, "cannot fill child graph '%s': %s", n->id,
 				   cu_strerror(r));
@@ -944,12 +962,35 @@ static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
 	}
 	if (node_kind_is_conditional(n->kind)) {
 		/* the driver made the bodies; they live as long as the node */
-		CUgraph *bodies = p.conditional.phGraph_out;
+		CUgraph *bodies = p->conditional.phGraph_out;
 		for (size_t b = 0; b < n->u.cond.nbodies; b++)
 			if (build_graph(gp, n->u.cond.bodies[b], bodies[b]) == NULL)
 				return 3;
 	}
 	return 0;
+}
+
+/* Node n into bg after deps: its parameters, the node, its attributes, what it holds. */
+static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
+		    const CUgraphNode *deps, size_t ndeps, CUgraphNode *out)
+{
+	CUgraphNodeParams p;
+	CUgraph empty_child;
+	int rc = node_params(gp, n, &p, &empty_child);
+	if (rc != 0)
+		return rc;
+	CUresult r = cu_graph_add_node(out, bg->h, deps, ndeps, &p);
+	if (empty_child)
+		cu.GraphDestroy(empty_child);
+	if (r != CUDA_SUCCESS) {
+		diag_error(gp->d, n->pos, "cannot add %s node '%s' to the graph: %s",
+			   node_kind_names[n->kind], n->id, cu_strerror(r));
+		return 3;
+	}
+	record_node(gp, bg, n, *out, &p);
+	if ((rc = set_attributes(gp, n, *out)) != 0)
+		return rc;
+	return build_inner(gp, n, *out, &p);
 }
 
 /* Add gr's nodes to the driver graph h in topological order. */
