@@ -46,7 +46,7 @@ static uint32_t ror(uint32_t x, unsigned n)
 	return (x >> n) | (x << (32 - n));
 }
 
-static void sha_block(struct hasher *s, const unsigned char *p)
+static void sha_block(struct sha256 *s, const unsigned char *p)
 {
 	uint32_t w[64];
 	for (int i = 0; i < 16; i++)
@@ -82,7 +82,7 @@ static void sha_block(struct hasher *s, const unsigned char *p)
 	s->h[7] += h;
 }
 
-void hash_init(struct hasher *s)
+void sha256_init(struct sha256 *s)
 {
 	static const uint32_t iv[8] = {
 		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -93,7 +93,7 @@ void hash_init(struct hasher *s)
 	s->nbuf = 0;
 }
 
-void hash_update(struct hasher *s, const void *data, size_t len)
+void sha256_update(struct sha256 *s, const void *data, size_t len)
 {
 	const unsigned char *p = data;
 	s->len += len;
@@ -114,24 +114,24 @@ void hash_update(struct hasher *s, const void *data, size_t len)
 	s->nbuf = len;
 }
 
-void hash_str(struct hasher *s, const char *str)
+void sha256_str(struct sha256 *s, const char *str)
 {
 	char n[24];
 	size_t len = str ? strlen(str) : 0;
 	int w = snprintf(n, sizeof n, "%zu:", len);
-	hash_update(s, n, (size_t)w);
+	sha256_update(s, n, (size_t)w);
 	if (len)
-		hash_update(s, str, len);
+		sha256_update(s, str, len);
 }
 
-void hash_final(struct hasher *s, char hex[HASH_HEX_LEN + 1])
+void sha256_final(struct sha256 *s, char hex[HASH_HEX_LEN + 1])
 {
 	uint64_t bits = s->len * 8;
 	unsigned char pad[72] = {0x80};
 	size_t npad = (s->nbuf < 56 ? 56 : 120) - s->nbuf;
 	for (int i = 0; i < 8; i++)
 		pad[npad + (size_t)i] = (unsigned char)(bits >> (56 - 8 * i));
-	hash_update(s, pad, npad + 8);
+	sha256_update(s, pad, npad + 8);
 	for (int i = 0; i < 8; i++)
 		snprintf(hex + 8 * i, 9, "%08x", (unsigned)s->h[i]);
 }
@@ -216,11 +216,11 @@ enum cache_status cache_get(const char *dir, const char *key, void **data, size_
 	hlen += (size_t)used + 1;
 	if (got - hlen != plen)
 		goto corrupt;
-	struct hasher h;
+	struct sha256 h;
 	char have_hex[HASH_HEX_LEN + 1];
-	hash_init(&h);
-	hash_update(&h, buf + hlen, (size_t)plen);
-	hash_final(&h, have_hex);
+	sha256_init(&h);
+	sha256_update(&h, buf + hlen, (size_t)plen);
+	sha256_final(&h, have_hex);
 	if (strcmp(have_hex, want_hex) != 0)
 		goto corrupt;
 	memmove(buf, buf + hlen, (size_t)plen);
@@ -270,11 +270,11 @@ bool cache_put(const char *dir, const char *key, const void *data, size_t len,
 		free(tmp);
 		return false;
 	}
-	struct hasher h;
+	struct sha256 h;
 	char hex[HASH_HEX_LEN + 1];
-	hash_init(&h);
-	hash_update(&h, data, len);
-	hash_final(&h, hex);
+	sha256_init(&h);
+	sha256_update(&h, data, len);
+	sha256_final(&h, hex);
 	char head[256];
 	int n = snprintf(head, sizeof head, "%s%s\n%zu\n%s\n", magic, key, len, hex);
 	bool ok = write_full(fd, head, (size_t)n) && write_full(fd, data, len);

@@ -9,7 +9,7 @@
  * rename a complete file over the other's.
  *
  * No CUDA here, so the unit tests run on any machine.  Nothing is global:
- * a struct hasher lives on the caller's stack; cache_dir() and
+ * a struct sha256 lives on the caller's stack; cache_dir() and
  * cache_get() return malloc'd memory the caller frees.
  */
 #ifndef CGR_RTC_CACHE_H
@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /* SHA-256 in progress. */
-struct hasher {
+struct sha256 {
 	uint32_t h[8];
 	uint64_t len;                   /* bytes so far */
 	unsigned char buf[64];
@@ -29,12 +29,12 @@ struct hasher {
 
 #define HASH_HEX_LEN 64
 
-void hash_init(struct hasher *s);
-void hash_update(struct hasher *s, const void *data, size_t len);
+void sha256_init(struct sha256 *s);
+void sha256_update(struct sha256 *s, const void *data, size_t len);
 /* A string with its length in front, so that ("ab","c") and ("a","bc") differ. */
-void hash_str(struct hasher *s, const char *str);
+void sha256_str(struct sha256 *s, const char *str);
 /* The digest as 64 lowercase hex digits and a NUL, into hex. */
-void hash_final(struct hasher *s, char hex[HASH_HEX_LEN + 1]);
+void sha256_final(struct sha256 *s, char hex[HASH_HEX_LEN + 1]);
 
 /*
  * The cache directory: $XDG_CACHE_HOME/cugraphrun when XDG_CACHE_HOME is

@@ -486,24 +486,24 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 		strlist_add(&sorted, names[i]);
 	strlist_sort(&sorted);
 
-	struct hasher h;
+	struct sha256 h;
 	char key[HASH_HEX_LEN + 1];
 	char buf[64];
-	hash_init(&h);
-	hash_str(&h, "cugraphrun nvrtc key 3");
+	sha256_init(&h);
+	sha256_str(&h, "cugraphrun nvrtc key 3");
 	/* the library file decides the version and how sm_XY is compiled */
-	hash_str(&h, nv.ident ? nv.ident : "no library found");
+	sha256_str(&h, nv.ident ? nv.ident : "no library found");
 	snprintf(buf, sizeof buf, "device sm_%d%d", major, minor);
-	hash_str(&h, buf);
+	sha256_str(&h, buf);
 	/* each list after its count: where one ends and the next begins is unambiguous */
 	snprintf(buf, sizeof buf, "options %zu", opts.n);
-	hash_str(&h, buf);
+	sha256_str(&h, buf);
 	for (size_t i = 0; i < opts.n; i++)
-		hash_str(&h, opts.v[i]);
+		sha256_str(&h, opts.v[i]);
 	snprintf(buf, sizeof buf, "names %zu", sorted.n);
-	hash_str(&h, buf);
+	sha256_str(&h, buf);
 	for (size_t i = 0; i < sorted.n; i++)
-		hash_str(&h, sorted.v[i]);
+		sha256_str(&h, sorted.v[i]);
 	int rc = 0;
 	char *text = NULL, *dir = NULL;
 	char *real = realpath(m->path, NULL);
@@ -515,7 +515,7 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 		rc = 2;
 		goto done;
 	}
-	hash_final(&h, key);
+	sha256_final(&h, key);
 	if (sd.cut)
 		diag_note(d, m->file_pos, "module '%s' includes a file named by a macro, so the "
 			  "compile cache key hashes every file under its folders; that walk "

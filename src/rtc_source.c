@@ -99,7 +99,7 @@ static char *dir_of(const char *path)
 
 /* The state of one scan: files to read, and every path looked at. */
 struct scan {
-	struct hasher *h;
+	struct sha256 *h;
 	struct strlist seen;            /* owns the strings seen_index borrows */
 	struct strmap *seen_index;
 	struct strlist todo;
@@ -118,8 +118,8 @@ static void consider(struct scan *sc, const char *path)
 	if (is_file(path)) {
 		strlist_add(&sc->todo, path);
 	} else {
-		hash_str(sc->h, "absent");
-		hash_str(sc->h, path);
+		sha256_str(sc->h, "absent");
+		sha256_str(sc->h, path);
 	}
 }
 
@@ -219,7 +219,7 @@ struct tree_walk {
  * cannot be read is passed over, and a symbolic link to a folder is not
  * followed (links make loops); one to a file is hashed as the file.
  */
-static void hash_tree(struct hasher *h, const char *dir, int depth, struct tree_walk *tw)
+static void hash_tree(struct sha256 *h, const char *dir, int depth, struct tree_walk *tw)
 {
 	if (tw->toolkit && strcmp(dir, tw->toolkit) == 0)
 		return;
@@ -253,10 +253,10 @@ static void hash_tree(struct hasher *h, const char *dir, int depth, struct tree_
 			} else {
 				size_t len;
 				char *text = read_whole_file(p, &len);
-				hash_str(h, "tree-file");
-				hash_str(h, p);
+				sha256_str(h, "tree-file");
+				sha256_str(h, p);
 				if (text)
-					hash_update(h, text, len);
+					sha256_update(h, text, len);
 				free(text);
 			}
 		}
@@ -265,7 +265,7 @@ static void hash_tree(struct hasher *h, const char *dir, int depth, struct tree_
 	strlist_free(&names);
 }
 
-char *source_hash_deps(struct hasher *h, const char *path, struct source_deps *sd)
+char *source_hash_deps(struct sha256 *h, const char *path, struct source_deps *sd)
 {
 	const struct strlist *dirs = sd->dirs;
 	sd->cut = false;
@@ -279,9 +279,9 @@ char *source_hash_deps(struct hasher *h, const char *path, struct source_deps *s
 	sc.srcdir = srcdir;
 	strlist_add(&sc.seen, path);
 	strmap_put(sc.seen_index, sc.seen.v[0], 1, NULL);
-	hash_str(h, "source");
-	hash_str(h, path);
-	hash_update(h, text, len);
+	sha256_str(h, "source");
+	sha256_str(h, path);
+	sha256_update(h, text, len);
 	/* pre-included files are found like a quoted include of the source */
 	for (size_t i = 0; sd->pre && i < sd->pre->n; i++)
 		resolve(&sc, path, sd->pre->v[i], strlen(sd->pre->v[i]), true);
@@ -289,24 +289,24 @@ char *source_hash_deps(struct hasher *h, const char *path, struct source_deps *s
 	/* a worklist, not recursion: header chains may be long */
 	for (size_t i = 0; i < sc.todo.n; i++) {
 		char *t = read_whole_file(sc.todo.v[i], &len);
-		hash_str(h, "file");
-		hash_str(h, sc.todo.v[i]);
+		sha256_str(h, "file");
+		sha256_str(h, sc.todo.v[i]);
 		if (t == NULL) {
-			hash_str(h, "unreadable");
+			sha256_str(h, "unreadable");
 			continue;
 		}
-		hash_update(h, t, len);
+		sha256_update(h, t, len);
 		scan_text(&sc, sc.todo.v[i], t);
 		free(t);
 	}
 	if (sc.computed) {
-		hash_str(h, "computed includes");
+		sha256_str(h, "computed includes");
 		struct tree_walk tw = {.toolkit = sd->toolkit};
 		hash_tree(h, srcdir, 0, &tw);
 		for (size_t i = 0; i < dirs->n && !tw.cut; i++)
 			hash_tree(h, dirs->v[i], 0, &tw);
 		if (tw.cut)
-			hash_str(h, "tree cut");
+			sha256_str(h, "tree cut");
 		sd->cut = tw.cut;
 	}
 	free(srcdir);

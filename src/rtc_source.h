@@ -62,7 +62,7 @@ struct source_deps {
  * the caller compiles and frees (reading it again could see another
  * text), or NULL with errno set when path cannot be read.
  */
-char *source_hash_deps(struct hasher *h, const char *path, struct source_deps *sd);
+char *source_hash_deps(struct sha256 *h, const char *path, struct source_deps *sd);
 
 /*
  * The names of the __global__ functions the text declares, once each, in

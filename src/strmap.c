@@ -21,7 +21,7 @@ struct strmap {
 };
 
 /* FNV-1a: short keys, no adversary worth a keyed hash here. */
-static uint32_t hash_str(const char *s)
+static uint32_t fnv1a(const char *s)
 {
 	uint32_t h = 2166136261u;
 	for (; *s; s++)
@@ -74,7 +74,7 @@ bool strmap_put(struct strmap *m, const char *key, long value, long *old)
 {
 	if ((m->n + 1) * 4 > m->cap * 3)
 		grow(m);
-	uint32_t h = hash_str(key);
+	uint32_t h = fnv1a(key);
 	struct slot *s = find(m, key, h);
 	if (s->key) {
 		if (old)
@@ -92,7 +92,7 @@ long strmap_get(const struct strmap *m, const char *key)
 {
 	if (m == NULL)
 		return -1;
-	const struct slot *s = find(m, key, hash_str(key));
+	const struct slot *s = find(m, key, fnv1a(key));
 	return s->key ? s->value : -1;
 }
 

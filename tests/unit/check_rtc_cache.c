@@ -25,10 +25,10 @@
 
 static void sha_hex(const void *data, size_t len, char hex[HASH_HEX_LEN + 1])
 {
-	struct hasher h;
-	hash_init(&h);
-	hash_update(&h, data, len);
-	hash_final(&h, hex);
+	struct sha256 h;
+	sha256_init(&h);
+	sha256_update(&h, data, len);
+	sha256_final(&h, hex);
 }
 
 START_TEST(test_sha256_vectors)
@@ -42,33 +42,33 @@ START_TEST(test_sha256_vectors)
 	sha_hex(two, strlen(two), hex);
 	ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 	/* a million 'a', fed in uneven pieces */
-	struct hasher h;
+	struct sha256 h;
 	char a[997];
 	memset(a, 'a', sizeof a);
-	hash_init(&h);
+	sha256_init(&h);
 	size_t left = 1000000;
 	for (size_t piece = 1; left > 0; piece = (piece * 7 + 3) % sizeof a + 1) {
 		size_t n = piece < left ? piece : left;
-		hash_update(&h, a, n);
+		sha256_update(&h, a, n);
 		left -= n;
 	}
-	hash_final(&h, hex);
+	sha256_final(&h, hex);
 	ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 END_TEST
 
 START_TEST(test_hash_str_separates)
 {
-	struct hasher h;
+	struct sha256 h;
 	char x[HASH_HEX_LEN + 1], y[HASH_HEX_LEN + 1];
-	hash_init(&h);
-	hash_str(&h, "ab");
-	hash_str(&h, "c");
-	hash_final(&h, x);
-	hash_init(&h);
-	hash_str(&h, "a");
-	hash_str(&h, "bc");
-	hash_final(&h, y);
+	sha256_init(&h);
+	sha256_str(&h, "ab");
+	sha256_str(&h, "c");
+	sha256_final(&h, x);
+	sha256_init(&h);
+	sha256_str(&h, "a");
+	sha256_str(&h, "bc");
+	sha256_final(&h, y);
 	ck_assert_str_ne(x, y);
 }
 END_TEST
@@ -340,8 +340,8 @@ static void deps_hex_tk(const char *dir, const struct strlist *dirs, const char 
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/main.cu", dir);
-	struct hasher h;
-	hash_init(&h);
+	struct sha256 h;
+	sha256_init(&h);
 	struct source_deps sd = {.dirs = dirs, .toolkit = toolkit, .cut = true};
 	char *text = source_hash_deps(&h, path, &sd);
 	if (cutp)
@@ -350,7 +350,7 @@ static void deps_hex_tk(const char *dir, const struct strlist *dirs, const char 
 		ck_assert(!sd.cut);
 	ck_assert_ptr_nonnull(text);
 	free(text);
-	hash_final(&h, hex);
+	sha256_final(&h, hex);
 }
 
 static void deps_hex(const char *dir, const struct strlist *dirs, char hex[HASH_HEX_LEN + 1])
@@ -412,8 +412,8 @@ START_TEST(test_key_follows_includes)
 	deps_hex(dir, &dirs, h);
 	ck_assert_str_ne(h0, h);
 	/* a missing source */
-	struct hasher hs;
-	hash_init(&hs);
+	struct sha256 hs;
+	sha256_init(&hs);
 	struct source_deps sd = {.dirs = &dirs};
 	ck_assert_ptr_null(source_hash_deps(&hs, "/nonexistent/main.cu", &sd));
 	strlist_free(&dirs);
@@ -509,15 +509,15 @@ START_TEST(test_pre_include)
 	strlist_add(&pre, "pre.h");
 	struct source_deps sd = {.dirs = &dirs, .pre = &pre};
 	char h0[HASH_HEX_LEN + 1], h[HASH_HEX_LEN + 1];
-	struct hasher hs;
-	hash_init(&hs);
+	struct sha256 hs;
+	sha256_init(&hs);
 	free(source_hash_deps(&hs, path, &sd));
-	hash_final(&hs, h0);
+	sha256_final(&hs, h0);
 	/* a header the pre-included file includes changes the key */
 	write_file(inc, "deep.h", "// v2\n");
-	hash_init(&hs);
+	sha256_init(&hs);
 	free(source_hash_deps(&hs, path, &sd));
-	hash_final(&hs, h);
+	sha256_final(&hs, h);
 	ck_assert_str_ne(h0, h);
 	strlist_free(&dirs);
 	strlist_free(&pre);
