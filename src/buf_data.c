@@ -1,6 +1,6 @@
 /*
- * Buffer contents on the host side: init forms, checks, dumps and the host
- * dump action.  Everything works on the bytes of one buffer in host byte
+ * Buffer contents on the host side: init forms, dumps and the host dump
+ * action (buf_check.c compares them with checks).  Everything works on the bytes of one buffer in host byte
  * order, element by element, through the element table of scalar.h.
  *
  * The random init form is defined here, once, so that the same seed gives
@@ -25,9 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "buf_data.h"
+#include "fileio.h"
 #include "xmalloc.h"
 
 /* Where an init error points: the init itself, else its buffer. */
@@ -39,34 +39,6 @@ static struct pos init_pos(const struct buffer *b)
 static const char *init_path(const struct init *in)
 {
 	return in->path ? in->path : in->file;
-}
-
-/*
- * Read exactly size bytes of path into out.  0 on success; -1 when the
- * file cannot be read (errno set); 1 when its size differs (*actual set).
- */
-static int read_exact(const char *path, void *out, uint64_t size, uint64_t *actual)
-{
-	FILE *f = fopen(path, "rb");
-	if (f == NULL)
-		return -1;
-	struct stat st;
-	int rc = 0;
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size != size) {
-		*actual = (uint64_t)st.st_size;
-		rc = 1;
-	} else if (fread(out, 1, size, f) != size) {
-		rc = ferror(f) ? -1 : 1;
-		*actual = 0;
-	} else if (getc(f) != EOF) {
-		*actual = size + 1;
-		rc = 1;
-	}
-	int saved = errno;
-	fclose(f);
-	errno = saved;
-	return rc;
 }
 
 /* Store v in a float element type; false when it overflows to infinity. */
@@ -270,7 +242,7 @@ static int fill_file(const struct buffer *b, void *out, struct diag *d)
 	const char *path = init_path(&b->init);
 	struct pos pos = b->init.file_pos.line ? b->init.file_pos : init_pos(b);
 	uint64_t actual = 0;
-	switch (read_exact(path, out, b->size, &actual)) {
+	switch (read_file_exact(path, out, b->size, &actual)) {
 	case 0:
 		return 0;
 	case 1:
@@ -320,128 +292,6 @@ int buffer_fill_init(const struct buffer *b, void *out, struct diag *d)
 		return fill_file(b, out, d);
 	}
 	return -1;
-}
-
-/* Decode an integer element as 64 bits, sign-extended for signed types. */
-static uint64_t int_bits(enum elem_type t, const void *p)
-{
-	switch (t) {
-	case ET_I8: { int8_t x; memcpy(&x, p, 1); return (uint64_t)(int64_t)x; }
-	case ET_U8: { uint8_t x; memcpy(&x, p, 1); return x; }
-	case ET_I16: { int16_t x; memcpy(&x, p, 2); return (uint64_t)(int64_t)x; }
-	case ET_U16: { uint16_t x; memcpy(&x, p, 2); return x; }
-	case ET_I32: { int32_t x; memcpy(&x, p, 4); return (uint64_t)(int64_t)x; }
-	case ET_U32: { uint32_t x; memcpy(&x, p, 4); return x; }
-	default: { uint64_t x; memcpy(&x, p, 8); return x; }
-	}
-}
-
-/*
- * Whether actual a matches expected e: |a - e| <= atol + rtol * |e|.  NaN
- * matches only NaN, and an infinity only itself; integers compare exactly
- * unless a tolerance is given, and then their difference is taken exactly
- * before it is compared.
- */
-static bool elem_matches(enum elem_type t, const void *a, const void *e,
-			 double rtol, double atol)
-{
-	const struct elem_info *ei = &elem_infos[t];
-	if (ei->is_float) {
-		double x = elem_to_double(t, a), y = elem_to_double(t, e);
-		if (isnan(x) || isnan(y))
-			return isnan(x) && isnan(y);
-		if (x == y)
-			return true;
-		/* inf <= rtol * inf would let any value match an infinity */
-		if (isinf(x) || isinf(y))
-			return false;
-		return fabs(x - y) <= atol + rtol * fabs(y);
-	}
-	if (rtol == 0 && atol == 0)
-		return memcmp(a, e, ei->size) == 0;
-	uint64_t x = int_bits(t, a), y = int_bits(t, e);
-	bool x_less = ei->is_signed ? (int64_t)x < (int64_t)y : x < y;
-	uint64_t diff = x_less ? y - x : x - y;
-	double ey = ei->is_signed ? fabs((double)(int64_t)y) : (double)y;
-	return (double)diff <= atol + rtol * ey;
-}
-
-bool check_run(const struct check *c, const struct buffer *b, const void *data,
-	       struct diag *d)
-{
-	enum elem_type t = b->type;
-	unsigned es = elem_infos[t].size;
-	uint64_t n = b->size / es;
-	unsigned char one[8];
-	unsigned char *expect = NULL;
-	size_t stride = es;
-	char why[128];
-	const char *err;
-	switch (c->expect) {
-	case EXPECT_SCALAR:
-		err = num_encode(&c->scalar, t, one, why, sizeof why);
-		if (err) {
-			diag_error(d, c->scalar.pos.line ? c->scalar.pos : c->pos,
-				   "check of buffer '%s': %s", b->name, err);
-			return false;
-		}
-		stride = 0;
-		break;
-	case EXPECT_LIST:
-		if (c->nlist != n) {
-			diag_error(d, c->expect_pos.line ? c->expect_pos : c->pos,
-				   "check of buffer '%s' lists %zu values, expected %" PRIu64
-				   " (one per element)", b->name, c->nlist, n);
-			return false;
-		}
-		expect = xmalloc(b->size ? b->size : 1);
-		for (size_t i = 0; i < c->nlist; i++) {
-			err = num_encode(&c->list[i], t, expect + i * es, why, sizeof why);
-			if (err) {
-				diag_error(d, c->list[i].pos.line ? c->list[i].pos : c->pos,
-					   "check of buffer '%s': %s", b->name, err);
-				free(expect);
-				return false;
-			}
-		}
-		break;
-	case EXPECT_FILE: {
-		expect = xmalloc(b->size ? b->size : 1);
-		const char *path = c->path ? c->path : c->file;
-		struct pos pos = c->expect_pos.line ? c->expect_pos : c->pos;
-		uint64_t actual = 0;
-		int rc = read_exact(path, expect, b->size, &actual);
-		if (rc == 1)
-			diag_error(d, pos, "expected file '%s' has %" PRIu64 " bytes, buffer '%s' has %" PRIu64,
-				   c->file, actual, b->name, b->size);
-		else if (rc != 0)
-			diag_error(d, pos, "cannot read expected file '%s' for buffer '%s': %s",
-				   c->file, b->name, strerror(errno));
-		if (rc != 0) {
-			free(expect);
-			return false;
-		}
-		break;
-	}
-	}
-	const unsigned char *exp = expect ? expect : one;
-	const unsigned char *act = data;
-	uint64_t ndiff = 0, first = 0;
-	for (uint64_t i = 0; i < n; i++)
-		if (!elem_matches(t, act + i * es, exp + i * stride, c->rtol, c->atol))
-			if (ndiff++ == 0)
-				first = i;
-	if (ndiff) {
-		char e[64], a[64];
-		elem_format(t, exp + first * stride, e, sizeof e);
-		elem_format(t, act + first * es, a, sizeof a);
-		diag_error(d, c->pos,
-			   "check failed: buffer '%s' differs at index %" PRIu64
-			   ": expected %s, got %s (%" PRIu64 " of %" PRIu64 " elements differ)",
-			   b->name, first, e, a, ndiff, n);
-	}
-	free(expect);
-	return ndiff == 0;
 }
 
 /* NumPy's dtype for each element type, without the byte order mark. */

@@ -1,7 +1,8 @@
 /*
  * Buffer contents on the host side, with no CUDA in sight: the initial
- * contents of a buffer (every init form), checks against expected values,
- * dumps to files (raw, .npy, .txt) and the host `dump` action's printing.
+ * contents of a buffer (every init form), dumps to files (raw, .npy,
+ * .txt) and the host `dump` action's printing; buf_check.h compares them
+ * with checks.
  * The GPU back end moves the bytes; everything about their meaning is here
  * so it is unit-tested without a GPU.
  */
@@ -20,15 +21,6 @@
  * after reporting through d (an init file that changed since validation).
  */
 int buffer_fill_init(const struct buffer *b, void *out, struct diag *d);
-
-/*
- * Compare data (the buffer's b->size bytes after the verification launch)
- * with check c.  On failure report through d, at the check's position: the
- * buffer, the first differing index, expected and actual values, and how
- * many elements differ.  Returns true when the check holds.
- */
-bool check_run(const struct check *c, const struct buffer *b, const void *data,
-	       struct diag *d);
 
 /* Write data (b->size bytes) to path: .npy, .txt, else raw.  0 or -1 (errno). */
 int dump_write(const char *path, const struct buffer *b, const void *data);

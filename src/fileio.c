@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -91,4 +92,28 @@ int output_close(FILE *f, const char *path, enum output_written w)
 		errorx("cannot write %s: %s", path ? path : "standard output",
 		       err ? strerror(err) : "write error");
 	return 2;
+}
+
+int read_file_exact(const char *path, void *out, uint64_t size, uint64_t *actual)
+{
+	FILE *f = fopen(path, "rb");
+	if (f == NULL)
+		return -1;
+	struct stat st;
+	int rc = 0;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size != size) {
+		*actual = (uint64_t)st.st_size;
+		rc = 1;
+	} else if (fread(out, 1, size, f) != size) {
+		rc = ferror(f) ? -1 : 1;
+		*actual = 0;
+	} else if (getc(f) != EOF) {
+		*actual = size + 1;
+		rc = 1;
+	}
+	int saved = errno;
+	fclose(f);
+	errno = saved;
+	return rc;
 }

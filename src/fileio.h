@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -19,6 +20,13 @@
  * errno set, and *len 0, when it cannot be opened or read.
  */
 char *read_whole_file(const char *path, size_t *len);
+
+/*
+ * Exactly size bytes of path into out (an init or expect file, whose size
+ * the file format fixes).  0 on success; -1 when the file cannot be read
+ * (errno set); 1 when its size differs (*actual set).
+ */
+int read_file_exact(const char *path, void *out, uint64_t size, uint64_t *actual);
 
 /* All len bytes to fd, through short writes and EINTR; false on an error. */
 bool write_full(int fd, const void *buf, size_t len);

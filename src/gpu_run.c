@@ -22,6 +22,7 @@
 #include "monotime.h"
 #include "prof_run.h"
 #include "report.h"
+#include "buf_check.h"
 #include "buf_data.h"
 #include "xmalloc.h"
 
@@ -96,7 +97,7 @@ static int verify(struct run *rn, struct report *rep)
 		const void *data = read_buffer(rn, &rb, c->buffer.idx, &rc);
 		if (data == NULL)
 			break;
-		if (check_run(c, &g->buffers[c->buffer.idx], data, gp->d))
+		if (check_buffer(c, &g->buffers[c->buffer.idx], data, gp->d))
 			rep->checks_passed++;
 		else
 			rep->checks_failed++;

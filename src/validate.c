@@ -1758,7 +1758,7 @@ static void check_checks(struct vctx *v)
 	}
 }
 
-static void check_run(struct vctx *v)
+static void check_run_section(struct vctx *v)
 {
 	const struct run_defaults *r = &v->g->run;
 	if (r->has_device && (r->device < 0 || r->device > GDEF_MAX_DEVICE))
@@ -1820,7 +1820,7 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	check_conditions_used(&v);
 	check_events_used(&v);
 	check_checks(&v);
-	check_run(&v);
+	check_run_section(&v);
 
 	free(v.module_names);
 	free(v.buffer_names);
