@@ -198,7 +198,7 @@ static bool parse_shard(const char *s, struct options *o)
 	return true;
 }
 
-static enum cli_result __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
+enum cli_result usage_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

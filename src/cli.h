@@ -57,6 +57,11 @@ enum cli_result {
 enum cli_result cli_parse(int argc, char **argv, struct options *o);
 void cli_free(struct options *o);
 void cli_usage(FILE *out);
+/*
+ * A misuse of the command line: "cugraphrun: what", then the line that
+ * points at --help, on stderr.  Returns CLI_USAGE (exit 2).
+ */
+enum cli_result usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * CU_GRAPH_DEBUG_DOT_FLAGS_* by name: name i is the driver's bit i (the

@@ -479,14 +479,13 @@ static bool single_file_options(const struct options *o)
 		o->ndumps ? "--dump" : o->trace ? "--trace" : NULL;
 	if (what == NULL && o->junit && strcmp(o->junit, "-") == 0 && o->json &&
 	    o->json_file == NULL) {
-		fprintf(stderr, "cugraphrun: --junit=- and --json both write to standard output: "
-			"give one of them a file\nTry 'cugraphrun --help' for more information.\n");
+		usage_error("--junit=- and --json both write to standard output: give one of "
+			    "them a file");
 		return false;
 	}
 	if (what == NULL)
 		return true;
-	fprintf(stderr, "cugraphrun: %s writes one file: it needs a single graph file, "
-		"not a suite\nTry 'cugraphrun --help' for more information.\n", what);
+	usage_error("%s writes one file: it needs a single graph file, not a suite", what);
 	return false;
 }
 
