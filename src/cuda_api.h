@@ -10,7 +10,7 @@
  * as on that older driver: entry points newer than it stay NULL, exactly
  * as a real old driver would leave them.
  *
- * <cuda.h> is included here and in the GPU layer (gpu_*.c, driver_dot.c)
+ * <cuda.h> is included here and in the GPU layer (gpu_*.c, gpu_dot.c)
  * and nowhere else.  The table is a process-wide singleton: cu_open()
  * fills it once, nothing owns it, it is never closed (the driver stays
  * loaded until exit, as CUDA expects).

@@ -1,6 +1,6 @@
 /*
  * DOT output through Graphviz libcgraph (<graphviz/cgraph.h> is included
- * in the DOT modules, describe.c and driver_dot.c, and nowhere else): the
+ * in the DOT modules, describe.c and gpu_dot.c, and nowhere else): the
  * description-level view of a validated definition, no GPU needed.
  */
 #ifndef CGR_DESCRIBE_H

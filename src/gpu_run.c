@@ -31,7 +31,7 @@ struct run {
 	struct launcher ln;             /* the gpu, the settings, the executable graph */
 	CUevent *ev;                    /* start and end per launch */
 	size_t nev;
-	struct profile_run profile;     /* --profile (prof_run.h) */
+	struct prof_run profile;     /* --profile (prof_run.h) */
 };
 
 /* The buffer --dump=NAME=FILE names, or -1 after a message. */
@@ -299,12 +299,12 @@ static int run_stages(struct run *rn, struct report *rep)
 	if ((rc = timed_launches(rn, samples)) != 0)
 		return rc;
 	/* the verification launch's pair of events is free again */
-	if (s->profile && (rc = profile_launches(&rn->profile, &rn->ln, rn->ev[0], rn->ev[1],
+	if (s->profile && (rc = prof_run_launches(&rn->profile, &rn->ln, rn->ev[0], rn->ev[1],
 						 rep)) != 0)
 		return rc;
 	rep->exit_status = rep->checks_failed ? 1 : 0;
 	/* before the report, so that its exit_status counts a failed write */
-	if ((rc = profile_outputs(&rn->profile, s, gp->g, rn->ln.gname, rep)) != 0)
+	if ((rc = prof_run_outputs(&rn->profile, s, gp->g, rn->ln.gname, rep)) != 0)
 		rep->exit_status = rc;
 	rc = print_report(rn, rep);
 	return rc ? rc : rep->exit_status;
@@ -345,7 +345,7 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 				cu.EventDestroy(rn.ev[i]);
 		launcher_drop(&rn.ln);
 	}
-	profile_run_free(&rn.profile);
+	prof_run_free(&rn.profile);
 	free(rn.ev);
 	free((void *)rep.spans);
 	free((void *)rep.samples);

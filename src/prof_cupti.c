@@ -1,5 +1,5 @@
 /*
- * CUPTI at run time (see profile.h).
+ * CUPTI at run time (see prof_cupti.h).
  *
  * Mapping records to nodes: every node we built has a graph node id
  * (cuptiGetGraphNodeId on its handle).  Instantiating clones the nodes, and
@@ -490,7 +490,7 @@ static struct node *resolve(struct profiler *p, uint64_t id)
  * were created, then every nested node (child-graph, conditional and
  * empty ones too) in the order they were created.  So when the root
  * clones sit at G<<32 + 0, 1, 2... as expected (prof_exec_base, in
- * profmap.c, checks it), nested node j is
+ * prof_ids.c, checks it), nested node j is
  * G<<32 + nroot + j.  When they do not, nested records stay unmapped and
  * the report counts them.
  */

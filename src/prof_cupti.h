@@ -2,7 +2,7 @@
  * CUPTI, opened at run time like the driver (never linked): the profiled
  * launches' activity records (kernels, memsets, memcpys), each mapped back
  * to the YAML node it ran for through its graph node id.  <cupti*.h> is
- * included in profile.c and nowhere else.
+ * included in prof_cupti.c and nowhere else.
  *
  * Use, after the timed launches (so that they run with no CUPTI even
  * loaded): profiler_open(), profiler_start() before

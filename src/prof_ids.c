@@ -1,5 +1,5 @@
 /*
- * Graph node id arithmetic for the profile (see profmap.h).
+ * Graph node id arithmetic for the profile (see prof_ids.h).
  *
  * prof_exec_base finds each root node's clone by binary search in an
  * index of the clones sorted by (original id, graph, order announced):

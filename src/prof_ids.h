@@ -1,9 +1,9 @@
 /*
  * The part of mapping CUPTI's records back to YAML nodes that is pure
- * arithmetic on graph node ids, kept out of profile.c (which needs CUPTI
+ * arithmetic on graph node ids, kept out of prof_cupti.c (which needs CUPTI
  * and a GPU) so that it is unit-tested without either: where the
  * instantiated graph numbers the nodes of child graphs and conditional
- * bodies, whose clones CUPTI never announces.  profile.c, above
+ * bodies, whose clones CUPTI never announces.  prof_cupti.c, above
  * exec_layout, says what the driver was measured to do.
  */
 #ifndef CGR_PROF_IDS_H

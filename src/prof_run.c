@@ -1,5 +1,5 @@
 /*
- * --profile's part of a run (see profile_run.h): the profiled launches
+ * --profile's part of a run (see prof_run.h): the profiled launches
  * and the outputs written from the profile.
  */
 #include "config.h"
@@ -22,7 +22,7 @@
  * each launch's records are told apart by a flush.  The timed
  * instantiation goes first: a graph with memory nodes allows one.
  */
-int profile_launches(struct profile_run *pr, struct launcher *ln, CUevent start, CUevent end,
+int prof_run_launches(struct prof_run *pr, struct launcher *ln, CUevent start, CUevent end,
 		     struct report *rep)
 {
 	struct gpu *gp = ln->gp;
@@ -81,7 +81,7 @@ int profile_launches(struct profile_run *pr, struct launcher *ln, CUevent start,
 }
 
 /* --trace and the coloured --describe, before the report.  0 or 2. */
-int profile_outputs(struct profile_run *pr, const struct run_settings *s,
+int prof_run_outputs(struct prof_run *pr, const struct run_settings *s,
 		    const struct gdef *g, const char *graph, const struct report *rep)
 {
 	const struct run_outputs *o = &s->out;
@@ -118,7 +118,7 @@ int profile_outputs(struct profile_run *pr, const struct run_settings *s,
 	return rc;
 }
 
-void profile_run_free(struct profile_run *pr)
+void prof_run_free(struct prof_run *pr)
 {
 	prof_summary_free(pr->summary);
 	profiler_free(pr->prof);

@@ -7,9 +7,9 @@
  * itself is prof_cupti.h's; launching, waiting and the words for a launch
  * are the launcher's (gpu_launch.h), the same as for the timed launches.
  *
- * Ownership: a struct profile_run owns the profiler, the profiled launch
+ * Ownership: a struct prof_run owns the profiler, the profiled launch
  * times and the summary (the report borrows the summary);
- * profile_run_free() releases them and accepts a zeroed one.  It must be
+ * prof_run_free() releases them and accepts a zeroed one.  It must be
  * freed after the run's executable graph and events are destroyed, before
  * the context is closed (gpu_close).
  */
@@ -28,7 +28,7 @@
 #include "run_settings.h"
 
 /* What the profiled launches leave for the outputs and the report. */
-struct profile_run {
+struct prof_run {
 	struct profiler *prof;          /* NULL until CUPTI was opened */
 	double *samples;                /* each profiled launch, seconds */
 	struct prof_summary *summary;
@@ -41,16 +41,16 @@ struct profile_run {
  * summarized into rep->profile with rep's timed samples as the plain
  * median.  0, or the exit status after a message.
  */
-int profile_launches(struct profile_run *pr, struct launcher *ln, CUevent start, CUevent end,
+int prof_run_launches(struct prof_run *pr, struct launcher *ln, CUevent start, CUevent end,
 		     struct report *rep);
 
 /*
- * --trace and the coloured --describe of s, when profile_launches took a
+ * --trace and the coloured --describe of s, when prof_run_launches took a
  * profile (else nothing); graph names the graph in the trace.  0 or 2.
  */
-int profile_outputs(struct profile_run *pr, const struct run_settings *s,
+int prof_run_outputs(struct prof_run *pr, const struct run_settings *s,
 		    const struct gdef *g, const char *graph, const struct report *rep);
 
-void profile_run_free(struct profile_run *pr);
+void prof_run_free(struct prof_run *pr);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * Per-node statistics and the critical path of a profile (see profstat.h).
+ * Per-node statistics and the critical path of a profile (see prof_stat.h).
  *
  * The critical path is the longest path through the model graph where a
  * node weighs its GPU time per launch: a kernel, memset or copy its median

@@ -3,8 +3,8 @@
  * it, so that it is unit-tested without a GPU: per-node statistics, the
  * critical path through the model graph (body executions included), the
  * colour scale of the coloured description, and their printing in the
- * report (human and JSON).  src/profile.c collects the records on the GPU
- * and maps each one to its YAML node; src/trace.c writes them as a Chrome
+ * report (human and JSON).  src/prof_cupti.c collects the records on the GPU
+ * and maps each one to its YAML node; src/prof_trace.c writes them as a Chrome
  * trace.
  *
  * Ownership: a struct prof_summary owns its arrays and copies nothing of

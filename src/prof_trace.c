@@ -1,5 +1,5 @@
 /*
- * Chrome trace events (see trace.h).  One complete event ("ph": "X") per
+ * Chrome trace events (see prof_trace.h).  One complete event ("ph": "X") per
  * node execution, named by the node's YAML id, with ts and dur in
  * microseconds from the first record; one track (tid) per CUDA stream that
  * CUPTI named.  A track must hold events that nest or follow each other,

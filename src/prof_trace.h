@@ -1,7 +1,7 @@
 /*
  * --trace=FILE: the profiled launches as a Chrome trace-event JSON file,
  * the format Perfetto and chrome://tracing open.  No CUDA here: it writes
- * the records profile.c collected.  It borrows everything it is given.
+ * the records prof_cupti.c collected.  It borrows everything it is given.
  */
 #ifndef CGR_PROF_TRACE_H
 #define CGR_PROF_TRACE_H

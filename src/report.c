@@ -39,7 +39,7 @@
  *                      event_record nodes, in file order
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
- *   profile            only with --profile: see profstat.c and cugraphrun(1)
+ *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
  */
 #include "config.h"
 

@@ -1,5 +1,5 @@
 /*
- * The compile cache (see cache.h).  An entry file is a header of four
+ * The compile cache (see rtc_cache.h).  An entry file is a header of four
  * lines and the payload:
  *
  *   cugraphrun-cache 1

@@ -1,5 +1,5 @@
 /*
- * NVRTC at run time and the compile cache (see rtc.h).
+ * NVRTC at run time and the compile cache (see rtc_nvrtc.h).
  *
  * The cache key is a SHA-256 over: this key's format; the NVRTC library
  * file a compile would load (real path, size, modification time: that

@@ -7,7 +7,7 @@
  * CUGRAPHRUN_NVRTC names one library file instead), and dlopen()s that
  * file when a module must be compiled, not when the cache has it; so the
  * program starts, validates and describes without NVRTC.  <nvrtc.h> is
- * included in rtc.c and nowhere else.  The library stays loaded until
+ * included in rtc_nvrtc.c and nowhere else.  The library stays loaded until
  * exit; nothing owns it.
  *
  * Ownership: a struct rtc_image owns its image and names; rtc_image_free

@@ -1,6 +1,6 @@
 /*
  * CUDA C++ source modules without CUDA: options, the include scan of the
- * cache key, the kernels a source declares (see source.h).
+ * cache key, the kernels a source declares (see rtc_source.h).
  */
 #include "config.h"
 

@@ -1,6 +1,6 @@
 /*
  * Where the CUDA toolkit's libraries that cugraphrun opens at run time
- * are looked for: NVRTC (rtc.c) and CUPTI (profile.c).  A library is
+ * are looked for: NVRTC (rtc_nvrtc.c) and CUPTI (prof_cupti.c).  A library is
  * found as a file, without loading it, so that NVRTC's compile cache can
  * name the file a compile would load and a cache hit never loads NVRTC.
  * The loader's places are read as the loader reads them: LD_LIBRARY_PATH,

@@ -1,6 +1,6 @@
 /*
  * Unit tests for the graph node id arithmetic of the profile
- * (src/profmap.c): where the root graph's clones must sit for nested
+ * (src/prof_ids.c): where the root graph's clones must sit for nested
  * nodes to be mapped, against hand-made cases and, on random ones,
  * against the linear scan it replaced.
  */
@@ -16,7 +16,7 @@
 
 #define G(g, i) (((uint64_t)(g) << 32) + (uint64_t)(i))
 
-/* The scan profile.c's exec_layout did before, O(nroot x nclones): the reference. */
+/* The scan prof_cupti.c's exec_layout did before, O(nroot x nclones): the reference. */
 static bool scan_base(const uint64_t *root_ids, size_t nroot, const struct prof_clone *clones,
 		      size_t nclones, uint64_t *out)
 {
@@ -168,9 +168,9 @@ START_TEST(ten_thousand_nodes)
 }
 END_TEST
 
-static Suite *profmap_suite(void)
+static Suite *prof_ids_suite(void)
 {
-	Suite *s = suite_create("profmap");
+	Suite *s = suite_create("prof_ids");
 	TCase *tc = tcase_create("exec_base");
 	tcase_add_test(tc, in_order);
 	tcase_add_test(tc, announced_out_of_order_among_nested);
@@ -182,4 +182,4 @@ static Suite *profmap_suite(void)
 	return s;
 }
 
-UNIT_MAIN(profmap_suite)
+UNIT_MAIN(prof_ids_suite)

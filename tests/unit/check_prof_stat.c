@@ -1,6 +1,6 @@
 /*
- * Unit tests for the profile's analysis (src/profstat.c) and the Chrome
- * trace writer (src/trace.c), with synthetic activity records over
+ * Unit tests for the profile's analysis (src/prof_stat.c) and the Chrome
+ * trace writer (src/prof_trace.c), with synthetic activity records over
  * definitions loaded from YAML text: per-node statistics, executions of
  * conditional bodies, the critical path, the colour scale, the report's
  * profile section, and the coloured description read back by agread.
@@ -26,7 +26,7 @@
 /* A validated definition from YAML text (written to a temporary file). */
 static struct gdef *load_text(const char *yaml)
 {
-	char path[] = "/tmp/check_profstat_XXXXXX";
+	char path[] = "/tmp/check_prof_stat_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	FILE *f = fdopen(fd, "w");
@@ -391,9 +391,9 @@ START_TEST(trace_lanes_and_json)
 }
 END_TEST
 
-static Suite *profstat_suite(void)
+static Suite *prof_stat_suite(void)
 {
-	Suite *s = suite_create("profstat");
+	Suite *s = suite_create("prof_stat");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, fan_statistics_and_path);
 	tcase_add_test(tc, bodies_executions_and_path);
@@ -406,4 +406,4 @@ static Suite *profstat_suite(void)
 	return s;
 }
 
-UNIT_MAIN(profstat_suite)
+UNIT_MAIN(prof_stat_suite)

@@ -1,7 +1,7 @@
 /*
  * Unit tests for the host side of a run: statistics and reports
  * (src/report.c), and buffer init, checks, dumps and printing
- * (src/verify.c).  Models are built by hand, without the loader.
+ * (src/buf_data.c).  Models are built by hand, without the loader.
  */
 #include "config.h"
 
@@ -777,7 +777,7 @@ END_TEST
 
 /*
  * The random init form's definition, written again here from the
- * description in verify.c (splitmix64 seeding xoshiro256**).
+ * description in buf_data.c (splitmix64 seeding xoshiro256**).
  */
 static uint64_t ref_splitmix(uint64_t *x)
 {

@@ -1,6 +1,6 @@
 /*
- * Unit tests for the compile cache (src/cache.c) and the CUDA-free parts
- * of source modules (src/source.c): SHA-256, the atomic entries and their
+ * Unit tests for the compile cache (src/rtc_cache.c) and the CUDA-free parts
+ * of source modules (src/rtc_source.c): SHA-256, the atomic entries and their
  * integrity check, the cache folder, what the key covers (includes,
  * headers appearing, includes by macro), options and the kernel list.
  * No CUDA and no NVRTC: these run everywhere.

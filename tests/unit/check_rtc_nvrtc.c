@@ -1,6 +1,6 @@
 /*
  * Unit tests of compiling source modules with NVRTC through the cache
- * (src/rtc.c), for sm_90, with no GPU: NVRTC runs on any machine with the
+ * (src/rtc_nvrtc.c), for sm_90, with no GPU: NVRTC runs on any machine with the
  * toolkit.  Exit 77 (skip) where libnvrtc cannot be loaded.
  */
 #include "config.h"

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the JUnit writer (src/junit.c): escaping of text and
+ * Unit tests for the JUnit writer (src/suite_junit.c): escaping of text and
  * attributes, including what XML 1.0 cannot hold, and the document's
  * counts.  Schema validity is tests/suite.test's (xmllint --schema).
  */
