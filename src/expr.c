@@ -685,9 +685,13 @@ static const struct c_type {
 };
 #define N_C_TYPES (sizeof c_types / sizeof *c_types)
 
+/* s[0..n) is name: out at the first byte that differs, no strlen of each name. */
 static bool same(const char *s, size_t n, const char *name)
 {
-	return strlen(name) == n && memcmp(s, name, n) == 0;
+	for (size_t k = 0; k < n; k++)
+		if (name[k] == '\0' || name[k] != s[k])
+			return false;
+	return name[n] == '\0';
 }
 
 static __attribute__((cold)) bool unknown_type(const struct expr_val *v, const struct ins *in,
