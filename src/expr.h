@@ -98,7 +98,8 @@
  *
  * Conditions: '!', '&&', '||' and the condition of '?:' take a number,
  * true when nonzero (NaN is true, as in C); a string is an error ("string
- * 'S' as a condition in '&&'").  '!', '&&' and '||' yield int 0 or 1.
+ * 'S' as a condition in '&&'", "... in '?'" for ?:).  '!', '&&' and '||'
+ * yield int 0 or 1.
  * '&&', '||' and '?:' evaluate left to right and only as much as they
  * need: a branch that is not evaluated cannot fail (n > 0 ? 100 / n : 0).
  * The branches of '?:' may have different types.
@@ -132,12 +133,29 @@
  *                     nv_bfloat16 (long and size_t are 8, as on 64-bit
  *                     Linux)
  *
+ * Their errors, at the function's name:
+ *
+ *     string 'S' in 'F' (it takes numbers)         any but sizeof
+ *     float F in 'ceil_div' (it takes integers)
+ *     division by zero in 'ceil_div'
+ *     negative divisor N in 'ceil_div'
+ *     negative dividend N in 'ceil_div'
+ *     integer overflow in 'abs'
+ *     float nan in 'int' (NaN has no integer value)
+ *     float F out of range in 'int'
+ *     unknown type 'S' in 'sizeof' (did you mean 'U'?)
+ *                                                  the hint when one is
+ *                                                  close (or differs in case)
+ *     N in 'sizeof' (it takes a type name such as 'f32')
+ *                                                  also "float F in ..."
+ *
  * FORMATTING (what a value interpolates to, expr_format)
  *
- * An int in decimal (-12); a string as is; a float in the shortest of
- * %.15g, %.16g and %.17g that reads back as the same double, with ".0"
- * appended when that has no '.', exponent, inf or nan, so that it reads
- * back as a float too (2.0, 0.1, 1e+20, -0.0, inf, -inf, nan).
+ * An int in decimal (-12); a string as is; a float as %.Ng with the
+ * fewest digits N (at most 17) that read back as the same double, with
+ * ".0" appended when that has no '.', exponent, inf or nan, so that it
+ * reads back as a float too (2.0, 0.1, 0.30000000000000004, 1e+20, 5e-324,
+ * -0.0, inf, -inf, nan).
  *
  * ERRORS
  *
