@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,19 @@ void strbuf_grow(struct strbuf *sb, size_t more)
 		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
 	sb->buf = xreallocarray(sb->buf, cap, 1);
 	sb->cap = cap;
+}
+
+void strbuf_add_grow(struct strbuf *sb, const void *p, size_t n)
+{
+	/* as integers: comparing pointers into different objects is undefined */
+	uintptr_t at = (uintptr_t)p - (uintptr_t)sb->buf;
+	bool inside = sb->buf != NULL && (uintptr_t)p >= (uintptr_t)sb->buf && at < sb->len;
+	strbuf_grow(sb, n);
+	if (inside)
+		p = sb->buf + at;
+	memcpy(sb->buf + sb->len, p, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
 }
 
 void strbuf_printf(struct strbuf *sb, const char *fmt, ...)

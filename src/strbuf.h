@@ -21,13 +21,22 @@ struct strbuf {
 
 /* Make room for more bytes and the '\0' after them; never fails. */
 void strbuf_grow(struct strbuf *sb, size_t more);
+/* strbuf_add when there is no room: grows, even when p points into sb. */
+void strbuf_add_grow(struct strbuf *sb, const void *p, size_t n);
 void strbuf_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_free(struct strbuf *sb);
 
+/*
+ * Append p[0..n).  p may point into sb's own text (an interpolated result
+ * appended to the buffer it lives in): the copy follows it when the
+ * buffer moves.
+ */
 static inline void strbuf_add(struct strbuf *sb, const void *p, size_t n)
 {
-	if (sb->cap - sb->len <= n)
-		strbuf_grow(sb, n);
+	if (sb->cap - sb->len <= n) {
+		strbuf_add_grow(sb, p, n);
+		return;
+	}
 	memcpy(sb->buf + sb->len, p, n);
 	sb->len += n;
 	sb->buf[sb->len] = '\0';

@@ -590,6 +590,20 @@ START_TEST(test_template_api)
 	ck_assert_str_eq(v.s, "k1_2_11");
 	ck_assert_str_eq(sb.buf, "pre:k1_2_11");   /* appended */
 	ck_assert_ptr_eq(v.s, sb.buf + 4);
+	/*
+	 * The result appended to the buffer it lives in, which moves on the
+	 * way (found by fuzzing; the sanitizer build sees the old buffer read).
+	 */
+	struct strbuf self = {0};
+	for (int k = 0; k < 50; k++)
+		strbuf_addc(&self, '-');
+	ck_assert(tmpl_eval(t, a, &self, &v, &err));
+	ck_assert_uint_eq(self.cap, 64);
+	expr_format(&v, &self);
+	ck_assert_uint_gt(self.cap, 64);
+	ck_assert_uint_eq(self.len, 64);
+	ck_assert_str_eq(self.buf + 50, "k1_2_11k1_2_11");
+	strbuf_free(&self);
 	/* An evaluation error leaves out as it was. */
 	a[2] = expr_int(INT64_MAX);
 	ck_assert(!tmpl_eval(t, a, &sb, &v, &err));
@@ -911,6 +925,15 @@ START_TEST(test_strbuf)
 	strbuf_printf(&sb, "%s", long_text);
 	ck_assert_uint_eq(sb.len, 8 + 299);
 	ck_assert_uint_eq(strlen(sb.buf), sb.len);
+	/* Appending its own text, across a move of the buffer. */
+	strbuf_free(&sb);
+	strbuf_add(&sb, "abcdefghijklmnopqrstuvwxyz0123456789", 36);
+	ck_assert_uint_eq(sb.cap, 64);
+	strbuf_add(&sb, sb.buf, sb.len);
+	ck_assert_uint_gt(sb.cap, 64);
+	ck_assert_str_eq(sb.buf, "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789");
+	strbuf_add(&sb, sb.buf + 70, 2);          /* no move */
+	ck_assert_str_eq(sb.buf + 70, "8989");
 	strbuf_free(&sb);
 	ck_assert_ptr_null(sb.buf);
 	strbuf_printf(&sb, "%d", 7);
