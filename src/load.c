@@ -829,6 +829,43 @@ static void names_free(struct names *nm)
 	free(nm->info);
 }
 
+/*
+ * Makes the thing called name (key kpos) in a section of named things and
+ * reads its value, the current event.  Returns the thing's own copy of the
+ * name, which the section remembers for duplicates, or NULL when the name
+ * is refused (reported, and the value skipped).
+ */
+typedef char *add_named_fn(struct ld *l, const char *name, struct pos kpos);
+
+/*
+ * A section mapping the user's names to things (modules, buffers,
+ * conditions): null for none, else a mapping, what it is called in a
+ * message.  Each name must be new in the section (nm): one given again is
+ * reported as a duplicate noun, unless a merge key brought it (the
+ * mapping's own key wins), and its value skipped.
+ */
+static void parse_named(struct ld *l, const struct keydef *kd, const char *what,
+			struct names *nm, const char *noun, add_named_fn *add)
+{
+	if (is_null(l)) {
+		next(l);
+		return;
+	}
+	if (!want_map(l, what, kd->name))
+		return;
+	struct mapiter it;
+	map_open(l, &it, NULL);
+	while (map_key(l, &it)) {
+		if (!name_new(l, nm, noun, &it)) {
+			skip_value(l);
+			continue;
+		}
+		char *name = add(l, it.key, it.kpos);
+		if (name)
+			name_add(nm, name, &it);
+	}
+}
+
 /* ---------------------------------------------------------------------
  * Modules
  */
@@ -993,33 +1030,25 @@ static void parse_module(struct ld *l, struct module *m)
 			    m->name, m->file);
 }
 
+static char *add_module(struct ld *l, const char *name, struct pos kpos)
+{
+	if (strcmp(name, "builtin") == 0) {
+		err(l, kpos, "module name 'builtin' is reserved for the built-in kernels");
+		skip_value(l);
+		return NULL;
+	}
+	struct gdef *g = l->g;
+	struct module *m = VEC_PUSH(g->modules, g->nmodules, g->capmodules);
+	m->name = gdef_strdup(g, name);
+	m->pos = kpos;
+	parse_module(l, m);
+	return m->name;
+}
+
 static void key_modules(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	struct gdef *g = obj;
-	if (is_null(l)) {
-		next(l);
-		return;
-	}
-	if (!want_map(l, "a mapping of module names to files", kd->name))
-		return;
-	struct mapiter it;
-	map_open(l, &it, NULL);
-	while (map_key(l, &it)) {
-		if (strcmp(it.key, "builtin") == 0) {
-			err(l, it.kpos, "module name 'builtin' is reserved for the built-in kernels");
-			skip_value(l);
-			continue;
-		}
-		if (!name_new(l, &l->modules, "module", &it)) {
-			skip_value(l);
-			continue;
-		}
-		struct module *m = VEC_PUSH(g->modules, g->nmodules, g->capmodules);
-		m->name = gdef_strdup(g, it.key);
-		m->pos = it.kpos;
-		name_add(&l->modules, m->name, &it);
-		parse_module(l, m);
-	}
+	parse_named(l, kd, "a mapping of module names to files", &l->modules, "module",
+		    add_module);
 }
 
 /* ---------------------------------------------------------------------
@@ -1212,36 +1241,28 @@ static const struct keydef buffer_keys[] = {
 };
 static const struct keytab buffer_tab = KEYTAB(buffer_keys);
 
-static void key_buffers(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+static char *add_buffer(struct ld *l, const char *name, struct pos kpos)
 {
-	struct gdef *g = obj;
-	if (is_null(l)) {
-		next(l);
-		return;
-	}
-	if (!want_map(l, "a mapping of buffer names to buffers", kd->name))
-		return;
-	struct mapiter it;
-	map_open(l, &it, NULL);
-	while (map_key(l, &it)) {
-		if (!name_new(l, &l->buffers, "buffer", &it)) {
-			skip_value(l);
-			continue;
-		}
-		struct buffer *b = VEC_PUSH(g->buffers, g->nbuffers, g->capbuffers);
-		b->name = gdef_strdup(g, it.key);
-		b->pos = it.kpos;
-		b->type = ET_U8;
-		b->memory = MEM_DEVICE;
-		b->init.kind = INIT_ZERO;
-		name_add(&l->buffers, b->name, &it);
-		if (!want_map(l, "a mapping {type, count or size, memory, init}", b->name))
-			continue;
+	struct gdef *g = l->g;
+	struct buffer *b = VEC_PUSH(g->buffers, g->nbuffers, g->capbuffers);
+	b->name = gdef_strdup(g, name);
+	b->pos = kpos;
+	b->type = ET_U8;
+	b->memory = MEM_DEVICE;
+	b->init.kind = INIT_ZERO;
+	if (want_map(l, "a mapping {type, count or size, memory, init}", b->name)) {
 		char ctx[160];
 		struct seen s;
 		snprintf(ctx, sizeof ctx, "in buffer '%.60s'", b->name);
 		parse_keys(l, &buffer_tab, b, ctx, &s);
 	}
+	return b->name;
+}
+
+static void key_buffers(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	parse_named(l, kd, "a mapping of buffer names to buffers", &l->buffers, "buffer",
+		    add_buffer);
 }
 
 /* ---------------------------------------------------------------------
@@ -1285,31 +1306,23 @@ static const struct keydef condition_keys[] = {
 };
 static const struct keytab condition_tab = KEYTAB(condition_keys);
 
+static char *add_condition(struct ld *l, const char *name, struct pos kpos)
+{
+	struct gdef *g = l->g;
+	struct condition *c = VEC_PUSH(g->conditions, g->nconditions, g->capconditions);
+	c->name = gdef_strdup(g, name);
+	c->pos = kpos;
+	c->user = -1;
+	char ctx[160];
+	snprintf(ctx, sizeof ctx, "in condition '%.60s'", c->name);
+	parse_optional_map(l, &condition_tab, c, c->name, ctx);
+	return c->name;
+}
+
 static void key_conditions(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	struct gdef *g = obj;
-	if (is_null(l)) {
-		next(l);
-		return;
-	}
-	if (!want_map(l, "a mapping of condition names to {default: N}", kd->name))
-		return;
-	struct mapiter it;
-	map_open(l, &it, NULL);
-	while (map_key(l, &it)) {
-		if (!name_new(l, &l->conditions, "condition", &it)) {
-			skip_value(l);
-			continue;
-		}
-		struct condition *c = VEC_PUSH(g->conditions, g->nconditions, g->capconditions);
-		c->name = gdef_strdup(g, it.key);
-		c->pos = it.kpos;
-		c->user = -1;
-		name_add(&l->conditions, c->name, &it);
-		char ctx[160];
-		snprintf(ctx, sizeof ctx, "in condition '%.60s'", c->name);
-		parse_optional_map(l, &condition_tab, c, c->name, ctx);
-	}
+	parse_named(l, kd, "a mapping of condition names to {default: N}", &l->conditions,
+		    "condition", add_condition);
 }
 
 /* ---------------------------------------------------------------------
