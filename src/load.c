@@ -2210,22 +2210,39 @@ static void key_node_id(struct ld *l, void *obj, const struct keydef *kd, struct
 	}
 }
 
+/* The after list of n, placed in the arena at its final length. */
 static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct node *n = obj;
-	struct name_ref r = {0};
+	struct name_ref small[8], *v = small;
+	size_t count = 0, cap = sizeof small / sizeof *small;
 	if (l->es.ev.type != EV_SEQ) {
-		if (get_ref(l, "a node id or a list of them", kd->name, &r))
-			*node_add_after(n) = r;
-		return;
+		if (get_ref(l, "a node id or a list of them", kd->name, &small[0]))
+			count = 1;
+	} else {
+		next(l);
+		while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
+			if (count == cap) {
+				struct name_ref *nv = xreallocarray(v == small ? NULL : v, cap * 2,
+								    sizeof *v);
+				if (v == small)
+					memcpy(nv, small, sizeof small);
+				v = nv;
+				cap *= 2;
+			}
+			if (get_ref(l, "a node id", kd->name, &v[count]))
+				count++;
+		}
+		next(l);
 	}
-	next(l);
-	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
-		r.name = NULL;
-		if (get_ref(l, "a node id", kd->name, &r))
-			*node_add_after(n) = r;
+	/* (One after key per node: a second is a duplicate, skipped unread.) */
+	if (count) {
+		n->after = arena_alloc(&l->g->arena, count * sizeof *n->after);
+		memcpy(n->after, v, count * sizeof *v);
+		n->nafter = (uint32_t)count;
 	}
-	next(l);
+	if (v != small)
+		free(v);
 }
 
 static const struct keydef node_keys[] = {
@@ -2253,7 +2270,7 @@ static void drop_node(struct ld *l, struct graph *gr, struct node *n)
 	gr->nnodes--;
 	if (l->nested)
 		l->nnodes--;
-	free(n->after); /* the node itself and its strings stay in the arena */
+	/* the node itself, its after list and its strings stay in the arena */
 }
 
 static void parse_node(struct ld *l, struct graph *gr)
