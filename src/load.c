@@ -2210,6 +2210,28 @@ static void key_node_id(struct ld *l, void *obj, const struct keydef *kd, struct
 	}
 }
 
+/*
+ * One name of an after list.  Most name the node written just before
+ * (a chain with ids): that one's id string is shared, not copied, and the
+ * validator, seeing the same pointer, finds the node without a lookup.
+ */
+static bool get_after(struct ld *l, const struct node *n, const char *what,
+		      const char *name, struct name_ref *r)
+{
+	const struct graph *gr = n->graph;
+	const struct node *prev = gr->nnodes >= 2 ? gr->nodes[gr->nnodes - 2] : NULL;
+	size_t len = l->es.ev.len;
+	if (prev && prev->id && is_scalar(l) && !is_null(l) && strlen(prev->id) == len &&
+	    memcmp(prev->id, l->es.ev.value, len) == 0) {
+		r->name = prev->id;
+		r->pos = l->es.ev.pos;
+		r->idx = -1;
+		next(l);
+		return true;
+	}
+	return get_ref(l, what, name, r);
+}
+
 /* The after list of n, placed in the arena at its final length. */
 static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
@@ -2217,7 +2239,7 @@ static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, str
 	struct name_ref small[8], *v = small;
 	size_t count = 0, cap = sizeof small / sizeof *small;
 	if (l->es.ev.type != EV_SEQ) {
-		if (get_ref(l, "a node id or a list of them", kd->name, &small[0]))
+		if (get_after(l, n, "a node id or a list of them", kd->name, &small[0]))
 			count = 1;
 	} else {
 		next(l);
@@ -2230,7 +2252,7 @@ static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, str
 				v = nv;
 				cap *= 2;
 			}
-			if (get_ref(l, "a node id", kd->name, &v[count]))
+			if (get_after(l, n, "a node id", kd->name, &v[count]))
 				count++;
 		}
 		next(l);

@@ -265,6 +265,8 @@ struct node {
 	uint32_t ndeps, capdeps;
 	enum node_kind kind;
 	bool id_given;
+	/* validator: node_index maps this node's id to it (the first node of that id) */
+	bool id_first;
 	uint8_t where;                  /* validator: NODE_IN_BODY, NODE_IN_CHILD */
 	/*
 	 * validator: the index in graph->nodes, and that of the root node

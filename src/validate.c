@@ -638,6 +638,7 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 	 * strings are not even read here.  Ids this walk makes up are indexed
 	 * at once, since nothing kept them clear of the explicit ones.
 	 */
+	n->id_first = false;
 	if (!n->id_given && !made_up)
 		return;
 	if (n->id[0] == '\0') {
@@ -645,8 +646,10 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 			   "for a default one");
 		return;
 	}
-	if (strmap_put(v->g->node_index, n->id, (long)self, &old))
+	if (strmap_put(v->g->node_index, n->id, (long)self, &old)) {
+		n->id_first = true;
 		return;
+	}
 	const struct node *first = v->g->all_nodes[old];
 	if (n->id_given)
 		diag_error(v->d, or_pos(n->id_pos, n->pos), "duplicate node id '%s'", n->id);
@@ -1313,6 +1316,19 @@ static long resolve_dep(struct vctx *v, const struct graph *gr, struct name_ref 
 	r->idx = -1;
 	if (r->name == NULL)
 		return -1;
+	/*
+	 * An after naming the node just before its own, as a chain with ids
+	 * does, shares that node's id string (see the loader's get_after):
+	 * when that node is the one the index holds for its id, it is the
+	 * answer, and in this graph, with no lookup.
+	 */
+	if (self && self->local > 0) {
+		const struct node *p = gr->nodes[self->local - 1];
+		if (p->id == r->name && p->id_first) {
+			r->idx = (long)p->local;
+			return r->idx;
+		}
+	}
 	long a = find_node(v, r->name);
 	if (a < 0) {
 		unknown_node(v, gr, r);
