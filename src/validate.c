@@ -1388,10 +1388,11 @@ static void report_cycle(struct vctx *v, const struct graph *gr, const size_t *p
  * when every dep comes before its node in the file: then file order is
  * the topological order, and there is no cycle.
  *
- * A chained node's one dep, the node before it, is a slice of *seq
- * (0, 1, ..., n - 1, made once, by walk or here): a 100,000-node chain
- * needs no 100,000 lists.  Such deps have capdeps 0 and are never
- * written through.
+ * A node's one dep x (the node before it in a chain, or the one its
+ * after or an edge names) is a slice of *seq (0, 1, ..., n - 1, made
+ * once, by walk or here) holding x: a 100,000-node chain, written with
+ * chain: true or with an after on every node, needs no 100,000 lists.
+ * Such deps have capdeps 0 and are never written through.
  */
 static bool fill_deps(struct graph *gr, size_t **seq)
 {
@@ -1424,12 +1425,19 @@ static bool fill_deps(struct graph *gr, size_t **seq)
 		nd->ndeps = 0;
 		if (most == 0)
 			continue;
-		if (most == 1 && chained) {
+		if (most == 1) {
+			/* One dep, x: the slice of *seq that holds x, not a list of its own. */
+			long x = chained ? (long)j - 1 : nd->nafter ? nd->after[0].idx :
+				gr->edges[eord[eoff[j]]].from.idx;
+			if (x < 0)
+				continue;
 			if (*seq == NULL)
 				*seq = counting(gr->arena, n);
-			nd->deps = &(*seq)[j - 1];
+			nd->deps = &(*seq)[x];
 			nd->ndeps = 1;
 			nd->capdeps = 0;
+			if ((size_t)x > j)
+				backward = false;
 			continue;
 		}
 		if (nd->capdeps < most) {
