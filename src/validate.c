@@ -1830,10 +1830,16 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	check_modules(&v);
 	check_buffers(&v);
 	size_t auto_ids[NK_COUNT] = {0};
-	/* Explicit ids only, at first: see index_node. */
-	g->node_index = strmap_new(16);
 	/* At its length: grown by doubling, it would leave as much again unused in the arena. */
 	v.capall = count_nodes(g->root);
+	/*
+	 * Explicit ids only, at first: see index_node.  Sized for every node
+	 * having one, as in a chain with ids, rather than grown from 16
+	 * slots, which doubled 14 times on the way to 100,000 ids and
+	 * rehashed each about twice; where fewer are given, the pages no id
+	 * lands in are never touched.
+	 */
+	g->node_index = strmap_new(v.capall);
 	if (v.capall)
 		g->all_nodes = arena_alloc(&g->arena, v.capall * sizeof *g->all_nodes);
 	walk(&v, g->root, 0, 0, auto_ids);
