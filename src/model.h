@@ -391,7 +391,8 @@ struct gdef {
 	 */
 	struct strmap *module_index, *buffer_index, *event_index,
 		*condition_index, *node_index;
-	struct node **all_nodes;        /* validator: every node, file order (in the arena) */
+	/* validator: every node, file order (in the arena; the root's own list if flat) */
+	struct node **all_nodes;
 	size_t nall_nodes;
 };
 

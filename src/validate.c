@@ -59,6 +59,8 @@ struct vctx {
 	size_t capall;
 	/* g->node_index holds every id, not only explicit and walk-made ones */
 	bool node_index_complete;
+	/* every node is in the root graph: all_nodes is the root's own list */
+	bool flat;
 	struct graph **graphs;  /* every graph, root first, in file order */
 	size_t ngraphs, capgraphs;
 	bool *sized;            /* per buffer: count and size are known */
@@ -724,7 +726,10 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 			n->id = arena_printf(&g->arena, "%s_%zu", node_kind_names[n->kind],
 					     auto_ids[n->kind]);
 		size_t self = g->nall_nodes;
-		*ARENA_PUSH(&g->arena, g->all_nodes, g->nall_nodes, v->capall) = n;
+		if (v->flat)
+			g->nall_nodes++;
+		else
+			*ARENA_PUSH(&g->arena, g->all_nodes, g->nall_nodes, v->capall) = n;
 		size_t t = gr->parent == NULL ? i : top;
 		n->local = (uint32_t)i;
 		n->top = (uint32_t)t;
@@ -1840,7 +1845,15 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	 * lands in are never touched.
 	 */
 	g->node_index = strmap_new(v.capall);
-	if (v.capall)
+	/*
+	 * When no node holds a graph (count_nodes then visits none), file
+	 * order is the root's own order: its list serves, and a large flat
+	 * file needs no copy of it.
+	 */
+	v.flat = !g->root->nodes_own;
+	if (v.flat)
+		g->all_nodes = g->root->nodes;
+	else if (v.capall)
 		g->all_nodes = arena_alloc(&g->arena, v.capall * sizeof *g->all_nodes);
 	walk(&v, g->root, 0, 0, auto_ids);
 	check_nodes(&v);
