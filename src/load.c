@@ -139,10 +139,16 @@ static void fatal(struct ld *l, struct pos pos, const char *fmt, ...)
  * Messages and scalars
  */
 
-/* YAML's null spellings all start with one of these: skip the strcmps. */
+/*
+ * YAML's null spellings are "", "~", null, Null and NULL: two bytes rule
+ * out the rest before the strcmps, for names such as n12 (ids in a chain
+ * go by twice, as an id and in an after) as well as for numbers.
+ */
 static bool null_text(const char *s)
 {
-	return (*s == '\0' || *s == '~' || *s == 'n' || *s == 'N') && is_null_scalar(s);
+	return (*s == '\0' || *s == '~' ||
+		((*s == 'n' || *s == 'N') && (s[1] == 'u' || s[1] == 'U'))) &&
+	       is_null_scalar(s);
 }
 
 /* The current event as a message shows it: "a list", "'abc'", ... */
