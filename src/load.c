@@ -2177,6 +2177,17 @@ static bool looks_automatic(const char *id)
 	return false;
 }
 
+/*
+ * The automatic id, handed out while the node is read, in file order and
+ * while it is in the cache: a second pass over 100,000 nodes costs more.
+ * assign_ids redoes them all when an id written in the file could clash.
+ */
+static void node_auto_id(struct ld *l, struct node *n)
+{
+	n->id = auto_id(l->g, n->kind, ++l->auto_counts[n->kind]);
+	n->id_pos = n->pos;
+}
+
 static void key_node_kind(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct node *n = obj;
@@ -2189,22 +2200,23 @@ static void key_node_kind(struct ld *l, void *obj, const struct keydef *kd, stru
 	node_set_kind(n, (enum node_kind)kd->arg);
 	n->kind_pos = kpos;
 	/*
-	 * The automatic id, handed out here, in file order (before the nodes
-	 * of the node's bodies) and while the node is in the cache: a second
-	 * pass over 100,000 nodes costs more.  assign_ids redoes it when an id
-	 * written in the file could clash.
+	 * The automatic id of a node that holds a graph, handed out here, in
+	 * file order: before the nodes of its bodies.  Other nodes get theirs
+	 * at their end (node_auto_id), the same number, once an id written
+	 * after the kind has been read: then they take none.
 	 */
-	if (n->id == NULL) {
-		n->id = auto_id(l->g, n->kind, ++l->auto_counts[n->kind]);
-		n->id_pos = n->pos;
-	}
+	static const bool holds_graph[NK_COUNT] = {
+		[NK_GRAPH] = true, [NK_IF] = true, [NK_WHILE] = true, [NK_SWITCH] = true,
+	};
+	if (n->id == NULL && holds_graph[n->kind])
+		node_auto_id(l, n);
 	kind_parsers[n->kind](l, n);
 }
 
 static void key_node_id(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct node *n = obj;
-	/* An id after the kind: the automatic one it had took a number. */
+	/* An id after the kind of a node that holds a graph: its automatic one took a number. */
 	if (n->id != NULL)
 		l->renumber = true;
 	if (get_text(l, "a node id", kd->name, &n->id, &n->id_pos)) {
@@ -2309,8 +2321,11 @@ static void parse_node(struct ld *l, struct graph *gr)
 	if (l->nested)
 		*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = n;
 	parse_keys(l, &node_tab, n, "in a node", &s);
-	if (n->kind != NK_COUNT)
+	if (n->kind != NK_COUNT) {
+		if (n->id == NULL)
+			node_auto_id(l, n);
 		return;
+	}
 	if (s.unknown == 0) {
 		char kinds[256];
 		list_names(node_kind_names, NK_COUNT, kinds, sizeof kinds);
