@@ -3,7 +3,10 @@
  * event API (no document tree).  It reports shape errors only: YAML syntax,
  * unknown or duplicate keys, wrong scalar types, values out of range for
  * their field.  Meaning (names, cycles, sizes, driver rules) is the
- * validator's.  <yaml.h> is included in load.c and nowhere else.
+ * validator's.  The loader is load.c (the scalars, the mappings, the
+ * format's tables) and load_events.c (libyaml's events, anchors and
+ * aliases, behind the private load_events.h); <yaml.h> is included by
+ * those and nowhere else.
  */
 #ifndef CGR_LOAD_H
 #define CGR_LOAD_H
