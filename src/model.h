@@ -269,12 +269,14 @@ struct node {
 	bool id_first;
 	uint8_t where;                  /* validator: NODE_IN_BODY, NODE_IN_CHILD */
 	/*
-	 * validator: the index in graph->nodes, and that of the root node
-	 * holding this one (itself at the top level).  32 bits are plenty: a
-	 * file of at most 1 GiB, with aliases expanding to at most 1,000,000
-	 * events, holds far fewer nodes.
+	 * validator: the index in graph->nodes, that of the root node
+	 * holding this one (itself at the top level), and the index in
+	 * gdef.all_nodes, by which per-node figures (the profile) are kept.
+	 * 32 bits are plenty: a file of at most 1 GiB, with aliases
+	 * expanding to at most 1,000,000 events, holds far fewer nodes.
+	 * (seq fills what was padding before pos: the node stays 232 bytes.)
 	 */
-	uint32_t local, top;
+	uint32_t local, top, seq;
 	struct pos pos;                 /* the node's mapping */
 	struct pos id_pos;
 	struct pos kind_pos;            /* the kind key */

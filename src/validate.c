@@ -733,6 +733,7 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 		size_t t = gr->parent == NULL ? i : top;
 		n->local = (uint32_t)i;
 		n->top = (uint32_t)t;
+		n->seq = (uint32_t)self;
 		n->where = (uint8_t)flags;
 		index_node(v, n, self, made_up);
 		if (n->kind == NK_GRAPH && n->u.child)
