@@ -35,7 +35,8 @@ static int write_description(const struct gdef *g, const struct options *o)
 /*
  * run.skip and run.expect: fail, after the file ran (or would have).  A
  * skipped file is read and checked, then not run; with expect: fail a
- * failed check is the pass (0) and no failed check the failure (1).
+ * failed check is the pass (0) and no failed check the failure (1), as
+ * the report's exit_status already says (gpu_run.c, run_stages).
  */
 static int expectation(const struct gdef *g, const struct options *o, int status,
 		       struct diag *d, struct file_outcome *fo)
@@ -73,6 +74,7 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	s->profile = o->profile;
 	s->profile_launches = o->profile_launches;
 	s->no_cache = o->no_cache;
+	s->expect_fail = r->expect_fail;
 	s->verbosity = o->verbosity;
 	s->out = (struct run_outputs){
 		.dot = o->dot, .dot_flags = o->has_dot_flags ? o->dot_flags : 0,

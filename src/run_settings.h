@@ -48,6 +48,7 @@ struct run_settings {
 	bool profile;                   /* --profile: launches with CUPTI after the timed ones */
 	uint32_t profile_launches;
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
+	bool expect_fail;               /* run.expect: fail (main.c applies it to the status) */
 	enum verbosity verbosity;
 	double frontend_s;              /* reading and validating the file */
 	struct run_outputs out;
