@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,6 +335,9 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 		rep.cc_minor = gp.cc_minor;
 		rep.driver_version = cu.driver_version;
 		rep.root = g->root;
+		rep.peak_gb_per_s = gp.peak_gb_per_s;
+		/* the sweep's core fills them from throughput: when the file declares it */
+		rep.bytes = rep.items = NAN;
 		rep.warmup = rn.ln.warmup;
 		gpu_verbose(&gp, "device %d: %s (sm_%d%d)", s->device, name, gp.cc_major,
 			    gp.cc_minor);

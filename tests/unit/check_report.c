@@ -237,6 +237,9 @@ static struct report example_report(const struct gdef *g)
 		.nspans = 1,
 		.checks_passed = 1,
 		.exit_status = 0,
+		.peak_gb_per_s = 3352,
+		.bytes = NAN,
+		.items = NAN,
 	};
 }
 
@@ -336,6 +339,9 @@ START_TEST(test_human_nested)
 		.checks_passed = 2,
 		.checks_failed = 1,
 		.exit_status = 1,
+		.peak_gb_per_s = NAN,
+		.bytes = NAN,
+		.items = NAN,
 	};
 	struct cap c;
 	cap_open(&c);
@@ -390,7 +396,8 @@ static const char example_json[] =
 	"    \"compute_capability\": \"9.0\",\n"
 	"    \"sm\": \"sm_90\",\n"
 	"    \"driver_version\": 13000,\n"
-	"    \"driver\": \"13.0\"\n"
+	"    \"driver\": \"13.0\",\n"
+	"    \"peak_bandwidth_gb_per_s\": 3352\n"
 	"  },\n"
 	"  \"graph\": {\n"
 	"    \"nodes\": 4,\n"
@@ -447,6 +454,7 @@ static const char example_json[] =
 	"  \"events\": [\n"
 	"    {\"from\": \"start\", \"to\": \"stop\", \"seconds\": 1.23e-05}\n"
 	"  ],\n"
+	"  \"throughput\": null,\n"
 	"  \"checks\": {\"passed\": 1, \"failed\": 0},\n"
 	"  \"exit_status\": 0\n"
 	"}\n";
