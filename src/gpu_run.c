@@ -23,6 +23,7 @@
 #include "monotime.h"
 #include "prof_run.h"
 #include "report.h"
+#include "report_emit.h"
 #include "buf_check.h"
 #include "buf_data.h"
 #include "xmalloc.h"
@@ -206,24 +207,10 @@ static int timed_launches(struct run *rn, double *samples)
 	return 0;
 }
 
-/* The report on stdout (unless quiet or JSON goes there) and as JSON. */
-static int print_report(const struct run *rn, const struct report *rep)
+/* The report and everything written from it (report_emit.h); the exit status. */
+static int print_report(const struct run *rn, struct report *rep)
 {
-	const struct run_outputs *o = &rn->ln.s->out;
-	bool json_stdout = o->json && o->json_file == NULL;
-	if (rn->ln.s->verbosity > VERB_QUIET && !json_stdout)
-		report_print_human(stdout, rep);
-	if (!o->json)
-		return 0;
-	/* json_file is NULL for standard output */
-	FILE *out = output_open(o->json_file);
-	if (out == NULL)
-		return 2;
-	report_print_json(out, rep);
-	if (output_close(out, o->json_file, OUTPUT_OK) != 0)
-		return 2;
-	fflush(stdout);
-	return 0;
+	return report_emit(rep, rn->ln.s);
 }
 
 /*
@@ -307,8 +294,7 @@ static int run_stages(struct run *rn, struct report *rep)
 	/* before the report, so that its exit_status counts a failed write */
 	if ((rc = prof_run_outputs(&rn->profile, s, gp->g, rn->ln.gname, rep)) != 0)
 		rep->exit_status = rc;
-	rc = print_report(rn, rep);
-	return rc ? rc : rep->exit_status;
+	return print_report(rn, rep);
 }
 
 int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)

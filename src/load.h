@@ -3,7 +3,9 @@
  * event API (no document tree).  It reports shape errors only: YAML syntax,
  * unknown or duplicate keys, wrong scalar types, values out of range for
  * their field.  Meaning (names, cycles, sizes, driver rules) is the
- * validator's.  <yaml.h> is included in load.c and nowhere else.
+ * validator's.  <yaml.h> is included in load.c and, for reading JSON
+ * reports back (--compare, a suite's per-point JUnit), compare_read.c;
+ * nowhere else.
  */
 #ifndef CGR_LOAD_H
 #define CGR_LOAD_H

@@ -45,6 +45,7 @@
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
  *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
+ *   comparison         only with --compare: see compare.c and cugraphrun(1)
  */
 #include "config.h"
 
@@ -53,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "json.h"
 #include "prof_stat.h"
 #include "report.h"
@@ -409,6 +411,10 @@ void report_print_json(FILE *out, const struct report *r)
 	if (r->profile) {
 		json_key(out, 1, false, "profile");
 		prof_print_json(out, r->profile, 1);
+	}
+	if (r->comparison) {
+		json_key(out, 1, false, "comparison");
+		comparison_json(out, r->comparison, 1);
 	}
 	fputs("\n}\n", out);
 }
