@@ -8,7 +8,7 @@
  * tree of values, each with its line:col for messages; an alias or a tag
  * is no JSON and is refused, and so are nesting deeper than 64 levels and
  * more than one document.  <yaml.h> is included here and in the loader
- * (load.c), nowhere else: see load.h.
+ * (load.c, load_events.c), nowhere else: see load.h.
  *
  * Then the tree is read as a report: cmp_doc_read gives, for every file,
  * the samples of its timed launches (a plain file's, or each point's with

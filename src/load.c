@@ -1,18 +1,11 @@
 /*
  * The loader: libyaml's events straight into the model, by recursive
  * descent over tables of key handlers (one table per kind of mapping).
- *
- * Events come through a small event source (next_ev) that hides aliases.
- * While an anchored node is being parsed its events are also recorded in a
- * log; an alias replays the recorded events as if the node were written
- * again, so that every handler supports anchors for free.  Each anchor
- * knows how many events it expands to (its own aliases included), and an
- * alias written in the document is charged that many events up front
- * against limits->max_alias_events: a billion-laughs bomb fails at the
- * first alias that would blow the budget, before anything is expanded.
- * Nesting is bounded by limits->max_depth, which also bounds the
- * recursion here.  Values that are skipped after an error are read raw
- * (aliases not expanded), so skipping costs no budget.
+ * This file owns the scalars (numbers, sizes, names as the format reads
+ * them), the mappings (keys looked up in tables, duplicates, merge keys,
+ * names of the user's that must be unique) and the format's own tables.
+ * The events come from load_events.h, which hides anchors and aliases:
+ * every handler supports them for free.
  *
  * Merge keys (<<: *a, <<: [*a, *b]) are kept aside until the mapping's
  * own keys are read, then the merged mappings' keys are replayed; a key
@@ -34,9 +27,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <yaml.h>
-
 #include "load.h"
+#include "load_events.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -44,64 +36,6 @@ const struct load_limits load_default_limits = {
 	.max_depth = 64,
 	.max_alias_events = 1000000,
 	.max_file_size = (size_t)1 << 30,
-};
-
-/* The events the loader sees; ALIAS only when reading raw. */
-enum evtype {
-	EV_NONE,        /* nothing more: the input ended or a fatal error */
-	EV_STREAM_START,
-	EV_STREAM_END,
-	EV_DOC_START,
-	EV_DOC_END,
-	EV_SCALAR,
-	EV_ALIAS,
-	EV_SEQ,
-	EV_SEQ_END,
-	EV_MAP,
-	EV_MAP_END,
-};
-
-/* One event as the parsers see it, from libyaml or from a replay. */
-struct ev {
-	enum evtype type;
-	struct pos pos;
-	struct pos end;         /* just past the event's text */
-	/* SCALAR: the text (NUL-terminated, valid until the next event); ALIAS: the name */
-	const char *value;
-	size_t len;
-	/* SCALAR: quoted, block or !!str, so a string and never a number */
-	bool quoted;
-	/* SCALAR standing in for a broken alias, already reported */
-	bool bad;
-	long target;            /* ALIAS: the anchor, or -1 when broken */
-};
-
-/* One recorded event of an anchored node. */
-struct rec {
-	enum evtype type;
-	bool quoted;
-	struct pos pos, end;
-	char *value;            /* owned copy */
-	size_t len;
-	long target;
-};
-
-/* An anchored node of the document, recorded for its aliases. */
-struct anchor {
-	char *name;
-	size_t start, end;      /* its events in the log: [start, end) */
-	/* events it delivers with its own aliases expanded (saturating) */
-	size_t expanded;
-	size_t expanded_at_open;
-	unsigned raw_depth;     /* collections open around the anchored node */
-	bool open;              /* still being recorded */
-	/* on the first definition of a name: the newest one */
-	long newest;
-};
-
-/* A replay in progress. */
-struct frame {
-	size_t next, end;
 };
 
 /* A merge key waiting for the end of its mapping. */
@@ -122,38 +56,8 @@ struct names {
 
 /* The loader's state for one file. */
 struct ld {
+	struct evsrc es;        /* the events, and the current one: es.ev */
 	struct gdef *g;
-	struct diag *d;
-	const struct load_limits *lim;
-	/* the input: text[0..len) in memory, or len bytes of the file fd */
-	const char *text;
-	size_t len;
-	int fd;
-	size_t unread;          /* bytes of fd not handed to libyaml yet */
-	int read_errno;         /* why reading fd failed, or 0 */
-	yaml_parser_t parser;
-	/*
-	 * The current event and the one after it, parsed ahead, in yev.  An
-	 * empty one is a YAML_NO_EVENT: yaml_event_delete and
-	 * yaml_parser_parse both start by zeroing the event.
-	 */
-	yaml_event_t yev[2];
-	unsigned cur;           /* yev[cur] is the current one, the other ahead */
-	struct ev ev;           /* the current event */
-	bool fatal;
-	unsigned depth;         /* collections open, as delivered */
-	unsigned raw_depth;     /* collections open in the parser's stream */
-	struct rec *log;
-	size_t nlog, caplog;
-	size_t log_expanded;    /* running count of expanded events logged */
-	struct anchor *anchors;
-	size_t nanchors, capanchors;
-	struct strmap *anchor_index;
-	size_t *open;           /* anchors being recorded, innermost last */
-	size_t nopen, capopen;
-	struct frame *frames;
-	size_t nframes, capframes;
-	size_t alias_events;    /* charged against lim->max_alias_events */
 	/*
 	 * Every node in file order, for automatic ids.  While all are in the
 	 * root graph, as in most large files, its own list is that order;
@@ -183,9 +87,28 @@ struct ld {
 
 static const struct pos nopos;
 
-static struct pos mkpos(yaml_mark_t m)
+/*
+ * The event source's calls, in the loader's words.  Every handler reads
+ * the current event as l->es.ev, and moves on with next(l).
+ */
+static inline void next(struct ld *l)
 {
-	return (struct pos){(uint32_t)m.line + 1, (uint32_t)m.column + 1};
+	ev_next(&l->es);
+}
+
+static inline void next_ev(struct ld *l, bool expand)
+{
+	ev_advance(&l->es, expand);
+}
+
+static inline void skip_value(struct ld *l)
+{
+	ev_skip_value(&l->es);
+}
+
+static inline void skip_value_ex(struct ld *l, bool expand_after)
+{
+	ev_skip_value_ex(&l->es, expand_after);
 }
 
 static void err(struct ld *l, struct pos pos, const char *fmt, ...)
@@ -193,431 +116,39 @@ static void err(struct ld *l, struct pos pos, const char *fmt, ...)
 static void fatal(struct ld *l, struct pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), cold));
 
-/* Errors after a fatal one would only be noise. */
+/* Errors after a fatal one would only be noise (see ev_verror). */
 static void err(struct ld *l, struct pos pos, const char *fmt, ...)
 {
-	if (l->fatal)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vmsg(l->d, DIAG_ERROR, pos, fmt, ap);
+	ev_verror(&l->es, false, pos, fmt, ap);
 	va_end(ap);
 }
 
-/* An error after which nothing more is read: syntax, limits, version. */
+/* An error after which nothing more is read: here, the format version. */
 static void fatal(struct ld *l, struct pos pos, const char *fmt, ...)
 {
-	if (l->fatal)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vmsg(l->d, DIAG_ERROR, pos, fmt, ap);
+	ev_verror(&l->es, true, pos, fmt, ap);
 	va_end(ap);
-	l->fatal = true;
 }
 
-static size_t sat_add(size_t a, size_t b)
-{
-	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
-}
-
-/* ---------------------------------------------------------------------
- * The event source
- */
-
-/* Move p over n bytes of text. */
-static void pos_advance(struct pos *p, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '\n') {
-			p->line++;
-			p->col = 1;
-		} else if ((c & 0xc0) != 0x80) {
-			p->col++;
-		}
-	}
-}
-
-/*
- * Line and column of a byte offset, for libyaml's reader errors.  A file
- * is read again up to the offset: it was streamed, never kept.
- */
-static struct pos offset_pos(const struct ld *l, size_t off)
-{
-	struct pos p = {1, 1};
-	if (off > l->len)
-		off = l->len;
-	if (l->text) {
-		pos_advance(&p, l->text, off);
-		return p;
-	}
-	char buf[16384];
-	for (size_t done = 0; done < off;) {
-		size_t want = off - done < sizeof buf ? off - done : sizeof buf;
-		ssize_t n = pread(l->fd, buf, want, (off_t)done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		pos_advance(&p, buf, (size_t)n);
-		done += (size_t)n;
-	}
-	return p;
-}
-
-static __attribute__((cold)) void yaml_failed(struct ld *l)
-{
-	const yaml_parser_t *p = &l->parser;
-	const char *problem = p->problem ? p->problem : "syntax error";
-	switch (p->error) {
-	case YAML_MEMORY_ERROR:
-		errorx("out of memory while reading YAML");
-		exit(3);
-	case YAML_READER_ERROR:
-		if (l->read_errno) {
-			fatal(l, nopos, "cannot read %s: %s", l->g->file, strerror(l->read_errno));
-			break;
-		}
-		if (p->problem_value != -1)
-			fatal(l, offset_pos(l, p->problem_offset),
-			      "the file is not UTF-8 text: %s (0x%x at byte %zu)", problem,
-			      (unsigned)p->problem_value, p->problem_offset);
-		else
-			fatal(l, offset_pos(l, p->problem_offset),
-			      "the file is not UTF-8 text: %s (at byte %zu)", problem,
-			      p->problem_offset);
-		break;
-	default:
-		if (p->context)
-			fatal(l, mkpos(p->problem_mark), "invalid YAML: %s (%s at %u:%u)",
-			      problem, p->context, mkpos(p->context_mark).line,
-			      mkpos(p->context_mark).col);
-		else
-			fatal(l, mkpos(p->problem_mark), "invalid YAML: %s", problem);
-		break;
-	}
-}
-
-/* Tags: !!str makes a string, the core schema's others change nothing. */
-static void scalar_tag(struct ld *l, struct ev *v, const char *tag)
-{
-	static const char *const plain_tags[] = {
-		"tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
-		"tag:yaml.org,2002:bool", "tag:yaml.org,2002:null",
-	};
-	if (strcmp(tag, "tag:yaml.org,2002:str") == 0 || strcmp(tag, "!") == 0) {
-		v->quoted = true;
-		return;
-	}
-	for (size_t i = 0; i < sizeof plain_tags / sizeof *plain_tags; i++)
-		if (strcmp(tag, plain_tags[i]) == 0) {
-			v->quoted = false;
-			return;
-		}
-	err(l, v->pos, "unsupported YAML tag '%.60s' (cugraphrun files use no tags)", tag);
-}
-
-/*
- * Tags on collections: the core schema's own (!!map on a mapping, !!seq on
- * a sequence) and the non-specific '!' change nothing; any other (!!binary,
- * !custom) would be ignored without a word, so it is an error.
- */
-static void collection_tag(struct ld *l, struct ev *v, const char *tag,
-			   const char *own, const char *what)
-{
-	if (strcmp(tag, own) == 0 || strcmp(tag, "!") == 0)
-		return;
-	err(l, v->pos, "unsupported YAML tag '%.60s' on a %s (cugraphrun files use no tags)",
-	    tag, what);
-}
-
-static long resolve_alias(struct ld *l, const char *name, struct pos pos)
-{
-	long i = l->anchor_index ? strmap_get(l->anchor_index, name) : -1;
-	if (i < 0) {
-		err(l, pos, "unknown anchor in alias '*%.60s' (an anchor '&%.60s' must come before its aliases)",
-		    name, name);
-		return -1;
-	}
-	i = l->anchors[i].newest;
-	if (l->anchors[i].open) {
-		err(l, pos, "alias '*%.60s' is inside the node it refers to (recursive structures are not supported)",
-		    name);
-		return -1;
-	}
-	return i;
-}
-
-static void open_anchor(struct ld *l, const char *name)
-{
-	size_t idx = l->nanchors;
-	struct anchor *a = VEC_PUSH(l->anchors, l->nanchors, l->capanchors);
-	a->name = xstrdup(name);
-	a->start = l->nlog;
-	a->expanded_at_open = l->log_expanded;
-	a->raw_depth = l->raw_depth;
-	a->open = true;
-	a->newest = (long)idx;
-	if (l->anchor_index == NULL)
-		l->anchor_index = strmap_new(16);
-	long old;
-	if (!strmap_put(l->anchor_index, a->name, (long)idx, &old))
-		l->anchors[old].newest = (long)idx;
-	*VEC_PUSH(l->open, l->nopen, l->capopen) = idx;
-}
-
-/* Log the current parser event while an anchored node is open. */
-static void record(struct ld *l)
-{
-	const struct ev *v = &l->ev;
-	struct rec *r = VEC_PUSH(l->log, l->nlog, l->caplog);
-	r->type = v->type;
-	r->quoted = v->quoted;
-	r->pos = v->pos;
-	r->end = v->end;
-	r->target = v->target;
-	if (v->type == EV_SCALAR || v->type == EV_ALIAS) {
-		r->value = xmalloc(v->len + 1);
-		memcpy(r->value, v->value, v->len);
-		r->value[v->len] = '\0';
-		r->len = v->len;
-	}
-	size_t n = 1;
-	if (v->type == EV_ALIAS && v->target >= 0)
-		n = l->anchors[v->target].expanded;
-	l->log_expanded = sat_add(l->log_expanded, n);
-	/* The node of the innermost open anchor ends when its depth is back. */
-	while (l->nopen > 0) {
-		struct anchor *a = &l->anchors[l->open[l->nopen - 1]];
-		if (l->raw_depth != a->raw_depth)
-			break;
-		a->end = l->nlog;
-		a->expanded = l->log_expanded == SIZE_MAX ? SIZE_MAX :
-			l->log_expanded - a->expanded_at_open;
-		a->open = false;
-		l->nopen--;
-	}
-}
-
-/*
- * The next event from libyaml into l->ev; false on a fatal error.  libyaml
- * hands out the scalar before a syntax error ("x: type: f32" gives "type",
- * then fails), so each event is parsed one ahead, and one that a syntax
- * error follows is never handled: its complaints would only be noise.
- */
-static bool parse_event(struct ld *l)
-{
-	/* The look-ahead becomes current; the old current's slot takes the next. */
-	yaml_event_t *e = &l->yev[l->cur ^ 1], *ahead = &l->yev[l->cur];
-	yaml_event_delete(ahead);
-	l->cur ^= 1;
-	/* Empty only at the start, and after the end of the stream. */
-	if (e->type == YAML_NO_EVENT && !yaml_parser_parse(&l->parser, e)) {
-		yaml_failed(l);
-		return false;
-	}
-	if (e->type != YAML_STREAM_END_EVENT && e->type != YAML_NO_EVENT &&
-	    !yaml_parser_parse(&l->parser, ahead)) {
-		yaml_failed(l);
-		return false;
-	}
-	struct ev *v = &l->ev;
-	const char *anchor = NULL;
-	v->pos = mkpos(e->start_mark);
-	v->end = mkpos(e->end_mark);
-	v->quoted = false;
-	v->bad = false;
-	v->target = -1;
-	switch (e->type) {
-	case YAML_NO_EVENT:
-		l->fatal = true;
-		return false;
-	case YAML_STREAM_START_EVENT:
-		v->type = EV_STREAM_START;
-		return true;
-	case YAML_STREAM_END_EVENT:
-		v->type = EV_STREAM_END;
-		return true;
-	case YAML_DOCUMENT_START_EVENT:
-		v->type = EV_DOC_START;
-		return true;
-	case YAML_DOCUMENT_END_EVENT:
-		v->type = EV_DOC_END;
-		return true;
-	case YAML_SCALAR_EVENT:
-		v->type = EV_SCALAR;
-		v->value = (const char *)e->data.scalar.value;
-		v->len = e->data.scalar.length;
-		v->quoted = e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-		if (e->data.scalar.tag)
-			scalar_tag(l, v, (const char *)e->data.scalar.tag);
-		anchor = (const char *)e->data.scalar.anchor;
-		break;
-	case YAML_ALIAS_EVENT:
-		v->type = EV_ALIAS;
-		v->value = (const char *)e->data.alias.anchor;
-		v->len = strlen(v->value);
-		v->target = resolve_alias(l, v->value, v->pos);
-		break;
-	case YAML_SEQUENCE_START_EVENT:
-		v->type = EV_SEQ;
-		anchor = (const char *)e->data.sequence_start.anchor;
-		if (e->data.sequence_start.tag)
-			collection_tag(l, v, (const char *)e->data.sequence_start.tag,
-				       "tag:yaml.org,2002:seq", "sequence");
-		break;
-	case YAML_MAPPING_START_EVENT:
-		v->type = EV_MAP;
-		anchor = (const char *)e->data.mapping_start.anchor;
-		if (e->data.mapping_start.tag)
-			collection_tag(l, v, (const char *)e->data.mapping_start.tag,
-				       "tag:yaml.org,2002:map", "mapping");
-		break;
-	case YAML_SEQUENCE_END_EVENT:
-		v->type = EV_SEQ_END;
-		break;
-	case YAML_MAPPING_END_EVENT:
-		v->type = EV_MAP_END;
-		break;
-	}
-	if (anchor)
-		open_anchor(l, anchor);
-	if (v->type == EV_SEQ || v->type == EV_MAP)
-		l->raw_depth++;
-	else if (v->type == EV_SEQ_END || v->type == EV_MAP_END)
-		l->raw_depth--;
-	if (l->nopen > 0)
-		record(l);
-	return true;
-}
-
-/* Charge n events of an alias written in the document against the budget. */
-static bool charge(struct ld *l, size_t n, struct pos pos, const char *name)
-{
-	size_t max = l->lim->max_alias_events, used = l->alias_events;
-	if (n <= max - used) {
-		l->alias_events += n;
-		return true;
-	}
-	char count[32];
-	if (n == SIZE_MAX)
-		snprintf(count, sizeof count, "more than %zu", SIZE_MAX - 1);
-	else
-		snprintf(count, sizeof count, "%zu", n);
-	if (used == 0)
-		fatal(l, pos, "alias '*%.60s' expands to %s YAML events, more than the limit of %zu for all aliases together",
-		      name, count, max);
-	else
-		fatal(l, pos, "alias '*%.60s' expands to %s YAML events; with the %zu expanded before it, that passes the limit of %zu for all aliases together",
-		      name, count, used, max);
-	return false;
-}
-
-/* Replay events [start, end) of the log. */
-static void push_frame(struct ld *l, size_t start, size_t end)
-{
-	struct frame *f = VEC_PUSH(l->frames, l->nframes, l->capframes);
-	f->next = start;
-	f->end = end;
-}
-
-/*
- * Advance to the next event.  With expand, an alias is replaced by the
- * events of its node; without (skipping, merge keys), it comes as
- * EV_ALIAS.  A broken alias comes as a bad null scalar.
- */
-static void next_ev(struct ld *l, bool expand)
-{
-	for (;;) {
-		if (l->fatal) {
-			l->ev = (struct ev){.type = EV_NONE, .target = -1};
-			return;
-		}
-		if (l->nframes > 0) {
-			struct frame *f = &l->frames[l->nframes - 1];
-			if (f->next == f->end) {
-				l->nframes--;
-				continue;
-			}
-			const struct rec *r = &l->log[f->next++];
-			l->ev = (struct ev){
-				.type = r->type, .pos = r->pos, .end = r->end, .value = r->value,
-				.len = r->len, .quoted = r->quoted, .target = r->target,
-			};
-		} else if (!parse_event(l)) {
-			continue;
-		}
-		if (l->ev.type != EV_ALIAS || !expand)
-			break;
-		long t = l->ev.target;
-		if (t < 0) {
-			l->ev = (struct ev){.type = EV_SCALAR, .pos = l->ev.pos,
-					    .value = "", .bad = true, .target = -1};
-			break;
-		}
-		/* Replayed aliases were paid for with the alias that started it all. */
-		if (l->nframes == 0 &&
-		    !charge(l, l->anchors[t].expanded, l->ev.pos, l->ev.value))
-			continue;
-		push_frame(l, l->anchors[t].start, l->anchors[t].end);
-	}
-	if (l->ev.type == EV_SEQ || l->ev.type == EV_MAP) {
-		if (++l->depth > l->lim->max_depth) {
-			fatal(l, l->ev.pos, "lists and mappings nested more than %u deep",
-			      l->lim->max_depth);
-			l->ev = (struct ev){.type = EV_NONE, .target = -1};
-		}
-	} else if (l->ev.type == EV_SEQ_END || l->ev.type == EV_MAP_END) {
-		l->depth--;
-	}
-}
-
-static void next(struct ld *l)
-{
-	next_ev(l, true);
-}
-
-/* Consume the current value; the event after it is read with expand_after. */
-static void skip_value_ex(struct ld *l, bool expand_after)
-{
-	unsigned level = 0;
-	for (;;) {
-		switch (l->ev.type) {
-		case EV_SEQ:
-		case EV_MAP:
-			level++;
-			break;
-		case EV_SEQ_END:
-		case EV_MAP_END:
-			if (level == 0)
-				return;
-			level--;
-			break;
-		case EV_NONE:
-			return;
-		default:
-			break;
-		}
-		next_ev(l, level == 0 ? expand_after : false);
-		if (level == 0)
-			return;
-	}
-}
-
-static void skip_value(struct ld *l)
-{
-	skip_value_ex(l, true);
-}
 
 /* ---------------------------------------------------------------------
  * Messages and scalars
  */
 
-/* YAML's null spellings all start with one of these: skip the strcmps. */
+/*
+ * YAML's null spellings are "", "~", null, Null and NULL: two bytes rule
+ * out the rest before the strcmps, for names such as n12 (ids in a chain
+ * go by twice, as an id and in an after) as well as for numbers.
+ */
 static bool null_text(const char *s)
 {
-	return (*s == '\0' || *s == '~' || *s == 'n' || *s == 'N') && is_null_scalar(s);
+	return (*s == '\0' || *s == '~' ||
+		((*s == 'n' || *s == 'N') && (s[1] == 'u' || s[1] == 'U'))) &&
+	       is_null_scalar(s);
 }
 
 /* The current event as a message shows it: "a list", "'abc'", ... */
@@ -655,29 +186,29 @@ static const char *found(const struct ev *e, char *buf, size_t len)
 /* "expected WHAT for 'NAME', found ...", then skip the value. */
 static __attribute__((cold)) void expected(struct ld *l, const char *what, const char *name)
 {
-	if (!l->ev.bad) {
+	if (!l->es.ev.bad) {
 		char buf[96];
-		err(l, l->ev.pos, "expected %s for '%.60s', found %s", what, name,
-		    found(&l->ev, buf, sizeof buf));
+		err(l, l->es.ev.pos, "expected %s for '%.60s', found %s", what, name,
+		    found(&l->es.ev, buf, sizeof buf));
 	}
 	skip_value(l);
 }
 
 static bool is_null(const struct ld *l)
 {
-	return l->ev.type == EV_SCALAR && !l->ev.quoted && !l->ev.bad &&
-	       null_text(l->ev.value);
+	return l->es.ev.type == EV_SCALAR && !l->es.ev.quoted && !l->es.ev.bad &&
+	       null_text(l->es.ev.value);
 }
 
 static bool is_scalar(const struct ld *l)
 {
-	return l->ev.type == EV_SCALAR && !l->ev.bad;
+	return l->es.ev.type == EV_SCALAR && !l->es.ev.bad;
 }
 
 /* plain_scalar's error: the hint when quotes hide a number, else expected(). */
 static __attribute__((cold)) void not_plain(struct ld *l, const char *what, const char *name)
 {
-	const struct ev *e = &l->ev;
+	const struct ev *e = &l->es.ev;
 	struct num n;
 	if (e->type == EV_SCALAR && e->quoted && parse_number(e->value, &n) == SCALAR_OK) {
 		char buf[96];
@@ -696,7 +227,7 @@ static __attribute__((cold)) void not_plain(struct ld *l, const char *what, cons
  */
 static inline bool plain_scalar(struct ld *l, const char *what, const char *name)
 {
-	const struct ev *e = &l->ev;
+	const struct ev *e = &l->es.ev;
 	if (e->type == EV_SCALAR && !e->bad && !e->quoted && !null_text(e->value))
 		return true;
 	not_plain(l, what, name);
@@ -710,7 +241,7 @@ static bool get_int(struct ld *l, const char *name, int64_t min, uint64_t max,
 	if (!plain_scalar(l, "an integer", name))
 		return false;
 	struct num n;
-	enum scalar_err e = parse_int(l->ev.value, &n);
+	enum scalar_err e = parse_int(l->es.ev.value, &n);
 	if (e == SCALAR_SYNTAX) {
 		expected(l, "an integer", name);
 		return false;
@@ -718,12 +249,12 @@ static bool get_int(struct ld *l, const char *name, int64_t min, uint64_t max,
 	bool outside = n.kind == NUM_UINT ?
 		n.u > max || (min > 0 && n.u < (uint64_t)min) : n.i < min;
 	if (e == SCALAR_RANGE || outside) {
-		err(l, l->ev.pos, "value '%.60s' for '%.60s' is out of range (%lld to %llu)",
-		    l->ev.value, name, (long long)min, (unsigned long long)max);
+		err(l, l->es.ev.pos, "value '%.60s' for '%.60s' is out of range (%lld to %llu)",
+		    l->es.ev.value, name, (long long)min, (unsigned long long)max);
 		skip_value(l);
 		return false;
 	}
-	n.pos = l->ev.pos;
+	n.pos = l->es.ev.pos;
 	*out = n;
 	next(l);
 	return true;
@@ -759,18 +290,18 @@ static bool get_num(struct ld *l, const char *name, struct num *out)
 	if (!plain_scalar(l, "a number", name))
 		return false;
 	struct num n;
-	enum scalar_err e = parse_number(l->ev.value, &n);
+	enum scalar_err e = parse_number(l->es.ev.value, &n);
 	if (e == SCALAR_SYNTAX) {
 		expected(l, "a number", name);
 		return false;
 	}
 	if (e != SCALAR_OK) {
-		err(l, l->ev.pos, "value '%.60s' for '%.60s' is out of range (integers have at most 64 bits; a float needs a '.' or an exponent)",
-		    l->ev.value, name);
+		err(l, l->es.ev.pos, "value '%.60s' for '%.60s' is out of range (integers have at most 64 bits; a float needs a '.' or an exponent)",
+		    l->es.ev.value, name);
 		skip_value(l);
 		return false;
 	}
-	n.pos = l->ev.pos;
+	n.pos = l->es.ev.pos;
 	*out = n;
 	next(l);
 	return true;
@@ -782,7 +313,7 @@ static bool get_nonneg(struct ld *l, const char *name, double *out, struct pos *
 	if (!plain_scalar(l, "a number", name))
 		return false;
 	struct num n;
-	enum scalar_err e = parse_number(l->ev.value, &n);
+	enum scalar_err e = parse_number(l->es.ev.value, &n);
 	if (e == SCALAR_SYNTAX) {
 		expected(l, "a number", name);
 		return false;
@@ -790,13 +321,13 @@ static bool get_nonneg(struct ld *l, const char *name, double *out, struct pos *
 	/* n is unset unless e is SCALAR_OK; NaN fails too. */
 	double v = e == SCALAR_OK ? num_to_double(&n) : -1;
 	if (!(v >= 0)) {
-		err(l, l->ev.pos, "value '%.60s' for '%.60s' is out of range (0 or more)",
-		    l->ev.value, name);
+		err(l, l->es.ev.pos, "value '%.60s' for '%.60s' is out of range (0 or more)",
+		    l->es.ev.value, name);
 		skip_value(l);
 		return false;
 	}
 	*out = v;
-	*pos = l->ev.pos;
+	*pos = l->es.ev.pos;
 	next(l);
 	return true;
 }
@@ -818,19 +349,19 @@ static bool get_size(struct ld *l, const char *name, uint64_t max, uint64_t *out
 	if (!unit_scalar(l, size_what, name))
 		return false;
 	uint64_t v;
-	switch (parse_size(l->ev.value, &v)) {
+	switch (parse_size(l->es.ev.value, &v)) {
 	case SCALAR_OK:
 		if (v <= max)
 			break;
 		/* fall through */
 	case SCALAR_RANGE:
-		err(l, l->ev.pos, "size '%.60s' for '%.60s' is out of range (at most %llu bytes)",
-		    l->ev.value, name, (unsigned long long)max);
+		err(l, l->es.ev.pos, "size '%.60s' for '%.60s' is out of range (at most %llu bytes)",
+		    l->es.ev.value, name, (unsigned long long)max);
 		skip_value(l);
 		return false;
 	case SCALAR_UNIT:
-		err(l, l->ev.pos, "unknown unit in size '%.60s' for '%.60s' (expected B, KiB, MiB, GiB, TiB, kB, MB, GB or TB)",
-		    l->ev.value, name);
+		err(l, l->es.ev.pos, "unknown unit in size '%.60s' for '%.60s' (expected B, KiB, MiB, GiB, TiB, kB, MB, GB or TB)",
+		    l->es.ev.value, name);
 		skip_value(l);
 		return false;
 	case SCALAR_SYNTAX:
@@ -839,7 +370,7 @@ static bool get_size(struct ld *l, const char *name, uint64_t max, uint64_t *out
 	}
 	*out = v;
 	if (pos)
-		*pos = l->ev.pos;
+		*pos = l->es.ev.pos;
 	next(l);
 	return true;
 }
@@ -850,16 +381,16 @@ static bool get_duration(struct ld *l, const char *name, uint64_t *ns, struct po
 {
 	if (!unit_scalar(l, duration_what, name))
 		return false;
-	switch (parse_duration(l->ev.value, ns)) {
+	switch (parse_duration(l->es.ev.value, ns)) {
 	case SCALAR_OK:
 		break;
 	case SCALAR_RANGE:
-		err(l, l->ev.pos, "duration '%.60s' for '%.60s' is out of range", l->ev.value, name);
+		err(l, l->es.ev.pos, "duration '%.60s' for '%.60s' is out of range", l->es.ev.value, name);
 		skip_value(l);
 		return false;
 	case SCALAR_UNIT:
-		err(l, l->ev.pos, "unknown unit in duration '%.60s' for '%.60s' (expected ns, us, ms, s or min)",
-		    l->ev.value, name);
+		err(l, l->es.ev.pos, "unknown unit in duration '%.60s' for '%.60s' (expected ns, us, ms, s or min)",
+		    l->es.ev.value, name);
 		skip_value(l);
 		return false;
 	case SCALAR_SYNTAX:
@@ -867,7 +398,7 @@ static bool get_duration(struct ld *l, const char *name, uint64_t *ns, struct po
 		return false;
 	}
 	if (pos)
-		*pos = l->ev.pos;
+		*pos = l->es.ev.pos;
 	next(l);
 	return true;
 }
@@ -876,7 +407,7 @@ static bool get_bool(struct ld *l, const char *name, bool *out)
 {
 	if (!plain_scalar(l, "true or false", name))
 		return false;
-	if (!parse_bool(l->ev.value, out)) {
+	if (!parse_bool(l->es.ev.value, out)) {
 		expected(l, "true or false", name);
 		return false;
 	}
@@ -892,9 +423,9 @@ static bool get_text(struct ld *l, const char *what, const char *name, char **ou
 		expected(l, what, name);
 		return false;
 	}
-	*out = gdef_strndup(l->g, l->ev.value, l->ev.len);
+	*out = gdef_strndup(l->g, l->es.ev.value, l->es.ev.len);
 	if (pos)
-		*pos = l->ev.pos;
+		*pos = l->es.ev.pos;
 	next(l);
 	return true;
 }
@@ -908,12 +439,12 @@ static bool get_text(struct ld *l, const char *what, const char *name, char **ou
  */
 static bool get_ref(struct ld *l, const char *what, const char *name, struct name_ref *r)
 {
-	size_t len = l->ev.len;
+	size_t len = l->es.ev.len;
 	r->idx = -1;
 	if (l->last_ref && is_scalar(l) && !is_null(l) && len == l->last_ref_len &&
-	    memcmp(l->ev.value, l->last_ref, len) == 0) {
+	    memcmp(l->es.ev.value, l->last_ref, len) == 0) {
 		r->name = l->last_ref;
-		r->pos = l->ev.pos;
+		r->pos = l->es.ev.pos;
 		next(l);
 		return true;
 	}
@@ -986,7 +517,7 @@ struct mapiter {
 /* Start reading the mapping at the current event (an EV_MAP), with keys of tab. */
 static void map_open(struct ld *l, struct mapiter *it, const struct keytab *tab)
 {
-	it->pos = l->ev.pos;
+	it->pos = l->es.ev.pos;
 	it->tab = tab;
 	it->level = 0;
 	it->merges = NULL;
@@ -998,18 +529,18 @@ static void map_open(struct ld *l, struct mapiter *it, const struct keytab *tab)
 
 static void add_merge(struct ld *l, struct mapiter *it)
 {
-	long t = l->ev.target;
+	long t = l->es.ev.target;
 	if (t < 0)
 		return; /* reported with the alias */
-	const struct rec *first = &l->log[l->anchors[t].start];
-	if (first->type != EV_MAP) {
-		err(l, l->ev.pos, "merge key '<<' needs an alias of a mapping, but '*%.60s' is %s",
-		    l->ev.value, first->type == EV_SEQ ? "a list" : "a scalar");
+	enum evtype first = ev_anchor_type(&l->es, t);
+	if (first != EV_MAP) {
+		err(l, l->es.ev.pos, "merge key '<<' needs an alias of a mapping, but '*%.60s' is %s",
+		    l->es.ev.value, first == EV_SEQ ? "a list" : "a scalar");
 		return;
 	}
 	struct merge *m = VEC_PUSH(it->merges, it->nmerges, it->capmerges);
 	m->target = t;
-	m->pos = l->ev.pos;
+	m->pos = l->es.ev.pos;
 }
 
 /* The value of a merge key '<<', read raw: an alias or a list of them. */
@@ -1017,19 +548,19 @@ static void read_merge(struct ld *l, struct mapiter *it)
 {
 	static const char what[] = "an alias (<<: *name) or a list of aliases";
 	next_ev(l, false);
-	if (l->ev.type == EV_ALIAS) {
+	if (l->es.ev.type == EV_ALIAS) {
 		add_merge(l, it);
 		next(l);
-	} else if (l->ev.type == EV_SEQ) {
+	} else if (l->es.ev.type == EV_SEQ) {
 		next_ev(l, false);
-		while (!l->fatal && l->ev.type != EV_SEQ_END) {
-			if (l->ev.type == EV_ALIAS) {
+		while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
+			if (l->es.ev.type == EV_ALIAS) {
 				add_merge(l, it);
 				next_ev(l, false);
 			} else {
 				char buf[96];
-				err(l, l->ev.pos, "expected an alias (*name) in the list of '<<', found %s",
-				    found(&l->ev, buf, sizeof buf));
+				err(l, l->es.ev.pos, "expected an alias (*name) in the list of '<<', found %s",
+				    found(&l->es.ev, buf, sizeof buf));
 				skip_value_ex(l, false);
 			}
 		}
@@ -1043,12 +574,8 @@ static void read_merge(struct ld *l, struct mapiter *it)
 static void start_merge(struct ld *l, struct mapiter *it)
 {
 	const struct merge *m = &it->merges[it->done++];
-	const struct anchor *a = &l->anchors[m->target];
-	if (l->nframes == 0 && !charge(l, a->expanded, m->pos, a->name))
+	if (!ev_replay_keys(&l->es, m->target, m->pos))
 		return;
-	/* Its keys and its end, which closes this mapping again. */
-	push_frame(l, a->start + 1, a->end);
-	l->depth++;
 	it->level++;
 	next(l);
 }
@@ -1066,9 +593,9 @@ static bool map_key(struct ld *l, struct mapiter *it)
 		it->heap = NULL;
 	}
 	for (;;) {
-		if (l->fatal)
+		if (l->es.fatal)
 			break;
-		if (l->ev.type == EV_MAP_END) {
+		if (l->es.ev.type == EV_MAP_END) {
 			if (it->done < it->nmerges) {
 				start_merge(l, it);
 				continue;
@@ -1077,33 +604,33 @@ static bool map_key(struct ld *l, struct mapiter *it)
 			break;
 		}
 		if (!is_scalar(l)) {
-			if (!l->ev.bad) {
+			if (!l->es.ev.bad) {
 				char buf[96];
-				err(l, l->ev.pos, "expected a key (a name), found %s",
-				    found(&l->ev, buf, sizeof buf));
+				err(l, l->es.ev.pos, "expected a key (a name), found %s",
+				    found(&l->es.ev, buf, sizeof buf));
 			}
 			skip_value(l);
 			skip_value(l);
 			continue;
 		}
-		if (l->ev.len == 2 && l->ev.value[0] == '<' && l->ev.value[1] == '<' &&
-		    !l->ev.quoted) {
+		if (l->es.ev.len == 2 && l->es.ev.value[0] == '<' && l->es.ev.value[1] == '<' &&
+		    !l->es.ev.quoted) {
 			read_merge(l, it);
 			continue;
 		}
-		it->index = it->tab ? find_key(it->tab, l->ev.value) : -1;
+		it->index = it->tab ? find_key(it->tab, l->es.ev.value) : -1;
 		if (it->index >= 0) {
 			it->key = it->tab->keys[it->index].name;
 		} else {
-			size_t n = l->ev.len;
+			size_t n = l->es.ev.len;
 			char *dst = it->buf;
 			if (n >= sizeof it->buf)
 				dst = it->heap = xmalloc(n + 1);
-			memcpy(dst, l->ev.value, n);
+			memcpy(dst, l->es.ev.value, n);
 			dst[n] = '\0';
 			it->key = dst;
 		}
-		it->kpos = l->ev.pos;
+		it->kpos = l->es.ev.pos;
 		next(l);
 		return true;
 	}
@@ -1193,19 +720,19 @@ static int get_choice(struct ld *l, const char *what, const char *noun, const ch
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(l->ev.value, names[i]) == 0) {
+		if (strcmp(l->es.ev.value, names[i]) == 0) {
 			if (pos)
-				*pos = l->ev.pos;
+				*pos = l->es.ev.pos;
 			next(l);
 			return (int)i;
 		}
-	const char *s = suggest(l, names, l->ev.value, names, n);
+	const char *s = suggest(l, names, l->es.ev.value, names, n);
 	if (s) {
-		err(l, l->ev.pos, "unknown %s '%.60s' (did you mean '%.60s'?)", noun, l->ev.value, s);
+		err(l, l->es.ev.pos, "unknown %s '%.60s' (did you mean '%.60s'?)", noun, l->es.ev.value, s);
 	} else {
 		char list[256];
 		list_names(names, n, list, sizeof list);
-		err(l, l->ev.pos, "unknown %s '%.60s' (expected %s)", noun, l->ev.value, list);
+		err(l, l->es.ev.pos, "unknown %s '%.60s' (expected %s)", noun, l->es.ev.value, list);
 	}
 	skip_value(l);
 	return -1;
@@ -1264,7 +791,7 @@ static void require(struct ld *l, const struct keytab *t, const struct seen *s,
 /* Is the current event a mapping?  Else an error for NAME and skip. */
 static bool want_map(struct ld *l, const char *what, const char *name)
 {
-	if (l->ev.type == EV_MAP)
+	if (l->es.ev.type == EV_MAP)
 		return true;
 	expected(l, what, name);
 	return false;
@@ -1272,7 +799,7 @@ static bool want_map(struct ld *l, const char *what, const char *name)
 
 static bool want_seq(struct ld *l, const char *what, const char *name)
 {
-	if (l->ev.type == EV_SEQ)
+	if (l->es.ev.type == EV_SEQ)
 		return true;
 	expected(l, what, name);
 	return false;
@@ -1308,6 +835,43 @@ static void names_free(struct names *nm)
 	free(nm->info);
 }
 
+/*
+ * Makes the thing called name (key kpos) in a section of named things and
+ * reads its value, the current event.  Returns the thing's own copy of the
+ * name, which the section remembers for duplicates, or NULL when the name
+ * is refused (reported, and the value skipped).
+ */
+typedef char *add_named_fn(struct ld *l, const char *name, struct pos kpos);
+
+/*
+ * A section mapping the user's names to things (modules, buffers,
+ * conditions): null for none, else a mapping, what it is called in a
+ * message.  Each name must be new in the section (nm): one given again is
+ * reported as a duplicate noun, unless a merge key brought it (the
+ * mapping's own key wins), and its value skipped.
+ */
+static void parse_named(struct ld *l, const struct keydef *kd, const char *what,
+			struct names *nm, const char *noun, add_named_fn *add)
+{
+	if (is_null(l)) {
+		next(l);
+		return;
+	}
+	if (!want_map(l, what, kd->name))
+		return;
+	struct mapiter it;
+	map_open(l, &it, NULL);
+	while (map_key(l, &it)) {
+		if (!name_new(l, nm, noun, &it)) {
+			skip_value(l);
+			continue;
+		}
+		char *name = add(l, it.key, it.kpos);
+		if (name)
+			name_add(nm, name, &it);
+	}
+}
+
 /* ---------------------------------------------------------------------
  * Modules
  */
@@ -1332,13 +896,13 @@ static void get_texts(struct ld *l, const char *what, const char *name, void *ob
 {
 	char *text;
 	struct pos pos;
-	if (l->ev.type != EV_SEQ) {
+	if (l->es.ev.type != EV_SEQ) {
 		if (get_text(l, what, name, &text, &pos))
 			push(l, obj, text, pos);
 		return;
 	}
 	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END)
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END)
 		if (get_text(l, what, name, &text, &pos))
 			push(l, obj, text, pos);
 	next(l);
@@ -1438,7 +1002,7 @@ static bool is_cu(const char *file)
 
 static void parse_module(struct ld *l, struct module *m)
 {
-	if (l->ev.type == EV_MAP) {
+	if (l->es.ev.type == EV_MAP) {
 		char ctx[160];
 		struct seen s;
 		snprintf(ctx, sizeof ctx, "in module '%.60s'", m->name);
@@ -1472,33 +1036,25 @@ static void parse_module(struct ld *l, struct module *m)
 			    m->name, m->file);
 }
 
+static char *add_module(struct ld *l, const char *name, struct pos kpos)
+{
+	if (strcmp(name, "builtin") == 0) {
+		err(l, kpos, "module name 'builtin' is reserved for the built-in kernels");
+		skip_value(l);
+		return NULL;
+	}
+	struct gdef *g = l->g;
+	struct module *m = VEC_PUSH(g->modules, g->nmodules, g->capmodules);
+	m->name = gdef_strdup(g, name);
+	m->pos = kpos;
+	parse_module(l, m);
+	return m->name;
+}
+
 static void key_modules(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	struct gdef *g = obj;
-	if (is_null(l)) {
-		next(l);
-		return;
-	}
-	if (!want_map(l, "a mapping of module names to files", kd->name))
-		return;
-	struct mapiter it;
-	map_open(l, &it, NULL);
-	while (map_key(l, &it)) {
-		if (strcmp(it.key, "builtin") == 0) {
-			err(l, it.kpos, "module name 'builtin' is reserved for the built-in kernels");
-			skip_value(l);
-			continue;
-		}
-		if (!name_new(l, &l->modules, "module", &it)) {
-			skip_value(l);
-			continue;
-		}
-		struct module *m = VEC_PUSH(g->modules, g->nmodules, g->capmodules);
-		m->name = gdef_strdup(g, it.key);
-		m->pos = it.kpos;
-		name_add(&l->modules, m->name, &it);
-		parse_module(l, m);
-	}
+	parse_named(l, kd, "a mapping of module names to files", &l->modules, "module",
+		    add_module);
 }
 
 /* ---------------------------------------------------------------------
@@ -1595,8 +1151,8 @@ static void key_init_iota(struct ld *l, void *obj, const struct keydef *kd, stru
 {
 	struct init *in = obj;
 	in->kind = INIT_IOTA;
-	in->start = num_uint(0, l->ev.pos);
-	in->step = num_uint(1, l->ev.pos);
+	in->start = num_uint(0, l->es.ev.pos);
+	in->step = num_uint(1, l->es.ev.pos);
 	parse_optional_map(l, &iota_tab, in, kd->name, "in 'iota'");
 }
 
@@ -1605,8 +1161,8 @@ static void key_init_random(struct ld *l, void *obj, const struct keydef *kd, st
 	struct init *in = obj;
 	in->kind = INIT_RANDOM;
 	in->seed = 1;
-	in->min = num_uint(0, l->ev.pos);
-	in->max = num_uint(1, l->ev.pos);
+	in->min = num_uint(0, l->es.ev.pos);
+	in->max = num_uint(1, l->es.ev.pos);
 	parse_optional_map(l, &random_tab, in, kd->name, "in 'random'");
 }
 
@@ -1630,7 +1186,7 @@ static void parse_num_list(struct ld *l, const char *name, struct num **list,
 			   size_t *n, size_t *cap)
 {
 	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END) {
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
 		struct num v;
 		if (get_num(l, name, &v))
 			*VEC_PUSH(*list, *n, *cap) = v;
@@ -1663,11 +1219,11 @@ static __attribute__((cold)) void two_forms(struct ld *l, const struct keytab *t
 static void key_buffer_init(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct init *in = &((struct buffer *)obj)->init;
-	in->pos = l->ev.pos;
-	if (l->ev.type == EV_SEQ) {
+	in->pos = l->es.ev.pos;
+	if (l->es.ev.type == EV_SEQ) {
 		in->kind = INIT_LIST;
 		parse_num_list(l, kd->name, &in->list, &in->nlist, &in->caplist);
-	} else if (l->ev.type == EV_MAP) {
+	} else if (l->es.ev.type == EV_MAP) {
 		struct seen s;
 		parse_keys(l, &init_tab, in, "in 'init'", &s);
 		if (s.mask == 0 && s.unknown == 0)
@@ -1691,36 +1247,28 @@ static const struct keydef buffer_keys[] = {
 };
 static const struct keytab buffer_tab = KEYTAB(buffer_keys);
 
-static void key_buffers(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+static char *add_buffer(struct ld *l, const char *name, struct pos kpos)
 {
-	struct gdef *g = obj;
-	if (is_null(l)) {
-		next(l);
-		return;
-	}
-	if (!want_map(l, "a mapping of buffer names to buffers", kd->name))
-		return;
-	struct mapiter it;
-	map_open(l, &it, NULL);
-	while (map_key(l, &it)) {
-		if (!name_new(l, &l->buffers, "buffer", &it)) {
-			skip_value(l);
-			continue;
-		}
-		struct buffer *b = VEC_PUSH(g->buffers, g->nbuffers, g->capbuffers);
-		b->name = gdef_strdup(g, it.key);
-		b->pos = it.kpos;
-		b->type = ET_U8;
-		b->memory = MEM_DEVICE;
-		b->init.kind = INIT_ZERO;
-		name_add(&l->buffers, b->name, &it);
-		if (!want_map(l, "a mapping {type, count or size, memory, init}", b->name))
-			continue;
+	struct gdef *g = l->g;
+	struct buffer *b = VEC_PUSH(g->buffers, g->nbuffers, g->capbuffers);
+	b->name = gdef_strdup(g, name);
+	b->pos = kpos;
+	b->type = ET_U8;
+	b->memory = MEM_DEVICE;
+	b->init.kind = INIT_ZERO;
+	if (want_map(l, "a mapping {type, count or size, memory, init}", b->name)) {
 		char ctx[160];
 		struct seen s;
 		snprintf(ctx, sizeof ctx, "in buffer '%.60s'", b->name);
 		parse_keys(l, &buffer_tab, b, ctx, &s);
 	}
+	return b->name;
+}
+
+static void key_buffers(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	parse_named(l, kd, "a mapping of buffer names to buffers", &l->buffers, "buffer",
+		    add_buffer);
 }
 
 /* ---------------------------------------------------------------------
@@ -1737,7 +1285,7 @@ static void key_events(struct ld *l, void *obj, const struct keydef *kd, struct 
 	if (!want_seq(l, "a list of event names", kd->name))
 		return;
 	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END) {
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
 		char *name = NULL;
 		struct pos pos;
 		if (!get_text(l, "an event name", kd->name, &name, &pos))
@@ -1764,31 +1312,23 @@ static const struct keydef condition_keys[] = {
 };
 static const struct keytab condition_tab = KEYTAB(condition_keys);
 
+static char *add_condition(struct ld *l, const char *name, struct pos kpos)
+{
+	struct gdef *g = l->g;
+	struct condition *c = VEC_PUSH(g->conditions, g->nconditions, g->capconditions);
+	c->name = gdef_strdup(g, name);
+	c->pos = kpos;
+	c->user = -1;
+	char ctx[160];
+	snprintf(ctx, sizeof ctx, "in condition '%.60s'", c->name);
+	parse_optional_map(l, &condition_tab, c, c->name, ctx);
+	return c->name;
+}
+
 static void key_conditions(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	struct gdef *g = obj;
-	if (is_null(l)) {
-		next(l);
-		return;
-	}
-	if (!want_map(l, "a mapping of condition names to {default: N}", kd->name))
-		return;
-	struct mapiter it;
-	map_open(l, &it, NULL);
-	while (map_key(l, &it)) {
-		if (!name_new(l, &l->conditions, "condition", &it)) {
-			skip_value(l);
-			continue;
-		}
-		struct condition *c = VEC_PUSH(g->conditions, g->nconditions, g->capconditions);
-		c->name = gdef_strdup(g, it.key);
-		c->pos = it.kpos;
-		c->user = -1;
-		name_add(&l->conditions, c->name, &it);
-		char ctx[160];
-		snprintf(ctx, sizeof ctx, "in condition '%.60s'", c->name);
-		parse_optional_map(l, &condition_tab, c, c->name, ctx);
-	}
+	parse_named(l, kd, "a mapping of condition names to {default: N}", &l->conditions,
+		    "condition", add_condition);
 }
 
 /* ---------------------------------------------------------------------
@@ -1802,8 +1342,8 @@ static void parse_node(struct ld *l, struct graph *gr);
 static void parse_node_list(struct ld *l, struct graph *gr, const char *name)
 {
 	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END) {
-		if (l->ev.type == EV_MAP)
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
+		if (l->es.ev.type == EV_MAP)
 			parse_node(l, gr);
 		else
 			expected(l, "a node (a mapping with a kind such as 'kernel: {...}')", name);
@@ -1854,16 +1394,16 @@ static bool arrow_name(struct ld *l, const char *s, size_t a, size_t b, struct p
 /* "a -> b -> c": one edge per arrow, each name with its own column. */
 static void parse_arrows(struct ld *l, struct graph *gr, const char *name)
 {
-	const char *s = l->ev.value;
-	size_t len = l->ev.len;
-	struct pos base = l->ev.pos;
+	const char *s = l->es.ev.value;
+	size_t len = l->es.ev.len;
+	struct pos base = l->es.ev.pos;
 	struct name_ref *refs = NULL;
 	size_t n = 0, cap = 0;
 	bool ok = true;
 	/* Columns inside the text are the file's only if it is written as it reads: one line, no escapes. */
-	bool exact = l->ev.end.line == base.line &&
-		l->ev.end.col - base.col == chars(s, len) + (l->ev.quoted ? 2 : 0);
-	if (exact && l->ev.quoted)
+	bool exact = l->es.ev.end.line == base.line &&
+		l->es.ev.end.col - base.col == chars(s, len) + (l->es.ev.quoted ? 2 : 0);
+	if (exact && l->es.ev.quoted)
 		base.col++;
 	for (size_t a = 0;;) {
 		const char *arrow = strstr(s + a, "->");
@@ -1893,12 +1433,12 @@ static void parse_arrows(struct ld *l, struct graph *gr, const char *name)
 /* [a, b] */
 static void parse_pair(struct ld *l, struct graph *gr, const char *name)
 {
-	struct pos pos = l->ev.pos;
+	struct pos pos = l->es.ev.pos;
 	struct name_ref ends[2] = {{.idx = -1}, {.idx = -1}};
 	size_t n = 0;
 	bool ok = true;
 	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END) {
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
 		struct name_ref r = {0};
 		if (!get_ref(l, "a node id", name, &r)) {
 			ok = false;
@@ -1925,10 +1465,10 @@ static void parse_edges(struct ld *l, struct graph *gr, const char *name)
 	if (!want_seq(l, "a list of edges", name))
 		return;
 	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END) {
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
 		if (is_scalar(l) && !is_null(l))
 			parse_arrows(l, gr, name);
-		else if (l->ev.type == EV_SEQ)
+		else if (l->es.ev.type == EV_SEQ)
 			parse_pair(l, gr, name);
 		else
 			expected(l, edge_what, name);
@@ -1962,10 +1502,10 @@ static const struct keytab graph_tab = KEYTAB(graph_keys);
 /* A graph: a list of nodes, or {nodes, edges, chain}. */
 static void parse_graph(struct ld *l, struct graph *gr, const char *name)
 {
-	gr->pos = l->ev.pos;
-	if (l->ev.type == EV_SEQ) {
+	gr->pos = l->es.ev.pos;
+	if (l->es.ev.type == EV_SEQ) {
 		parse_node_list(l, gr, name);
-	} else if (l->ev.type == EV_MAP) {
+	} else if (l->es.ev.type == EV_MAP) {
 		char ctx[96];
 		struct seen s;
 		snprintf(ctx, sizeof ctx, "in graph '%.60s'", name);
@@ -2000,7 +1540,7 @@ static struct arg *parse_arg_list(struct ld *l, const char *name, size_t *np)
 	struct arg small[8], *v = small;
 	size_t n = 0, cap = sizeof small / sizeof *small;
 	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END) {
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
 		if (n == cap) {
 			struct arg *nv = xreallocarray(v == small ? NULL : v, cap * 2, sizeof *v);
 			if (v == small)
@@ -2062,8 +1602,8 @@ static void key_arg_bytes(struct ld *l, void *obj, const struct keydef *kd, stru
 		expected(l, what, kd->name);
 		return;
 	}
-	const char *s = l->ev.value;
-	size_t n = l->ev.len;
+	const char *s = l->es.ev.value;
+	size_t n = l->es.ev.len;
 	bool ok = n > 0 && n % 2 == 0;
 	for (size_t i = 0; ok && i < n; i++)
 		ok = hexval(s[i]) >= 0;
@@ -2122,9 +1662,9 @@ static const struct keytab arg_tab = KEYTAB(arg_keys);
 /* One kernel argument (or struct field). */
 static void parse_arg(struct ld *l, struct arg *a, const char *name)
 {
-	a->pos = l->ev.pos;
+	a->pos = l->es.ev.pos;
 	a->ref.idx = -1;
-	if (l->ev.type == EV_MAP) {
+	if (l->es.ev.type == EV_MAP) {
 		struct seen s;
 		parse_keys(l, &arg_tab, a, "in a kernel argument", &s);
 		uint32_t forms = s.mask & ARG_FORMS;
@@ -2137,11 +1677,11 @@ static void parse_arg(struct ld *l, struct arg *a, const char *name)
 		return;
 	}
 	struct num n;
-	if (is_scalar(l) && !l->ev.quoted && !is_null(l) &&
-	    parse_number(l->ev.value, &n) != SCALAR_SYNTAX) {
-		const char *v = l->ev.value;
+	if (is_scalar(l) && !l->es.ev.quoted && !is_null(l) &&
+	    parse_number(l->es.ev.value, &n) != SCALAR_SYNTAX) {
+		const char *v = l->es.ev.value;
 		bool f = n.kind == NUM_FLOAT;
-		err(l, l->ev.pos, "untyped kernel argument %.60s: write {%s: %.60s}, {%s: %.60s} or another element type",
+		err(l, l->es.ev.pos, "untyped kernel argument %.60s: write {%s: %.60s}, {%s: %.60s} or another element type",
 		    v, f ? "f32" : "i32", v, f ? "f64" : "f32", v);
 		skip_value(l);
 		return;
@@ -2161,10 +1701,10 @@ static void key_kernel_function(struct ld *l, void *obj, const struct keydef *kd
 	 */
 	const struct kernel_node *last = l->last_kernel;
 	if (last && is_scalar(l) && !is_null(l) && last->func &&
-	    l->last_kernel_len == l->ev.len &&
-	    memcmp(last->function, l->ev.value, l->ev.len) == 0) {
+	    l->last_kernel_len == l->es.ev.len &&
+	    memcmp(last->function, l->es.ev.value, l->es.ev.len) == 0) {
 		k->function = last->function;
-		k->function_pos = k->module.pos = l->ev.pos;
+		k->function_pos = k->module.pos = l->es.ev.pos;
 		k->module.name = last->module.name;
 		k->func = last->func;
 		next(l);
@@ -2186,12 +1726,12 @@ static void key_kernel_function(struct ld *l, void *obj, const struct keydef *kd
 static void parse_dim3(struct ld *l, const char *name, uint32_t d[3], struct pos *pos)
 {
 	uint64_t v;
-	*pos = l->ev.pos;
-	if (l->ev.type == EV_SEQ) {
+	*pos = l->es.ev.pos;
+	if (l->es.ev.type == EV_SEQ) {
 		size_t n = 0;
 		bool ok = true;
 		next(l);
-		while (!l->fatal && l->ev.type != EV_SEQ_END) {
+		while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
 			if (n >= 3)
 				skip_value(l);
 			else if (get_u64(l, name, 1, INT32_MAX, &v, NULL))
@@ -2205,7 +1745,7 @@ static void parse_dim3(struct ld *l, const char *name, uint32_t d[3], struct pos
 			err(l, *pos, "expected 1 to 3 sizes [x, y, z] for '%.60s', found %zu", name, n);
 		return;
 	}
-	if (l->ev.type == EV_MAP) {
+	if (l->es.ev.type == EV_MAP) {
 		expected(l, "an integer or a list [x, y, z]", name);
 		return;
 	}
@@ -2234,7 +1774,7 @@ static void key_kernel_shared(struct ld *l, void *obj, const struct keydef *kd, 
 static void key_kernel_args(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct kernel_node *k = &((struct node *)obj)->u.kernel;
-	k->args_pos = l->ev.pos;
+	k->args_pos = l->es.ev.pos;
 	if (is_null(l)) {
 		next(l);
 		return;
@@ -2334,8 +1874,8 @@ static const struct keytab end_tab = KEYTAB(end_keys);
 /* from/to: a buffer name or {buffer, offset}. */
 static void parse_copy_end(struct ld *l, struct copy_end *e, const char *name)
 {
-	e->offset_pos = l->ev.pos;
-	if (l->ev.type == EV_MAP) {
+	e->offset_pos = l->es.ev.pos;
+	if (l->es.ev.type == EV_MAP) {
 		char ctx[96];
 		struct seen s;
 		snprintf(ctx, sizeof ctx, "in '%.60s'", name);
@@ -2387,7 +1927,7 @@ static void parse_empty(struct ld *l, struct node *n)
 	struct seen s;
 	if (is_null(l))
 		next(l);
-	else if (l->ev.type == EV_MAP)
+	else if (l->es.ev.type == EV_MAP)
 		parse_keys(l, &no_keys, n, "in 'empty'", &s);
 	else
 		expected(l, "{} or nothing", "empty");
@@ -2487,7 +2027,7 @@ static void key_cond_cases(struct ld *l, void *obj, const struct keydef *kd, str
 	if (!want_seq(l, "a list of graphs (one per case)", kd->name))
 		return;
 	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END) {
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
 		struct graph *gr = inner_graph(l, obj);
 		gr->body_index = (unsigned)c->nbodies;
 		*VEC_PUSH(c->bodies, c->nbodies, c->capbodies) = gr;
@@ -2637,6 +2177,17 @@ static bool looks_automatic(const char *id)
 	return false;
 }
 
+/*
+ * The automatic id, handed out while the node is read, in file order and
+ * while it is in the cache: a second pass over 100,000 nodes costs more.
+ * assign_ids redoes them all when an id written in the file could clash.
+ */
+static void node_auto_id(struct ld *l, struct node *n)
+{
+	n->id = auto_id(l->g, n->kind, ++l->auto_counts[n->kind]);
+	n->id_pos = n->pos;
+}
+
 static void key_node_kind(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct node *n = obj;
@@ -2649,22 +2200,23 @@ static void key_node_kind(struct ld *l, void *obj, const struct keydef *kd, stru
 	node_set_kind(n, (enum node_kind)kd->arg);
 	n->kind_pos = kpos;
 	/*
-	 * The automatic id, handed out here, in file order (before the nodes
-	 * of the node's bodies) and while the node is in the cache: a second
-	 * pass over 100,000 nodes costs more.  assign_ids redoes it when an id
-	 * written in the file could clash.
+	 * The automatic id of a node that holds a graph, handed out here, in
+	 * file order: before the nodes of its bodies.  Other nodes get theirs
+	 * at their end (node_auto_id), the same number, once an id written
+	 * after the kind has been read: then they take none.
 	 */
-	if (n->id == NULL) {
-		n->id = auto_id(l->g, n->kind, ++l->auto_counts[n->kind]);
-		n->id_pos = n->pos;
-	}
+	static const bool holds_graph[NK_COUNT] = {
+		[NK_GRAPH] = true, [NK_IF] = true, [NK_WHILE] = true, [NK_SWITCH] = true,
+	};
+	if (n->id == NULL && holds_graph[n->kind])
+		node_auto_id(l, n);
 	kind_parsers[n->kind](l, n);
 }
 
 static void key_node_id(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct node *n = obj;
-	/* An id after the kind: the automatic one it had took a number. */
+	/* An id after the kind of a node that holds a graph: its automatic one took a number. */
 	if (n->id != NULL)
 		l->renumber = true;
 	if (get_text(l, "a node id", kd->name, &n->id, &n->id_pos)) {
@@ -2676,22 +2228,61 @@ static void key_node_id(struct ld *l, void *obj, const struct keydef *kd, struct
 	}
 }
 
+/*
+ * One name of an after list.  Most name the node written just before
+ * (a chain with ids): that one's id string is shared, not copied, and the
+ * validator, seeing the same pointer, finds the node without a lookup.
+ */
+static bool get_after(struct ld *l, const struct node *n, const char *what,
+		      const char *name, struct name_ref *r)
+{
+	const struct graph *gr = n->graph;
+	const struct node *prev = gr->nnodes >= 2 ? gr->nodes[gr->nnodes - 2] : NULL;
+	size_t len = l->es.ev.len;
+	if (prev && prev->id && is_scalar(l) && !is_null(l) && strlen(prev->id) == len &&
+	    memcmp(prev->id, l->es.ev.value, len) == 0) {
+		r->name = prev->id;
+		r->pos = l->es.ev.pos;
+		r->idx = -1;
+		next(l);
+		return true;
+	}
+	return get_ref(l, what, name, r);
+}
+
+/* The after list of n, placed in the arena at its final length. */
 static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct node *n = obj;
-	struct name_ref r = {0};
-	if (l->ev.type != EV_SEQ) {
-		if (get_ref(l, "a node id or a list of them", kd->name, &r))
-			*node_add_after(n) = r;
-		return;
+	struct name_ref small[8], *v = small;
+	size_t count = 0, cap = sizeof small / sizeof *small;
+	if (l->es.ev.type != EV_SEQ) {
+		if (get_after(l, n, "a node id or a list of them", kd->name, &small[0]))
+			count = 1;
+	} else {
+		next(l);
+		while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
+			if (count == cap) {
+				struct name_ref *nv = xreallocarray(v == small ? NULL : v, cap * 2,
+								    sizeof *v);
+				if (v == small)
+					memcpy(nv, small, sizeof small);
+				v = nv;
+				cap *= 2;
+			}
+			if (get_after(l, n, "a node id", kd->name, &v[count]))
+				count++;
+		}
+		next(l);
 	}
-	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END) {
-		r.name = NULL;
-		if (get_ref(l, "a node id", kd->name, &r))
-			*node_add_after(n) = r;
+	/* (One after key per node: a second is a duplicate, skipped unread.) */
+	if (count) {
+		n->after = arena_alloc(&l->g->arena, count * sizeof *n->after);
+		memcpy(n->after, v, count * sizeof *v);
+		n->nafter = (uint32_t)count;
 	}
-	next(l);
+	if (v != small)
+		free(v);
 }
 
 static const struct keydef node_keys[] = {
@@ -2719,19 +2310,22 @@ static void drop_node(struct ld *l, struct graph *gr, struct node *n)
 	gr->nnodes--;
 	if (l->nested)
 		l->nnodes--;
-	free(n->after); /* the node itself and its strings stay in the arena */
+	/* the node itself, its after list and its strings stay in the arena */
 }
 
 static void parse_node(struct ld *l, struct graph *gr)
 {
 	struct node *n = graph_add_node(gr, NK_COUNT);
 	struct seen s;
-	n->pos = l->ev.pos;
+	n->pos = l->es.ev.pos;
 	if (l->nested)
 		*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = n;
 	parse_keys(l, &node_tab, n, "in a node", &s);
-	if (n->kind != NK_COUNT)
+	if (n->kind != NK_COUNT) {
+		if (n->id == NULL)
+			node_auto_id(l, n);
 		return;
+	}
 	if (s.unknown == 0) {
 		char kinds[256];
 		list_names(node_kind_names, NK_COUNT, kinds, sizeof kinds);
@@ -2764,11 +2358,11 @@ static const struct keytab expect_tab = KEYTAB(expect_keys);
 static void key_check_expect(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct check *c = obj;
-	c->expect_pos = l->ev.pos;
-	if (l->ev.type == EV_SEQ) {
+	c->expect_pos = l->es.ev.pos;
+	if (l->es.ev.type == EV_SEQ) {
 		c->expect = EXPECT_LIST;
 		parse_num_list(l, kd->name, &c->list, &c->nlist, &c->caplist);
-	} else if (l->ev.type == EV_MAP) {
+	} else if (l->es.ev.type == EV_MAP) {
 		struct seen s;
 		c->expect = EXPECT_FILE;
 		parse_keys(l, &expect_tab, c, "in 'expect'", &s);
@@ -2811,12 +2405,12 @@ static void key_checks(struct ld *l, void *obj, const struct keydef *kd, struct 
 	if (!want_seq(l, "a list of checks", kd->name))
 		return;
 	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END) {
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
 		if (!want_map(l, "a check {buffer, expect, rtol, atol}", kd->name))
 			continue;
 		struct check *c = VEC_PUSH(g->checks, g->nchecks, g->capchecks);
 		struct seen s;
-		c->pos = l->ev.pos;
+		c->pos = l->es.ev.pos;
 		c->buffer.idx = -1;
 		parse_keys(l, &check_tab, c, "in a check", &s);
 		require(l, &check_tab, &s, 3, "in a check");
@@ -2866,15 +2460,15 @@ static void key_run_instantiate(struct ld *l, void *obj, const struct keydef *kd
 {
 	struct run_defaults *r = obj;
 	r->has_instantiate = true;
-	if (l->ev.type != EV_SEQ) {
-		if (l->ev.type == EV_MAP)
+	if (l->es.ev.type != EV_SEQ) {
+		if (l->es.ev.type == EV_MAP)
 			expected(l, "a list of instantiate flags", kd->name);
 		else
 			inst_flag(l, r, kd->name);
 		return;
 	}
 	next(l);
-	while (!l->fatal && l->ev.type != EV_SEQ_END)
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END)
 		inst_flag(l, r, kd->name);
 	next(l);
 }
@@ -2908,7 +2502,7 @@ static const struct keytab run_tab = KEYTAB(run_keys);
 static void key_run(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct gdef *g = obj;
-	g->run.pos = l->ev.pos;
+	g->run.pos = l->es.ev.pos;
 	parse_optional_map(l, &run_tab, &g->run, kd->name, "in 'run'");
 }
 
@@ -2918,13 +2512,13 @@ static void key_version(struct ld *l, void *obj, const struct keydef *kd, struct
 	struct num n;
 	if (!plain_scalar(l, "the format version 1", kd->name))
 		return;
-	if (parse_int(l->ev.value, &n) == SCALAR_SYNTAX) {
+	if (parse_int(l->es.ev.value, &n) == SCALAR_SYNTAX) {
 		expected(l, "the format version 1", kd->name);
 		return;
 	}
 	if (n.kind != NUM_UINT || n.u != GDEF_FORMAT_VERSION) {
-		fatal(l, l->ev.pos, "format version %.60s is not supported; this build reads format %d",
-		      l->ev.value, GDEF_FORMAT_VERSION);
+		fatal(l, l->es.ev.pos, "format version %.60s is not supported; this build reads format %d",
+		      l->es.ev.value, GDEF_FORMAT_VERSION);
 		return;
 	}
 	g->version = GDEF_FORMAT_VERSION;
@@ -2971,31 +2565,31 @@ static bool parse_stream(struct ld *l)
 {
 	next(l);                        /* stream start */
 	next(l);
-	if (l->fatal)
+	if (l->es.fatal)
 		return false;
-	if (l->ev.type == EV_STREAM_END) {
+	if (l->es.ev.type == EV_STREAM_END) {
 		err(l, (struct pos){1, 1}, "the file is empty (expected a mapping that starts with 'cugraphrun: 1')");
 		return false;
 	}
 	next(l);                        /* the document's value */
-	if (l->fatal)
+	if (l->es.fatal)
 		return false;
-	if (l->ev.type != EV_MAP) {
+	if (l->es.ev.type != EV_MAP) {
 		char buf[96];
-		err(l, l->ev.pos, "expected a mapping with 'cugraphrun: 1' at the top level, found %s",
-		    found(&l->ev, buf, sizeof buf));
+		err(l, l->es.ev.pos, "expected a mapping with 'cugraphrun: 1' at the top level, found %s",
+		    found(&l->es.ev, buf, sizeof buf));
 		return false;
 	}
 	struct seen s;
 	parse_keys(l, &top_tab, l->g, "at the top level", &s);
-	if (l->fatal)
+	if (l->es.fatal)
 		return false;
 	if (!(s.mask & 1))
 		err(l, s.pos, "missing 'cugraphrun: 1' (the format version) at the top level");
 	next(l);                        /* past the document's end */
-	if (l->ev.type == EV_DOC_START)
-		err(l, l->ev.pos, "a second YAML document (a cugraphrun file holds one; remove the '---' and what follows)");
-	return !l->fatal;
+	if (l->es.ev.type == EV_DOC_START)
+		err(l, l->es.ev.pos, "a second YAML document (a cugraphrun file holds one; remove the '---' and what follows)");
+	return !l->es.fatal;
 }
 
 /*
@@ -3032,30 +2626,24 @@ static void assign_ids(struct ld *l)
 
 static void ld_free(struct ld *l)
 {
-	yaml_event_delete(&l->yev[0]);
-	yaml_event_delete(&l->yev[1]);
-	yaml_parser_delete(&l->parser);
-	for (size_t i = 0; i < l->nlog; i++)
-		free(l->log[i].value);
-	free(l->log);
-	for (size_t i = 0; i < l->nanchors; i++)
-		free(l->anchors[i].name);
-	free(l->anchors);
-	strmap_free(l->anchor_index);
-	free(l->open);
-	free(l->frames);
+	ev_free(&l->es);
 	arena_free(&l->scratch);
 	names_free(&l->modules);
 	names_free(&l->buffers);
 	names_free(&l->conditions);
 }
 
-/* l's input is set: read it into a new definition named name, or NULL. */
-static struct gdef *load(struct ld *l, const char *name, const struct load_limits *limits,
-			 struct diag *d)
+/* A loader for the file called name, its input not yet set. */
+static void ld_init(struct ld *l, const char *name, const struct load_limits *limits,
+		    struct diag *d)
 {
-	l->d = d;
-	l->lim = limits;
+	memset(l, 0, sizeof *l);
+	ev_init(&l->es, name, limits, d);
+}
+
+/* l's input is set: read it into a new definition named name, or NULL. */
+static struct gdef *load(struct ld *l, const char *name)
+{
 	l->g = gdef_new(name);
 	struct module *builtin = VEC_PUSH(l->g->modules, l->g->nmodules, l->g->capmodules);
 	builtin->name = gdef_strdup(l->g, "builtin");
@@ -3071,16 +2659,6 @@ static struct gdef *load(struct ld *l, const char *name, const struct load_limit
 	return l->g;
 }
 
-static void parser_init(struct ld *l)
-{
-	memset(l, 0, sizeof *l);
-	l->fd = -1;
-	if (!yaml_parser_initialize(&l->parser)) {
-		errorx("out of memory while reading YAML");
-		exit(3);
-	}
-}
-
 struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 			      const struct load_limits *limits, struct diag *d)
 {
@@ -3092,36 +2670,9 @@ struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 		return NULL;
 	}
 	struct ld l;
-	parser_init(&l);
-	l.text = text;
-	l.len = len;
-	yaml_parser_set_input_string(&l.parser, (const unsigned char *)text, len);
-	return load(&l, name, limits, d);
-}
-
-/*
- * libyaml's read handler for a regular file: straight into its own
- * buffer, never past the size the file had when opened.  1 for success
- * (*nread 0 at the end), 0 for an error, as libyaml wants.
- */
-static int read_file(void *data, unsigned char *buf, size_t size, size_t *nread)
-{
-	struct ld *l = data;
-	if (size > l->unread)
-		size = l->unread;
-	ssize_t n = 0;
-	if (size > 0) {
-		do
-			n = read(l->fd, buf, size);
-		while (n < 0 && errno == EINTR);
-	}
-	if (n < 0) {
-		l->read_errno = errno;
-		return 0;
-	}
-	l->unread -= (size_t)n;
-	*nread = (size_t)n;
-	return 1;
+	ld_init(&l, name, limits, d);
+	ev_input_string(&l.es, text, len);
+	return load(&l, name);
 }
 
 /* The rest of fd into a buffer, for what cannot be streamed by size (pipes, procfs). */
@@ -3157,13 +2708,7 @@ static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
 	return buf;
 }
 
-/*
- * A regular file is streamed: libyaml reads it into its own small buffer
- * as it goes (read_file), as yaml_parser_set_input_file does, rather than
- * from a copy or a mapping of the whole file.  Mapping it cost libyaml a
- * tenth more time than reading (its string reader copies from pages that
- * are cold) and left the file's pages resident in the peak.
- */
+/* A regular file is streamed into libyaml (see ev_input_fd); the rest are read whole. */
 struct gdef *gdef_load(const char *path, struct diag *d)
 {
 	const struct load_limits *lim = &load_default_limits;
@@ -3186,11 +2731,9 @@ struct gdef *gdef_load(const char *path, struct diag *d)
 	/* (procfs and the like say 0 bytes, and are read to their end below) */
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		struct ld l;
-		parser_init(&l);
-		l.fd = fd;
-		l.len = l.unread = (size_t)st.st_size;
-		yaml_parser_set_input(&l.parser, read_file, &l);
-		struct gdef *g = load(&l, path, lim, d);
+		ld_init(&l, path, lim, d);
+		ev_input_fd(&l.es, fd, (size_t)st.st_size);
+		struct gdef *g = load(&l, path);
 		close(fd);
 		return g;
 	}

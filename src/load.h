@@ -3,9 +3,11 @@
  * event API (no document tree).  It reports shape errors only: YAML syntax,
  * unknown or duplicate keys, wrong scalar types, values out of range for
  * their field.  Meaning (names, cycles, sizes, driver rules) is the
- * validator's.  <yaml.h> is included in load.c and, for reading JSON
- * reports back (--compare, a suite's per-point JUnit), compare_read.c;
- * nowhere else.
+ * validator's.  The loader is load.c (the scalars, the mappings, the
+ * format's tables) and load_events.c (libyaml's events, anchors and
+ * aliases, behind the private load_events.h); <yaml.h> is included by
+ * those and, for reading JSON reports back (--compare, a suite's
+ * per-point JUnit), by compare_read.c; nowhere else.
  */
 #ifndef CGR_LOAD_H
 #define CGR_LOAD_H
@@ -13,16 +15,8 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "load_limits.h"
 #include "model.h"
-
-struct load_limits {
-	unsigned max_depth;             /* nesting of YAML collections */
-	size_t max_alias_events;        /* events replayed through aliases, in all */
-	size_t max_file_size;           /* bytes */
-};
-
-/* The defaults: depth 64, 1,000,000 alias events, 1 GiB. */
-extern const struct load_limits load_default_limits;
 
 /*
  * Load the file at path.  Errors go to d.  Returns the definition (the

@@ -127,8 +127,11 @@ struct node *graph_add_node(struct graph *gr, enum node_kind kind)
 
 struct name_ref *node_add_after(struct node *n)
 {
-	n->graph->nodes_own = true;
-	return VEC_PUSH(n->after, n->nafter, n->capafter);
+	struct name_ref *after = arena_alloc(n->graph->arena, (n->nafter + 1) * sizeof *after);
+	if (n->nafter)
+		memcpy(after, n->after, n->nafter * sizeof *after);
+	n->after = after;
+	return &after[n->nafter++];
 }
 
 struct arg *kernel_add_arg(struct node *n)
@@ -148,10 +151,9 @@ char *gdef_resolve_path(struct gdef *g, const char *written)
 	return arena_printf(&g->arena, "%s%s", g->dir, written);
 }
 
-/* What a node holds outside the arena: its growable arrays and nested graphs. */
+/* What a node holds outside the arena: its nested graphs. */
 static void node_free(struct node *n)
 {
-	free(n->after);
 	switch (n->kind) {
 	case NK_GRAPH:
 		graph_free(n->u.child);

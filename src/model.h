@@ -252,21 +252,31 @@ struct node {
 	 */
 	char *id;                       /* explicit, or KIND_N assigned at load */
 	struct graph *graph;            /* the graph holding this node */
-	struct name_ref *after;         /* same graph; validator resolves idx */
-	size_t nafter, capafter;
+	/*
+	 * Same graph; validator resolves idx.  In the arena, exactly nafter
+	 * of them: most nodes that have an after name one node, and a
+	 * growable array of its own per node cost a 112-byte malloc'd block
+	 * and a free per node, and a pass over every node to free them.
+	 */
+	struct name_ref *after;
 	/* validator: dependencies as indices into graph->nodes, without duplicates (in the arena) */
 	size_t *deps;
+	uint32_t nafter;
 	uint32_t ndeps, capdeps;
 	enum node_kind kind;
 	bool id_given;
+	/* validator: node_index maps this node's id to it (the first node of that id) */
+	bool id_first;
 	uint8_t where;                  /* validator: NODE_IN_BODY, NODE_IN_CHILD */
 	/*
-	 * validator: the index in graph->nodes, and that of the root node
-	 * holding this one (itself at the top level).  32 bits are plenty: a
-	 * file of at most 1 GiB, with aliases expanding to at most 1,000,000
-	 * events, holds far fewer nodes.
+	 * validator: the index in graph->nodes, that of the root node
+	 * holding this one (itself at the top level), and the index in
+	 * gdef.all_nodes, by which per-node figures (the profile) are kept.
+	 * 32 bits are plenty: a file of at most 1 GiB, with aliases
+	 * expanding to at most 1,000,000 events, holds far fewer nodes.
+	 * (seq fills what was padding before pos: the node stays 232 bytes.)
 	 */
-	uint32_t local, top;
+	uint32_t local, top, seq;
 	struct pos pos;                 /* the node's mapping */
 	struct pos id_pos;
 	struct pos kind_pos;            /* the kind key */
@@ -301,11 +311,10 @@ struct graph {
 	size_t nedges, capedges;
 	bool chain;
 	/*
-	 * Some node holds memory outside the arena (after, bodies, a child
-	 * graph), so graph_free must visit the nodes; without, a
-	 * 100,000-node chain is released without touching one.  Set by
-	 * node_add_after and graph_new, and by the loader
-	 * when it allocates an if or while node's bodies array.
+	 * Some node holds memory outside the arena (bodies, a child graph),
+	 * so graph_free must visit the nodes; without, a 100,000-node chain
+	 * is released without touching one.  Set by graph_new, and by the
+	 * loader when it allocates an if or while node's bodies array.
 	 */
 	bool nodes_own;
 	struct graph *parent;           /* NULL for the root */
@@ -384,7 +393,8 @@ struct gdef {
 	 */
 	struct strmap *module_index, *buffer_index, *event_index,
 		*condition_index, *node_index;
-	struct node **all_nodes;        /* validator: every node, file order (in the arena) */
+	/* validator: every node, file order (in the arena; the root's own list if flat) */
+	struct node **all_nodes;
 	size_t nall_nodes;
 };
 
@@ -401,7 +411,7 @@ void graph_free(struct graph *gr);
 struct node *graph_add_node(struct graph *gr, enum node_kind kind);
 /* A new, zeroed entry at the end of n->after, or of a kernel's args. */
 struct name_ref *node_add_after(struct node *n);
-/* (The args are copied to a longer array in the arena: for tests and small
+/* (Both are copied to a longer array in the arena: for tests and small
  * graphs; the loader places each list once, at its final length.) */
 struct arg *kernel_add_arg(struct node *n);
 

@@ -21,7 +21,6 @@
 #include "json.h"
 #include "stats.h"
 #include "scalar.h"
-#include "strmap.h"
 #include "xmalloc.h"
 
 const char *const prof_kind_names[PROF_KIND_COUNT] = {"kernel", "memset", "memcpy"};
@@ -31,16 +30,15 @@ bool prof_kind_is_device_work(enum node_kind k)
 	return k == NK_KERNEL || k == NK_MEMSET || k == NK_COPY;
 }
 
-/* The summary and its id index while it is built. */
+/* The summary while it is built. */
 struct ctx {
 	struct prof_summary *s;
-	struct strmap *index;           /* node id -> index in s->nodes */
 };
 
+/* A node's place in s->nodes: its all_nodes index, which the validator set. */
 static size_t index_of(const struct ctx *c, const struct node *n)
 {
-	long i = strmap_get(c->index, n->id);
-	return i < 0 ? SIZE_MAX : (size_t)i;
+	return n->seq < c->s->nnodes && c->s->nodes[n->seq].node == n ? n->seq : SIZE_MAX;
 }
 
 static double graph_longest(struct ctx *c, const struct graph *gr, size_t **path,
@@ -179,11 +177,10 @@ struct prof_summary *prof_summarize(const struct gdef *g, const struct prof_rec 
 	s->launch_median = st.median;
 	s->nnodes = g->nall_nodes;
 	s->nodes = xcalloc(s->nnodes ? s->nnodes : 1, sizeof *s->nodes);
-	struct ctx c = {s, strmap_new(s->nnodes)};
+	struct ctx c = {s};
 	for (size_t i = 0; i < s->nnodes; i++) {
 		s->nodes[i].node = g->all_nodes[i];
 		s->nodes[i].step = SIZE_MAX;
-		strmap_put(c.index, g->all_nodes[i]->id, (long)i, NULL);
 	}
 	/* durations per node, in record order */
 	size_t *where = xcalloc(nrecs ? nrecs : 1, sizeof *where);
@@ -225,7 +222,6 @@ struct prof_summary *prof_summarize(const struct gdef *g, const struct prof_rec 
 	s->path_s = g->root ? graph_longest(&c, g->root, NULL, NULL) : 0;
 	if (g->root)
 		append_path(&c, g->root, 0);
-	s->index = c.index;
 	return s;
 }
 
@@ -237,14 +233,12 @@ void prof_summary_free(struct prof_summary *s)
 		free(s->nodes[i].durs);
 	free(s->nodes);
 	free(s->path);
-	strmap_free(s->index);
 	free(s);
 }
 
 const struct prof_node *prof_node_of(const struct prof_summary *s, const struct node *n)
 {
-	long i = strmap_get(s->index, n->id);
-	return i >= 0 && s->nodes[i].node == n ? &s->nodes[i] : NULL;
+	return n->seq < s->nnodes && s->nodes[n->seq].node == n ? &s->nodes[n->seq] : NULL;
 }
 
 /* Colour ----------------------------------------------------------------- */

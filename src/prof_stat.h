@@ -21,7 +21,6 @@
 
 #include "model.h"
 
-struct strmap;
 
 /* The activity kinds collected. */
 enum prof_kind { PROF_KERNEL, PROF_MEMSET, PROF_MEMCPY, PROF_KIND_COUNT };
@@ -76,7 +75,6 @@ struct prof_summary {
 	struct prof_step *path;         /* the critical path, in order */
 	size_t npath, cappath;
 	double path_s;                  /* its total */
-	struct strmap *index;           /* node id -> index in nodes */
 	char fill[8], note[96];         /* the overlay's scratch */
 };
 

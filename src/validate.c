@@ -59,6 +59,8 @@ struct vctx {
 	size_t capall;
 	/* g->node_index holds every id, not only explicit and walk-made ones */
 	bool node_index_complete;
+	/* every node is in the root graph: all_nodes is the root's own list */
+	bool flat;
 	struct graph **graphs;  /* every graph, root first, in file order */
 	size_t ngraphs, capgraphs;
 	bool *sized;            /* per buffer: count and size are known */
@@ -638,6 +640,7 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 	 * strings are not even read here.  Ids this walk makes up are indexed
 	 * at once, since nothing kept them clear of the explicit ones.
 	 */
+	n->id_first = false;
 	if (!n->id_given && !made_up)
 		return;
 	if (n->id[0] == '\0') {
@@ -645,8 +648,10 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 			   "for a default one");
 		return;
 	}
-	if (strmap_put(v->g->node_index, n->id, (long)self, &old))
+	if (strmap_put(v->g->node_index, n->id, (long)self, &old)) {
+		n->id_first = true;
 		return;
+	}
 	const struct node *first = v->g->all_nodes[old];
 	if (n->id_given)
 		diag_error(v->d, or_pos(n->id_pos, n->pos), "duplicate node id '%s'", n->id);
@@ -721,10 +726,14 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 			n->id = arena_printf(&g->arena, "%s_%zu", node_kind_names[n->kind],
 					     auto_ids[n->kind]);
 		size_t self = g->nall_nodes;
-		*ARENA_PUSH(&g->arena, g->all_nodes, g->nall_nodes, v->capall) = n;
+		if (v->flat)
+			g->nall_nodes++;
+		else
+			*ARENA_PUSH(&g->arena, g->all_nodes, g->nall_nodes, v->capall) = n;
 		size_t t = gr->parent == NULL ? i : top;
 		n->local = (uint32_t)i;
 		n->top = (uint32_t)t;
+		n->seq = (uint32_t)self;
 		n->where = (uint8_t)flags;
 		index_node(v, n, self, made_up);
 		if (n->kind == NK_GRAPH && n->u.child)
@@ -1313,6 +1322,19 @@ static long resolve_dep(struct vctx *v, const struct graph *gr, struct name_ref 
 	r->idx = -1;
 	if (r->name == NULL)
 		return -1;
+	/*
+	 * An after naming the node just before its own, as a chain with ids
+	 * does, shares that node's id string (see the loader's get_after):
+	 * when that node is the one the index holds for its id, it is the
+	 * answer, and in this graph, with no lookup.
+	 */
+	if (self && self->local > 0) {
+		const struct node *p = gr->nodes[self->local - 1];
+		if (p->id == r->name && p->id_first) {
+			r->idx = (long)p->local;
+			return r->idx;
+		}
+	}
 	long a = find_node(v, r->name);
 	if (a < 0) {
 		unknown_node(v, gr, r);
@@ -1372,10 +1394,11 @@ static void report_cycle(struct vctx *v, const struct graph *gr, const size_t *p
  * when every dep comes before its node in the file: then file order is
  * the topological order, and there is no cycle.
  *
- * A chained node's one dep, the node before it, is a slice of *seq
- * (0, 1, ..., n - 1, made once, by walk or here): a 100,000-node chain
- * needs no 100,000 lists.  Such deps have capdeps 0 and are never
- * written through.
+ * A node's one dep x (the node before it in a chain, or the one its
+ * after or an edge names) is a slice of *seq (0, 1, ..., n - 1, made
+ * once, by walk or here) holding x: a 100,000-node chain, written with
+ * chain: true or with an after on every node, needs no 100,000 lists.
+ * Such deps have capdeps 0 and are never written through.
  */
 static bool fill_deps(struct graph *gr, size_t **seq)
 {
@@ -1408,12 +1431,19 @@ static bool fill_deps(struct graph *gr, size_t **seq)
 		nd->ndeps = 0;
 		if (most == 0)
 			continue;
-		if (most == 1 && chained) {
+		if (most == 1) {
+			/* One dep, x: the slice of *seq that holds x, not a list of its own. */
+			long x = chained ? (long)j - 1 : nd->nafter ? nd->after[0].idx :
+				gr->edges[eord[eoff[j]]].from.idx;
+			if (x < 0)
+				continue;
 			if (*seq == NULL)
 				*seq = counting(gr->arena, n);
-			nd->deps = &(*seq)[j - 1];
+			nd->deps = &(*seq)[x];
 			nd->ndeps = 1;
 			nd->capdeps = 0;
+			if ((size_t)x > j)
+				backward = false;
 			continue;
 		}
 		if (nd->capdeps < most) {
@@ -1806,11 +1836,25 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	check_modules(&v);
 	check_buffers(&v);
 	size_t auto_ids[NK_COUNT] = {0};
-	/* Explicit ids only, at first: see index_node. */
-	g->node_index = strmap_new(16);
 	/* At its length: grown by doubling, it would leave as much again unused in the arena. */
 	v.capall = count_nodes(g->root);
-	if (v.capall)
+	/*
+	 * Explicit ids only, at first: see index_node.  Sized for every node
+	 * having one, as in a chain with ids, rather than grown from 16
+	 * slots, which doubled 14 times on the way to 100,000 ids and
+	 * rehashed each about twice; where fewer are given, the pages no id
+	 * lands in are never touched.
+	 */
+	g->node_index = strmap_new(v.capall);
+	/*
+	 * When no node holds a graph (count_nodes then visits none), file
+	 * order is the root's own order: its list serves, and a large flat
+	 * file needs no copy of it.
+	 */
+	v.flat = !g->root->nodes_own;
+	if (v.flat)
+		g->all_nodes = g->root->nodes;
+	else if (v.capall)
 		g->all_nodes = arena_alloc(&g->arena, v.capall * sizeof *g->all_nodes);
 	walk(&v, g->root, 0, 0, auto_ids);
 	check_nodes(&v);

@@ -1,0 +1,161 @@
+/*
+ * The loader's event source, private to the loader (load*.c include it,
+ * nothing else does).  It owns libyaml: the parser and its input (a
+ * string in memory, or a file streamed into libyaml's own buffer), the
+ * current event as the loader's handlers see it (struct ev), anchors and
+ * aliases (a log of the anchored nodes' events, their replays, the budget
+ * of alias events and its limit), the nesting depth and its limit, and the
+ * flag that stops everything after a fatal error, with the reporter that
+ * sets it.  <yaml.h> is included here and by load*.c, and by the JSON
+ * reader compare_read.c; nowhere else.
+ *
+ * Aliases are hidden: while an anchored node is being parsed its events
+ * are also recorded in the log; an alias replays the recorded events as if
+ * the node were written again, so that every handler of the loader
+ * supports anchors for free.  Each anchor knows how many events it expands
+ * to (its own aliases included), and an alias written in the document is
+ * charged that many events up front against limits->max_alias_events: a
+ * billion-laughs bomb fails at the first alias that would blow the budget,
+ * before anything is expanded.  Nesting is bounded by limits->max_depth,
+ * which also bounds the loader's recursion.  Values that are skipped after
+ * an error are read raw (aliases not expanded), so skipping costs no
+ * budget.
+ *
+ * The handlers call ev_next for every event of the file: it stays a call
+ * of one out-of-line function (ev_advance), whose common case (an event
+ * straight from libyaml, no alias, no anchor open) is a straight path.
+ */
+#ifndef CGR_LOAD_EVENTS_H
+#define CGR_LOAD_EVENTS_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <yaml.h>
+
+#include "diag.h"
+#include "load_limits.h"
+
+/* The events the loader sees; ALIAS only when reading raw. */
+enum evtype {
+	EV_NONE,        /* nothing more: the input ended or a fatal error */
+	EV_STREAM_START,
+	EV_STREAM_END,
+	EV_DOC_START,
+	EV_DOC_END,
+	EV_SCALAR,
+	EV_ALIAS,
+	EV_SEQ,
+	EV_SEQ_END,
+	EV_MAP,
+	EV_MAP_END,
+};
+
+/* One event as the parsers see it, from libyaml or from a replay. */
+struct ev {
+	enum evtype type;
+	struct pos pos;
+	struct pos end;         /* just past the event's text */
+	/* SCALAR: the text (NUL-terminated, valid until the next event); ALIAS: the name */
+	const char *value;
+	size_t len;
+	/* SCALAR: quoted, block or !!str, so a string and never a number */
+	bool quoted;
+	/* SCALAR standing in for a broken alias, already reported */
+	bool bad;
+	long target;            /* ALIAS: the anchor, or -1 when broken */
+};
+
+struct rec;
+struct anchor;
+struct frame;
+struct strmap;
+
+/* The event source of one file. */
+struct evsrc {
+	struct ev ev;           /* the current event */
+	bool fatal;             /* a fatal error: no more events, no more errors */
+	unsigned depth;         /* collections open, as delivered */
+	struct diag *d;
+	const char *file;       /* as messages name it */
+	const struct load_limits *lim;
+	/* the input: text[0..len) in memory, or len bytes of the file fd */
+	const char *text;
+	size_t len;
+	int fd;
+	size_t unread;          /* bytes of fd not handed to libyaml yet */
+	int read_errno;         /* why reading fd failed, or 0 */
+	yaml_parser_t parser;
+	/*
+	 * The current event and the one after it, parsed ahead, in yev.  An
+	 * empty one is a YAML_NO_EVENT: yaml_event_delete and
+	 * yaml_parser_parse both start by zeroing the event.
+	 */
+	yaml_event_t yev[2];
+	unsigned cur;           /* yev[cur] is the current one, the other ahead */
+	unsigned raw_depth;     /* collections open in the parser's stream */
+	struct rec *log;
+	size_t nlog, caplog;
+	size_t log_expanded;    /* running count of expanded events logged */
+	struct anchor *anchors;
+	size_t nanchors, capanchors;
+	struct strmap *anchor_index;
+	size_t *open;           /* anchors being recorded, innermost last */
+	size_t nopen, capopen;
+	struct frame *frames;
+	size_t nframes, capframes;
+	size_t alias_events;    /* charged against lim->max_alias_events */
+};
+
+/*
+ * Start es (which the caller zeroed) on no input yet; file names the file
+ * in messages and must outlive es.  Out of memory exits, as xmalloc does.
+ */
+void ev_init(struct evsrc *es, const char *file, const struct load_limits *lim,
+	     struct diag *d);
+/* The input: len bytes of text, which must outlive es. */
+void ev_input_string(struct evsrc *es, const char *text, size_t len);
+/* The input: size bytes of the regular file fd, read as libyaml asks. */
+void ev_input_fd(struct evsrc *es, int fd, size_t size);
+/* Release what es holds (not fd). */
+void ev_free(struct evsrc *es);
+
+/*
+ * Advance to the next event.  With expand, an alias is replaced by the
+ * events of its node; without (skipping, merge keys), it comes as
+ * EV_ALIAS.  A broken alias comes as a bad null scalar.
+ */
+void ev_advance(struct evsrc *es, bool expand);
+
+static inline void ev_next(struct evsrc *es)
+{
+	ev_advance(es, true);
+}
+
+/* Consume the current value; the event after it is read with expand_after. */
+void ev_skip_value_ex(struct evsrc *es, bool expand_after);
+
+static inline void ev_skip_value(struct evsrc *es)
+{
+	ev_skip_value_ex(es, true);
+}
+
+/* Merge keys: the kind of event the node anchored as anchor starts with. */
+enum evtype ev_anchor_type(const struct evsrc *es, long anchor);
+/*
+ * Replay the keys of the mapping anchored as anchor, and its end, in place
+ * of the current mapping's end (whose depth they keep); pos is the merge
+ * key's alias, charged for the replay.  False when the budget is spent (a
+ * fatal error).
+ */
+bool ev_replay_keys(struct evsrc *es, long anchor, struct pos pos);
+
+/*
+ * An error at pos, unless a fatal one came before (after it, more would
+ * be noise); with fatal, nothing more is read (syntax, limits, version).
+ */
+void ev_verror(struct evsrc *es, bool fatal, struct pos pos, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0), cold));
+
+#endif
