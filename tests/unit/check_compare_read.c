@@ -225,7 +225,7 @@ START_TEST(test_not_a_report)
 	refused("{\"report_format\": 1, \"file\": \"x\", \"launch\": {\"samples_s\": [1, \"2\"]}}",
 		"r.json:1:63: error: the report's launch: a sample is a string, not a number\n");
 	refused("{\"report_format\": 1, \"file\": \"x\", \"launch\": null}",
-		"r.json:1:46: error: the report: \"launch\" is null, not an object\n");
+		"r.json:1:45: error: the report: \"launch\" is null, not an object\n");
 	refused("{\"report_format\": 1, \"file\": \"x\", \"points\": [{\"label\": \"n=1\", "
 		"\"axes\": {\"n\": [1]}, \"launch\": {\"samples_s\": []}}]}",
 		"r.json:1:74: error: point 'n=1': axis 'n' is a list, not a number or a string\n");
