@@ -228,11 +228,12 @@ START_TEST(test_not_a_report)
 		"r.json:1:45: error: the report: \"launch\" is null, not an object\n");
 	refused("{\"report_format\": 1, \"file\": \"x\", \"points\": [{\"label\": \"n=1\", "
 		"\"axes\": {\"n\": [1]}, \"launch\": {\"samples_s\": []}}]}",
-		"r.json:1:74: error: point 'n=1': axis 'n' is a list, not a number or a string\n");
+		"r.json:1:77: error: point 'n=1': axis 'n' is a list, not a number or a string\n");
 	refused("{\"report_format\": 1, \"file\": \"x\", \"points\": [{\"label\": \"n=1\"}]}",
-		"r.json:1:46: error: a point has no \"axes\"\n");
+		"r.json:1:46: error: a point has no \"axes\"\n"
+		"r.json:1:46: error: a point has no \"launch\"\n");
 	refused("{\"report_format\": 1, \"file\": \"x\", \"points\": 3}",
-		"r.json:1:46: error: the report: \"points\" is a number, not a list\n");
+		"r.json:1:45: error: the report: \"points\" is a number, not a list\n");
 	refused("{\"files\": [{\"report\": null}]}",
 		"r.json:1:12: error: a suite's file has no \"file\"\n");
 	refused("{\"files\": [3]}", "r.json:1:12: error: a suite's file is a number, not an object\n");
