@@ -248,7 +248,7 @@ static void normal_path(const char *p, char *out, size_t len)
 	out[n] = '\0';
 }
 
-static bool same_path(const char *a, const char *b)
+bool compare_same_path(const char *a, const char *b)
 {
 	char x[4096], y[4096];
 	normal_path(a, x, sizeof x);
@@ -322,7 +322,7 @@ void compare_docs(const struct cmp_doc *base, const struct cmp_doc *cur, double 
 	for (size_t i = 0; i < cur->nfiles; i++) {
 		const struct cmp_file *f = &cur->files[i];
 		size_t j = 0;
-		while (j < base->nfiles && !same_path(base->files[j].file, f->file))
+		while (j < base->nfiles && !compare_same_path(base->files[j].file, f->file))
 			j++;
 		if (j == base->nfiles && one_to_one) {
 			j = 0;

@@ -133,6 +133,9 @@ void comparison_say_slower(const struct comparison *c);
 
 void comparison_free(struct comparison *c);
 
+/* The same file, as the comparison matches them: "./a//b.yaml" is "a/b.yaml". */
+bool compare_same_path(const char *a, const char *b);
+
 /*
  * Axis values equal as the comparison matches them: as numbers when both
  * read as numbers ("2^20" is 1048576, "1e3" is 1000), else as text.
