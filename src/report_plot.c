@@ -237,7 +237,8 @@ void report_plot_script(FILE *out, const struct report *r)
 
 	fprintf(out, "set terminal svg size 800,%d dynamic noenhanced font 'sans,12' "
 		"background '#ffffff'\n", tp ? 760 : 460);
-	fputs("set encoding utf8\nset grid\nset key outside right top\nset xlabel ", out);
+	/* a fixed left margin keeps the two panels' x axes one above the other */
+	fputs("set encoding utf8\nset grid\nset key outside right top\nset lmargin 12\nset xlabel ", out);
 	gp_string(out, sh.xname);
 	fputc('\n', out);
 	if (sh.xkind == X_POW2)
