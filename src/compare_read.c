@@ -177,6 +177,10 @@ static bool parse_value(struct jp *p, struct jv *v, unsigned depth)
 	case YAML_MAPPING_START_EVENT:
 		if (e->data.mapping_start.anchor || e->data.mapping_start.tag)
 			return fail(p, v->pos, "not JSON: a YAML anchor or tag");
+		/* a graph file given where a report belongs, most likely */
+		if (e->data.mapping_start.style == YAML_BLOCK_MAPPING_STYLE)
+			return fail(p, v->pos, "not JSON but YAML in block style: not a "
+				    "cugraphrun report, which --json writes");
 		return collection(p, v, depth);
 	default:
 		return fail(p, v->pos, "invalid JSON: a value was expected");

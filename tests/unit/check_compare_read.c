@@ -197,6 +197,8 @@ START_TEST(test_malformed)
 	refused("{\"a\": &x 1, \"b\": *x}", "r.json:1:7: error: not JSON: a YAML anchor or tag\n");
 	refused("[*x]", "r.json:1:2: error: not JSON: a YAML alias (*name)\n");
 	refused("{\"a\": !!str 1}", "r.json:1:7: error: not JSON: a YAML anchor or tag\n");
+	refused("cugraphrun: 1\nnodes: []\n", "r.json:1:1: error: not JSON but YAML in block "
+		"style: not a cugraphrun report, which --json writes\n");
 	refused("{a: 1}", "r.json:1:2: error: not JSON: an object's key must be a string in double "
 		"quotes\n");
 	refused("{} {}", "r.json:1:4: error: invalid JSON: did not find expected <document start>\n");
