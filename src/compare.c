@@ -467,7 +467,7 @@ void comparison_json(FILE *out, const struct comparison *c, int depth)
 	json_key(out, depth + 1, false, "method");
 	fprintf(out, "{\"statistic\": \"ratio of medians (this / base)\", \"interval\": "
 		"\"bootstrap percentile\", \"confidence\": 0.95, \"resamples\": %u, "
-		"\"seed\": %llu}", COMPARE_RESAMPLES, (unsigned long long)COMPARE_SEED);
+		"\"seed\": \"0x%016llx\"}", COMPARE_RESAMPLES, (unsigned long long)COMPARE_SEED);
 	json_key(out, depth + 1, false, "threshold_percent");
 	json_number(out, c->threshold * 100);
 	json_key(out, depth + 1, false, "note");

@@ -434,6 +434,8 @@ START_TEST(test_json)
 	const struct jv *m = jv_get(root, "method");
 	ck_assert(jv_get(m, "resamples")->num == COMPARE_RESAMPLES);
 	ck_assert(jv_get(m, "confidence")->num == 0.95);
+	/* a string: 64 bits are more than a JSON reader's double holds */
+	ck_assert_str_eq(jv_get(m, "seed")->text, "0x6375677261706872");
 	const struct jv *e = jv_get(root, "entries");
 	ck_assert_uint_eq(e->n, 2);
 	ck_assert_str_eq(jv_get(&e->items[1], "file")->text, "b.yaml");
