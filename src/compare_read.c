@@ -272,7 +272,7 @@ static bool read_samples(struct cmp_doc *doc, const struct jv *launch, struct cm
 	for (size_t i = 0; i < s->n; i++) {
 		const struct jv *x = &s->items[i];
 		/* a sample that was not finite is written as null: it has no time */
-		if (x->type == JNULL)
+		if (x->type == JNULL || (x->type == JNUM && !isfinite(x->num)))
 			continue;
 		if (x->type != JNUM) {
 			diag_error(d, x->pos, "%s: a sample is %s, not a number", where,

@@ -156,6 +156,20 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+START_TEST(test_overflow)
+{
+	/* 1e999 is JSON, but no time: left out like a null */
+	struct cap c;
+	struct cmp_doc *doc = doc_of("{\"report_format\": 1, \"file\": \"x\", \"launch\": "
+				     "{\"samples_s\": [1e999, 2e-6, -1e999]}}", &c);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_uint_eq(doc->files[0].points[0].nsamples, 1);
+	ck_assert(doc->files[0].points[0].samples[0] == 2e-6);
+	cmp_doc_free(doc);
+	cap_close(&c);
+}
+END_TEST
+
 START_TEST(test_values)
 {
 	struct cap c;
@@ -262,6 +276,7 @@ static Suite *read_suite(void)
 	tcase_add_test(tc, test_suite);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_values);
+	tcase_add_test(tc, test_overflow);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_malformed);
