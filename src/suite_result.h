@@ -67,7 +67,8 @@ struct suite_compare {
 /*
  * --json in a suite: one document, each file's report in a list, the
  * counts by kind, with --compare (cmp not NULL) the base's files that did
- * not run, and the suite's exit status.  0, or 2 after a message.
+ * not run, and the suite's exit status ($defs/suite of
+ * schemas/report.schema.json: keep in step).  0, or 2 after a message.
  */
 int suite_json_write(const char *path, const struct file_result *res, size_t n,
 		     const unsigned counts[RES_COUNT], const struct suite_compare *cmp,
