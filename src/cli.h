@@ -14,6 +14,8 @@
 
 #include "run_settings.h"
 
+struct cmp_doc;
+
 struct options {
 	const char *file;               /* the YAML file */
 	bool validate;
@@ -46,6 +48,12 @@ struct options {
 	uint32_t profile_launches;      /* default 20 */
 	const char *trace;              /* --trace=FILE */
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
+	const char *csv;                /* --csv=FILE ("-": standard output) */
+	const char *plot;               /* --plot=FILE */
+	const char *compare;            /* --compare=BASE.json */
+	double compare_threshold;       /* --compare-threshold, a fraction (default 0.05) */
+	bool has_compare_threshold;
+	const struct cmp_doc *compare_doc; /* the base, read by main before any run */
 };
 
 enum cli_result {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compare_cli.h"
 #include "describe.h"
 #include "diag.h"
 #include "fileio.h"
@@ -16,6 +17,7 @@
 #include "load.h"
 #include "model.h"
 #include "monotime.h"
+#include "report_plot.h"
 #include "suite.h"
 #include "validate.h"
 
@@ -84,6 +86,8 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 		/* alone, --describe draws the file before any run (write_description) */
 		.describe = o->profile ? o->describe : NULL,
 		.describe_buffers = o->describe_buffers,
+		.csv = o->csv, .plot = o->plot,
+		.compare = o->compare_doc, .compare_threshold = o->compare_threshold,
 	};
 }
 
@@ -135,7 +139,15 @@ int main(int argc, char **argv)
 		cli_free(&o);
 		return 2;
 	}
-	int status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
+	/* what a run needs from outside, settled before any file runs */
+	int status = compare_open(&o);
+	if (status == 0 && o.plot && !o.validate)
+		status = report_plot_check();
+	if (status == 0 && compare_offline(&o))
+		status = compare_offline_main(&o);
+	else if (status == 0)
+		status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
+	compare_close(&o);
 	cli_free(&o);
 	return status;
 }

@@ -16,11 +16,28 @@
 #include "stats.h"
 
 struct prof_summary;
+struct comparison;
 
 /* Elapsed time between two recorded events, in seconds. */
 struct event_span {
 	const char *from, *to;
 	double seconds;
+};
+
+struct axis_value { const char *name; const char *text; /* as labelled */ };
+struct point_report {
+    const char *label;            /* "n=2^20,T=f32" */
+    const struct axis_value *axes; size_t naxes;
+    /* how the point was prepared */
+    enum prep_kind { PREP_INSTANTIATE, PREP_UPDATE, PREP_SAME } prep;
+    double prep_s;                 /* update, or instantiate + upload */
+    const char *rebuild_why;       /* "node 'k3': grid ... (file:L:C)" or NULL */
+    unsigned updated_nodes;        /* nodes given new parameters */
+    double first_launch_s;
+    const double *samples; size_t nsamples;
+    unsigned checks_passed, checks_failed;
+    double bytes, items;           /* throughput declared: NaN when not */
+    int exit_status;               /* 0, 1 (a check failed), ... */
 };
 
 struct report {
@@ -44,6 +61,15 @@ struct report {
 	unsigned checks_passed, checks_failed;
 	int exit_status;
 	const struct prof_summary *profile;     /* --profile, or NULL */
+	const struct point_report *points; size_t npoints;
+	/*
+	 * The device's peak DRAM bandwidth in GB/s, 2 x memory clock x bus
+	 * width / 8 from the driver's attributes; NaN when it does not say.
+	 */
+	double peak_gb_per_s;
+	/* A plain file's declared throughput (a sweep's is per point): NaN when not. */
+	double bytes, items;
+	const struct comparison *comparison;    /* --compare, or NULL */
 };
 
 void report_print_human(FILE *out, const struct report *r);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "diag.h"
 #include "model.h"
 #include "report.h"
@@ -255,6 +256,9 @@ static struct report example_report(const struct gdef *g)
 		.nspans = 1,
 		.checks_passed = 1,
 		.exit_status = 0,
+		.peak_gb_per_s = 3352,
+		.bytes = NAN,
+		.items = NAN,
 	};
 }
 
@@ -356,6 +360,9 @@ START_TEST(test_human_nested)
 		.checks_passed = 2,
 		.checks_failed = 1,
 		.exit_status = 1,
+		.peak_gb_per_s = NAN,
+		.bytes = NAN,
+		.items = NAN,
 	};
 	struct cap c;
 	cap_open(&c);
@@ -412,7 +419,8 @@ static const char example_json[] =
 	"    \"compute_capability\": \"9.0\",\n"
 	"    \"sm\": \"sm_90\",\n"
 	"    \"driver_version\": 13000,\n"
-	"    \"driver\": \"13.0\"\n"
+	"    \"driver\": \"13.0\",\n"
+	"    \"peak_bandwidth_gb_per_s\": 3352\n"
 	"  },\n"
 	"  \"graph\": {\n"
 	"    \"nodes\": 4,\n"
@@ -469,9 +477,46 @@ static const char example_json[] =
 	"  \"events\": [\n"
 	"    {\"from\": \"start\", \"to\": \"stop\", \"seconds\": 1.23e-05}\n"
 	"  ],\n"
+	"  \"throughput\": null,\n"
 	"  \"checks\": {\"passed\": 1, \"failed\": 0},\n"
 	"  \"exit_status\": 0\n"
 	"}\n";
+
+/* A plain file that declares throughput, compared with a base: both parts in the JSON. */
+START_TEST(test_json_throughput_comparison)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	r.bytes = 8.0 * 1024 * 1024;
+	r.items = NAN;
+	struct diag d;
+	diag_init(&d, "base", stderr);
+	struct cmp_doc *base = cmp_doc_read(TOP_SRCDIR "/tests/compare/base-plain.json", &d);
+	ck_assert_ptr_nonnull(base);
+	struct cmp_doc *run = cmp_doc_of_report(&r);
+	struct comparison c;
+	compare_docs(base, run, 0.05, false, &c);
+	r.comparison = &c;
+	struct cap cp;
+	cap_open(&cp);
+	report_print_json(cp.f, &r);
+	const char *text = cap_text(&cp);
+	/* 8 MiB in 58.1 us: 144 GB/s, 4.31% of 3352 */
+	ck_assert_ptr_nonnull(strstr(text, "  \"throughput\": {\n    \"bytes\": 8388608,\n"
+				     "    \"items\": null,\n    \"gb_per_s\": 144.382238,\n"
+				     "    \"items_per_s\": null,\n    \"peak_percent\": 4.30734599\n  },\n"));
+	/* a base of about 100 us: this run's 58.1 us is FASTER; the paths differ, so a note */
+	ck_assert_ptr_nonnull(strstr(text, "\"verdict\": \"faster\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"note\": \"examples/while.yaml is compared with the "
+				     "base's only file, examples/spin.yaml\""));
+	cap_close(&cp);
+	keep_report("throughput-comparison", &r);
+	comparison_free(&c);
+	cmp_doc_free(run);
+	cmp_doc_free(base);
+	gdef_free(g);
+}
+END_TEST
 
 START_TEST(test_json_example)
 {
@@ -1541,6 +1586,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_human_example);
 	tcase_add_test(tc, test_human_nested);
 	tcase_add_test(tc, test_json_example);
+	tcase_add_test(tc, test_json_throughput_comparison);
 	tcase_add_test(tc, test_json_python);
 	tcase_add_test(tc, test_json_tool);
 	tcase_add_test(tc, test_json_not_finite);
