@@ -939,7 +939,7 @@ START_TEST(test_node_errors)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		{"- {id: a}", "t.yaml:3:3: error: a node needs a kind: one of kernel, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while or switch\n"},
+		{"- {id: a}", "t.yaml:3:3: error: a node needs a kind: one of kernel, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while, switch or memop\n"},
 		{"- {kernal: {}}", "t.yaml:3:4: error: unknown key 'kernal' in a node (did you mean 'kernel'?)\n"},
 		{"- {empty: {}, alloc: x}", "t.yaml:3:15: error: a node has one kind, found 'empty' (at 3:4) and 'alloc'\n"},
 		{"- {empty: {}, empty: {}}", "t.yaml:3:15: error: duplicate key 'empty' in a node (first at 3:4)\n"},
@@ -980,8 +980,8 @@ START_TEST(test_node_errors)
 		{"- {switch: {condition: c, cases: [x]}}", "t.yaml:3:35: error: expected a graph (a list of nodes, or a mapping {nodes, edges, chain}) for 'cases', found 'x'\n"},
 		{"- {graph: {nodes: [], chain: 1}}", "t.yaml:3:30: error: expected true or false for 'chain', found '1'\n"},
 		{"- {graph: {node: []}}", "t.yaml:3:12: error: unknown key 'node' in graph 'graph' (did you mean 'nodes'?)\n"},
-		{"- {empty: {}, after: {a: 1}}", "t.yaml:3:22: error: expected a node id or a list of them for 'after', found a mapping\n"},
-		{"- {empty: {}, after: [a, [b]]}", "t.yaml:3:26: error: expected a node id for 'after', found a list\n"},
+		{"- {empty: {}, after: {a: 1}}", "t.yaml:3:23: error: unknown key 'a' in an after entry (expected node, port or type)\n"},
+		{"- {empty: {}, after: [a, [b]]}", "t.yaml:3:26: error: expected a node id or {node: id, port: p, type: t} for 'after', found a list\n"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char text[512];
@@ -1010,13 +1010,13 @@ START_TEST(test_edge_errors)
 		"  - {a: b}\n"
 		"  - [a, [b]]\n"
 		"  - a -> b\n",
-		"t.yaml:3:5: error: expected an edge (\"a -> b\", \"a -> b -> c\" or [a, b]) for 'edges', found 'a'\n"
-		"t.yaml:4:5: error: expected an edge (\"a -> b\", \"a -> b -> c\" or [a, b]) for 'edges', found 'a ->'\n"
-		"t.yaml:5:5: error: expected an edge (\"a -> b\", \"a -> b -> c\" or [a, b]) for 'edges', found the string \"-> b\"\n"
-		"t.yaml:6:5: error: expected an edge (\"a -> b\", \"a -> b -> c\" or [a, b]) for 'edges', found 'a -> -> b'\n"
+		"t.yaml:3:5: error: expected an edge (\"a -> b\", \"a -> b -> c\", [a, b] or {from: a, to: b}) for 'edges', found 'a'\n"
+		"t.yaml:4:5: error: expected an edge (\"a -> b\", \"a -> b -> c\", [a, b] or {from: a, to: b}) for 'edges', found 'a ->'\n"
+		"t.yaml:5:5: error: expected an edge (\"a -> b\", \"a -> b -> c\", [a, b] or {from: a, to: b}) for 'edges', found the string \"-> b\"\n"
+		"t.yaml:6:5: error: expected an edge (\"a -> b\", \"a -> b -> c\", [a, b] or {from: a, to: b}) for 'edges', found 'a -> -> b'\n"
 		"t.yaml:7:5: error: an edge list names two nodes [from, to], found 1\n"
 		"t.yaml:8:5: error: an edge list names two nodes [from, to], found 3\n"
-		"t.yaml:9:5: error: expected an edge (\"a -> b\", \"a -> b -> c\" or [a, b]) for 'edges', found a mapping\n"
+		"t.yaml:9:6: error: unknown key 'a' in an edge (expected from, to, port or type)\n"
 		"t.yaml:10:9: error: expected a node id for 'edges', found a list\n");
 	/* The one good edge was kept. */
 	struct res r = load("cugraphrun: 1\nedges: [x, a -> b]\n");
@@ -1045,7 +1045,7 @@ START_TEST(test_all_errors)
 		"t.yaml:3:13: error: unknown element type 'f31' (did you mean 'f32'?)\n"
 		"t.yaml:3:25: error: value '-1' for 'count' is out of range (0 to 18446744073709551615)\n"
 		"t.yaml:5:36: error: value '0' for 'grid' is out of range (1 to 2147483647)\n"
-		"t.yaml:7:6: error: unknown key 'bogus' in a node (expected kernel, id, after, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while or switch)\n");
+		"t.yaml:7:6: error: unknown key 'bogus' in a node (expected kernel, id, after, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while, switch, memop or enabled)\n");
 	res_free(&r);
 }
 END_TEST
