@@ -46,6 +46,9 @@ struct options {
 	uint32_t profile_launches;      /* default 20 */
 	const char *trace;              /* --trace=FILE */
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
+	/* --disable=ID,...: node ids to switch off (repeatable; malloc'd, strings too) */
+	char **disable;
+	size_t ndisable, capdisable;
 };
 
 enum cli_result {

@@ -93,6 +93,9 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	double t0 = monotime();
 	struct gdef *g = gdef_load(o->file, &d);
 	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	/* --disable names nodes of this file: an id it lacks is an error about it */
+	if (valid && o->ndisable)
+		valid = gdef_disable(g, (const char *const *)o->disable, o->ndisable, &d);
 	diag_finish(&d);
 	int status = 0;
 	/* --describe alone draws the file; with --profile it colours a run's figures */
