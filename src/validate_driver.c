@@ -139,21 +139,11 @@ static void check_cluster(struct diag *d, const struct node *n, const struct ker
 	}
 }
 
-/* The access policy window: a validated buffer, a window inside it, cuda.h's properties. */
-static void check_window(struct gdef *g, struct diag *d, struct kernel_attrs *a)
+/* The window's buffer: known, not graph memory, the window inside it. */
+static void check_window_buffer(struct gdef *g, struct diag *d, struct kernel_attrs *a)
 {
 	struct access_window *w = &a->window;
 	struct pos at = a->pos[KATTR_ACCESS_POLICY];
-	if (w->hit_ratio > 1)
-		diag_error(d, or_pos(w->hit_ratio_pos, at), "hit_ratio of %g is more than 1: it is "
-			   "the share of the window's lines given the hit property", w->hit_ratio);
-	if (w->miss == ACCESS_PERSISTING)
-		diag_error(d, or_pos(w->miss_pos, at), "miss cannot be persisting: cuda.h takes "
-			   "normal or streaming for the lines outside the hit ratio");
-	if (w->hit == ACCESS_PERSISTING && !g->run.has_persisting_l2)
-		diag_warning(d, or_pos(w->hit_pos, at), "a persisting window has no effect without "
-			     "L2 set aside for persisting accesses: set run.persisting_l2 (such as "
-			     "persisting_l2: 4 MiB)");
 	if (w->buffer.name == NULL)
 		return;
 	long bi = g->buffer_index ? strmap_get(g->buffer_index, w->buffer.name) : -1;
@@ -173,6 +163,7 @@ static void check_window(struct gdef *g, struct diag *d, struct kernel_attrs *a)
 	}
 	const struct buffer *b = &g->buffers[bi];
 	if (b->memory == MEM_GRAPH) {
+		w->buffer.idx = -1;
 		diag_error(d, or_pos(w->buffer.pos, at), "an access policy window cannot cover "
 			   "buffer '%s': its memory is 'graph', which exists only while the graph "
 			   "runs; use device, host or managed memory", b->name);
@@ -192,6 +183,24 @@ static void check_window(struct gdef *g, struct diag *d, struct kernel_attrs *a)
 		diag_error(d, or_pos(w->count_pos, at), "a window of %" PRIu64 " elements from "
 			   "offset %" PRIu64 " runs past the end of buffer '%s' (%" PRIu64
 			   " elements)", w->count, w->offset, b->name, b->count);
+}
+
+/* The access policy window: its buffer, then cuda.h's rules on its properties. */
+static void check_window(struct gdef *g, struct diag *d, struct kernel_attrs *a)
+{
+	struct access_window *w = &a->window;
+	struct pos at = a->pos[KATTR_ACCESS_POLICY];
+	check_window_buffer(g, d, a);
+	if (w->hit_ratio > 1)
+		diag_error(d, or_pos(w->hit_ratio_pos, at), "hit_ratio of %g is more than 1: it is "
+			   "the share of the window's lines given the hit property", w->hit_ratio);
+	if (w->miss == ACCESS_PERSISTING)
+		diag_error(d, or_pos(w->miss_pos, at), "miss cannot be persisting: cuda.h takes "
+			   "normal or streaming for the lines outside the hit ratio");
+	if (w->hit == ACCESS_PERSISTING && !g->run.has_persisting_l2)
+		diag_warning(d, or_pos(w->hit_pos, at), "a persisting window has no effect without "
+			     "L2 set aside for persisting accesses: set run.persisting_l2 (such as "
+			     "persisting_l2: 4 MiB)");
 }
 
 /*
@@ -281,6 +290,22 @@ static const char *memfind(const char *hay, size_t n, const char *needle)
 	return NULL;
 }
 
+/*
+ * Does text[0..n) hold word outside a // comment?  (PTX and C++ alike;
+ * a block comment is rare enough in either to be read as code.)
+ */
+static bool holds(const char *text, size_t n, const char *word)
+{
+	for (const char *p = text; (p = memfind(p, n - (size_t)(p - text), word)) != NULL; p++) {
+		const char *line = p;
+		while (line > text && line[-1] != '\n')
+			line--;
+		if (memfind(line, (size_t)(p - line), "//") == NULL)
+			return true;
+	}
+	return false;
+}
+
 static bool ident_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -345,8 +370,8 @@ static enum waits kernel_waits(struct scan *sc, const struct node *n)
 	if (text == NULL)
 		return WAITS_UNKNOWN;
 	if (m->source)
-		return memfind(text, len, "griddepcontrol.wait") ||
-			memfind(text, len, "cudaGridDependencySynchronize") ? WAITS_YES : WAITS_NO;
+		return holds(text, len, "griddepcontrol.wait") ||
+			holds(text, len, "cudaGridDependencySynchronize") ? WAITS_YES : WAITS_NO;
 	/* cubins are ELF; fatbins start with 0xba55ed50 (little-endian) */
 	if (len >= 4 && (memcmp(text, "\177ELF", 4) == 0 ||
 			 memcmp(text, "\x50\xed\x55\xba", 4) == 0))
@@ -355,7 +380,7 @@ static enum waits kernel_waits(struct scan *sc, const struct node *n)
 	size_t blen;
 	if (!ptx_entry_body(text, len, k->func, &body, &blen))
 		return WAITS_UNKNOWN;
-	return memfind(body, blen, "griddepcontrol.wait") ? WAITS_YES : WAITS_NO;
+	return holds(body, blen, "griddepcontrol.wait") ? WAITS_YES : WAITS_NO;
 }
 
 /* Both ends of t in its graph, or false when a name did not resolve. */
@@ -465,24 +490,29 @@ static void check_twice(struct diag *d, const struct graph *gr, const struct typ
 static void check_typed_edges(struct gdef *g, struct diag *d, struct graph *gr,
 			      struct scan *sc)
 {
+	/* both ends of every entry first: check_twice compares them */
+	bool *ok = xcalloc(gr->ntyped, sizeof *ok);
 	for (size_t i = 0; i < gr->ntyped; i++) {
 		struct typed_edge *t = &gr->typed[i];
 		t->from_local = t->to_local = -1;
-		if (!typed_ends(gr, t))
-			continue;
-		if (!check_typed(d, gr, t))
+		ok[i] = typed_ends(gr, t);
+	}
+	for (size_t i = 0; i < gr->ntyped; i++) {
+		struct typed_edge *t = &gr->typed[i];
+		if (!ok[i] || !check_typed(d, gr, t))
 			continue;
 		check_twice(d, gr, t, i);
 		const struct node *a = gr->nodes[t->from_local], *b = gr->nodes[t->to_local];
 		if (t->type != ETYPE_PROGRAMMATIC || kernel_waits(sc, b) != WAITS_NO)
 			continue;
 		const struct module *m = &g->modules[b->u.kernel.module.idx];
-		diag_warning(d, t->pos, "edge '%s -> %s' is programmatic, but kernel '%s'%s%s%s never "
-			     "executes griddepcontrol.wait (cudaGridDependencySynchronize): '%s' may "
-			     "start before '%s' ends and read what it has not yet written",
-			     a->id, b->id, b->u.kernel.function, m->builtin ? "" : " (",
-			     m->builtin ? "" : m->file, m->builtin ? "" : ")", b->id, a->id);
+		diag_warning(d, t->pos, "edge '%s -> %s' is programmatic, but kernel '%s'%s%s%s holds "
+			     "no griddepcontrol.wait (cudaGridDependencySynchronize) to wait for "
+			     "'%s': '%s' may start before '%s' ends and read what it has not yet "
+			     "written", a->id, b->id, b->u.kernel.function, m->builtin ? "" : " (",
+			     m->builtin ? "" : m->file, m->builtin ? "" : ")", a->id, b->id, a->id);
 	}
+	free(ok);
 }
 
 /* Every graph, in file order: the root's, then those held by its nodes. */
