@@ -204,16 +204,16 @@ static bool check_cluster(struct gpu *gp, const struct node *n, const struct ker
 		return true;
 	unsigned blocks = a->cluster[0] * a->cluster[1] * a->cluster[2];
 	if (r != CUDA_SUCCESS)
-		diag_error(gp->d, at, "%s cannot schedule node '%s''s clusters of %u blocks "
-			   "(%ux%ux%u) of kernel '%s': %s", dev, n->id, blocks, a->cluster[0],
-			   a->cluster[1], a->cluster[2], k->function, cu_strerror(r));
+		diag_error(gp->d, at, "%s cannot schedule clusters of %u blocks (%ux%ux%u) of kernel "
+			   "'%s', as node '%s' asks: %s", dev, blocks, a->cluster[0], a->cluster[1],
+			   a->cluster[2], k->function, n->id, cu_strerror(r));
 	else
-		diag_error(gp->d, at, "%s cannot schedule node '%s''s clusters of %u blocks "
-			   "(%ux%ux%u) of kernel '%s' with %u threads and %llu bytes of dynamic "
-			   "shared memory each: cuOccupancyMaxActiveClusters finds room for none",
-			   dev, n->id, blocks, a->cluster[0], a->cluster[1], a->cluster[2],
-			   k->function, k->block[0] * k->block[1] * k->block[2],
-			   (unsigned long long)k->shared);
+		diag_error(gp->d, at, "%s has room for no cluster of %u blocks (%ux%ux%u) of kernel "
+			   "'%s' with %u threads and %llu bytes of dynamic shared memory each, as node "
+			   "'%s' asks (cuOccupancyMaxActiveClusters: 0)", dev, blocks, a->cluster[0],
+			   a->cluster[1], a->cluster[2], k->function,
+			   k->block[0] * k->block[1] * k->block[2], (unsigned long long)k->shared,
+			   n->id);
 	return false;
 }
 
