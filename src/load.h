@@ -14,16 +14,8 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "load_limits.h"
 #include "model.h"
-
-struct load_limits {
-	unsigned max_depth;             /* nesting of YAML collections */
-	size_t max_alias_events;        /* events replayed through aliases, in all */
-	size_t max_file_size;           /* bytes */
-};
-
-/* The defaults: depth 64, 1,000,000 alias events, 1 GiB. */
-extern const struct load_limits load_default_limits;
 
 /*
  * Load the file at path.  Errors go to d.  Returns the definition (the

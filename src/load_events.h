@@ -34,7 +34,7 @@
 #include <yaml.h>
 
 #include "diag.h"
-#include "load.h"
+#include "load_limits.h"
 
 /* The events the loader sees; ALIAS only when reading raw. */
 enum evtype {

@@ -42,6 +42,11 @@
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
  *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
+ *
+ * schemas/report.schema.json describes this document ($defs/report and a
+ * $defs entry per part) and the suite's (suite_result.c): a key added,
+ * renamed or made nullable here goes there too, in the same commit;
+ * tests/report.test validates what check_report writes against it.
  */
 #include "config.h"
 

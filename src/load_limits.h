@@ -1,0 +1,20 @@
+/*
+ * What the loader accepts at most: its public limits (load.h takes them)
+ * and the event source's (load_events.h enforces the depth and the alias
+ * budget), in a header of their own so that neither includes the other.
+ */
+#ifndef CGR_LOAD_LIMITS_H
+#define CGR_LOAD_LIMITS_H
+
+#include <stddef.h>
+
+struct load_limits {
+	unsigned max_depth;             /* nesting of YAML collections */
+	size_t max_alias_events;        /* events replayed through aliases, in all */
+	size_t max_file_size;           /* bytes */
+};
+
+/* The defaults: depth 64, 1,000,000 alias events, 1 GiB. */
+extern const struct load_limits load_default_limits;
+
+#endif
