@@ -242,6 +242,15 @@ void gdef_free(struct gdef *g)
 	free(g);
 }
 
+const struct node *gdef_device_updatable(const struct gdef *g)
+{
+	/* only a kernel with launch attributes can be one */
+	for (size_t i = 0; i < g->nkattrs; i++)
+		if (g->kattrs[i]->node->u.kernel.device_updatable)
+			return g->kattrs[i]->node;
+	return NULL;
+}
+
 static void count_kinds(const struct graph *gr, size_t counts[NK_COUNT], bool recurse)
 {
 	for (size_t i = 0; i < gr->nnodes; i++) {

@@ -586,6 +586,14 @@ static inline const struct kernel_attrs *kernel_attrs_of(const struct gdef *g,
 		g->kattrs_of[n->seq] : NULL;
 }
 
+/*
+ * The first device-updatable kernel node (device_updatable: true), or
+ * NULL.  cuda.h: a graph that holds one allows no second instantiation
+ * and is never given to cuGraphExecUpdate, so whatever would instantiate
+ * again or update in place asks here first.
+ */
+const struct node *gdef_device_updatable(const struct gdef *g);
+
 /* Counts by kind over a graph and everything nested in it. */
 void graph_count_kinds(const struct graph *gr, size_t counts[NK_COUNT], bool recurse);
 
