@@ -822,8 +822,8 @@ static CUstreamBatchMemOpParams *memop_params(struct gpu *gp, const struct memop
 		CUstreamBatchMemOpParams *o = &gp->opbuf[i];
 		unsigned char raw[8] = {0};
 		char why[64];
-		uint32_t v32;
-		uint64_t v64;
+		uint32_t v32 = 0;
+		uint64_t v64 = 0;
 		if (op->kind == MEMOP_WRITE || op->kind == MEMOP_WAIT) {
 			const struct buffer *b = &gp->g->buffers[op->buffer.idx];
 			num_encode(&op->value, b->type, raw, why, sizeof why);
