@@ -23,7 +23,7 @@ enum {
 	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE,
-	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD,
+	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE,
 };
 
 /* The one option table: getopt's view and the help text side by side. */
@@ -37,6 +37,7 @@ static const struct opt_help {
 	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default: run.device, else 0); in a\n                                suite, the one GPU unless --devices is given"},
 	{{"timeout", required_argument, NULL, OPT_TIMEOUT}, "DURATION", "abort when one launch takes longer (\"10 s\", \"500ms\")"},
 	{{"instantiate", required_argument, NULL, OPT_INSTANTIATE}, "LIST", "instantiate flags: upload, auto_free_on_launch,\n                                use_node_priority, device_launch (or \"none\")"},
+	{{"disable", required_argument, NULL, OPT_DISABLE}, "IDS", "switch these nodes off at every launch (kernel,\n                                memset and copy nodes of the top-level graph);\n                                comma-separated, repeatable"},
 	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only; no driver is loaded"},
 	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout); no GPU\n                                unless --profile"},
 	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers as nodes too"},
@@ -382,6 +383,17 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 				return usage_error("invalid --compare-threshold '%s': expected a percentage above 0 and below 100, such as 5 or 2.5%%", optarg);
 			o->has_compare_threshold = true;
 			break;
+		case OPT_DISABLE: {
+			const char *p = optarg, *w;
+			size_t len;
+			while (next_word(&p, &w, &len)) {
+				if (len == 0)
+					return usage_error("invalid --disable '%s': expected node ids "
+							   "separated by commas", optarg);
+				*VEC_PUSH(o->disable, o->ndisable, o->capdisable) = xstrndup(w, len);
+			}
+			break;
+		}
 		case 'q':
 			o->verbosity = VERB_QUIET;
 			break;
@@ -425,6 +437,11 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 
 void cli_free(struct options *o)
 {
+	for (size_t i = 0; i < o->ndisable; i++)
+		free(o->disable[i]);
+	free(o->disable);
+	o->disable = NULL;
+	o->ndisable = 0;
 	free(o->dumps);
 	o->dumps = NULL;
 	o->ndumps = 0;

@@ -54,6 +54,9 @@ struct options {
 	double compare_threshold;       /* --compare-threshold, a fraction (default 0.05) */
 	bool has_compare_threshold;
 	const struct cmp_doc *compare_doc; /* the base, read by main before any run */
+	/* --disable=ID,...: node ids to switch off (repeatable; malloc'd, strings too) */
+	char **disable;
+	size_t ndisable, capdisable;
 };
 
 enum cli_result {

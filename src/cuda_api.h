@@ -58,6 +58,10 @@
 	X(FuncGetParamInfo, 12040, 0)                     \
 	X(FuncGetAttribute, 2020, 1)                      \
 	X(FuncSetAttribute, 9000, 1)                      \
+	X(OccupancyMaxActiveBlocksPerMultiprocessor, 6050, 1) \
+	X(OccupancyMaxActiveClusters, 11070, 1)           \
+	X(CtxGetLimit, 3010, 1)                           \
+	X(CtxSetLimit, 3010, 1)                           \
 	X(MemAlloc, 3020, 1)                              \
 	X(MemFree, 3020, 1)                               \
 	X(MemHostAlloc, 2020, 1)                          \
@@ -72,6 +76,7 @@
 	X(GraphAddNode, 12030, 0)                         \
 	X(GraphChildGraphNodeGetGraph, 10000, 1)          \
 	X(GraphKernelNodeSetAttribute, 11000, 1)          \
+	X(GraphNodeSetEnabled, 11060, 1)                  \
 	X(GraphConditionalHandleCreate, 12030, 0)         \
 	X(GraphInstantiateWithParams, 12000, 1)           \
 	X(GraphUpload, 11010, 1)                          \
@@ -112,8 +117,16 @@ const char *cu_inst_result_str(CUgraphInstantiateResult r);
 /* "12.8" from 12080 into buf. */
 const char *cu_version_str(int version, char *buf, size_t len);
 
-/* cuGraphAddNode in whichever ABI the driver has. */
+/* The first driver that takes edge data (cuGraphAddNode_v2, ABI 12030). */
+#define CU_EDGE_DATA_DRIVER 12030
+
+/*
+ * cuGraphAddNode in whichever ABI the driver has.  data (edge data per
+ * dependency) may be NULL; when it is not, the driver must take edge
+ * data (CU_EDGE_DATA_DRIVER: gpu_open refuses a file that needs it on an
+ * older one).
+ */
 CUresult cu_graph_add_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
-			   size_t ndeps, CUgraphNodeParams *params);
+			   const CUgraphEdgeData *data, size_t ndeps, CUgraphNodeParams *params);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "cubin.h"
 #include "fileio.h"
+#include "gpu_attr.h"
 #include "gpu_build.h"
 #include "monotime.h"
 #include "strmap.h"
@@ -33,35 +34,70 @@ void gpu_verbose(const struct gpu *gp, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A driver feature a file may use, and the node kinds that need it. */
+/* A driver feature a file may use, and the nodes that need it. */
 struct feature {
 	int version;
 	const char *what;
-	bool (*uses)(const struct node *n);
+	bool (*uses)(const struct gdef *g, const struct node *n);
 };
 
-static bool uses_conditional(const struct node *n)
+static bool uses_conditional(const struct gdef *g, const struct node *n)
 {
 	return node_kind_is_conditional(n->kind);
 }
 
-static bool uses_if_else(const struct node *n)
+static bool uses_if_else(const struct gdef *g, const struct node *n)
 {
 	return n->kind == NK_IF && n->u.cond.nbodies == 2;
 }
 
-static bool uses_switch(const struct node *n)
+static bool uses_switch(const struct gdef *g, const struct node *n)
 {
 	return n->kind == NK_SWITCH;
+}
+
+static bool uses_device_updatable(const struct gdef *g, const struct node *n)
+{
+	return n->kind == NK_KERNEL && n->u.kernel.device_updatable;
+}
+
+static bool uses_preferred_cluster(const struct gdef *g, const struct node *n)
+{
+	return kattr_set(kernel_attrs_of(g, n), KATTR_PREFERRED_CLUSTER);
 }
 
 static const struct feature features[] = {
 	{12030, "a conditional node", uses_conditional},
 	{12080, "an 'if' with 'else'", uses_if_else},
 	{12080, "a 'switch'", uses_switch},
+	{12040, "a device-updatable kernel node", uses_device_updatable},
+	{12080, "a kernel node with a preferred cluster", uses_preferred_cluster},
 };
 
-/* Each feature the file uses and the driver lacks: an error at its first node. */
+/* The first dependency of gr or a graph in it with edge data other than the default. */
+static const struct typed_edge *first_typed(const struct graph *gr, const struct graph **in)
+{
+	for (size_t i = 0; i < gr->ntyped; i++)
+		if (gr->typed[i].from_local >= 0 &&
+		    (gr->typed[i].port != PORT_DEFAULT || gr->typed[i].type != ETYPE_DEFAULT)) {
+			*in = gr;
+			return &gr->typed[i];
+		}
+	for (size_t i = 0; i < gr->nnodes; i++) {
+		const struct node *n = gr->nodes[i];
+		const struct typed_edge *t = NULL;
+		if (n->kind == NK_GRAPH)
+			t = first_typed(n->u.child, in);
+		for (size_t b = 0; t == NULL && node_kind_is_conditional(n->kind) &&
+		     b < n->u.cond.nbodies; b++)
+			t = first_typed(n->u.cond.bodies[b], in);
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+/* Each feature the file uses and the driver lacks: an error at its first node or edge. */
 static bool check_features(struct gpu *gp)
 {
 	bool ok = true;
@@ -71,7 +107,7 @@ static bool check_features(struct gpu *gp)
 			continue;
 		for (size_t i = 0; i < gp->g->nall_nodes; i++) {
 			const struct node *n = gp->g->all_nodes[i];
-			if (!features[f].uses(n))
+			if (!features[f].uses(gp->g, n))
 				continue;
 			diag_error(gp->d, n->pos, "node '%s' is %s, which needs a CUDA %s "
 				   "driver or newer; this driver is CUDA %s", n->id,
@@ -81,6 +117,18 @@ static bool check_features(struct gpu *gp)
 			ok = false;
 			break;
 		}
+	}
+	const struct graph *in = NULL;
+	const struct typed_edge *t = cu.driver_version < CU_EDGE_DATA_DRIVER ?
+		first_typed(gp->g->root, &in) : NULL;
+	if (t) {
+		diag_error(gp->d, t->pos, "edge '%s -> %s' has edge data (port '%s', type '%s'), "
+			   "which needs a CUDA %s driver or newer (cuGraphAddNode_v2); this driver "
+			   "is CUDA %s", in->nodes[t->from_local]->id, in->nodes[t->to_local]->id,
+			   edge_port_names[t->port], edge_type_names[t->type],
+			   cu_version_str(CU_EDGE_DATA_DRIVER, need, sizeof need),
+			   cu_version_str(cu.driver_version, have, sizeof have));
+		ok = false;
 	}
 	return ok;
 }
@@ -113,6 +161,7 @@ int gpu_open(struct gpu *gp, struct gdef *g, int device, enum verbosity v, struc
 		       count - 1);
 		return 3;
 	}
+	gp->ordinal = device;
 	if (r == CUDA_SUCCESS)
 		r = cu.DeviceGet(&gp->dev, device);
 	if (r == CUDA_SUCCESS)
@@ -660,11 +709,11 @@ static void CUDA_CB host_fn(void *user)
 	fflush(stderr);
 }
 
-/* The device address of element offset of buffer b. */
-static CUdeviceptr buffer_addr(const struct gpu *gp, long b, uint64_t offset)
+CUdeviceptr gpu_buffer_addr(const struct gpu *gp, long b, uint64_t offset)
 {
 	return gp->dptr[b] + offset * elem_infos[gp->g->buffers[b].type].size;
 }
+
 
 /* Pack one argument at out (arg_size(a) bytes, zeroed). */
 static void pack_arg(const struct gpu *gp, const struct arg *a, unsigned char *out)
@@ -672,7 +721,7 @@ static void pack_arg(const struct gpu *gp, const struct arg *a, unsigned char *o
 	char why[64];
 	switch (a->kind) {
 	case ARG_BUFFER: {
-		uint64_t v = buffer_addr(gp, a->ref.idx, a->offset);
+		uint64_t v = gpu_buffer_addr(gp, a->ref.idx, a->offset);
 		memcpy(out, &v, sizeof v);
 		break;
 	}
@@ -764,6 +813,68 @@ static void memset_value(const struct gpu *gp, const struct memset_node *m,
 	*width = es;
 }
 
+/*
+ * A memop node's operations for the driver, in gp->opbuf (valid until
+ * the next call: the driver copies them when the node is added).  The
+ * comparisons and barrier scopes are cuda.h's values (model.h).
+ */
+static CUstreamBatchMemOpParams *memop_params(struct gpu *gp, const struct memop_node *m)
+{
+	if (m->nops > gp->opcap) {
+		free(gp->opbuf);
+		gp->opcap = m->nops * 2;
+		gp->opbuf = xcalloc(gp->opcap, sizeof *gp->opbuf);
+	}
+	memset(gp->opbuf, 0, m->nops * sizeof *gp->opbuf);
+	for (size_t i = 0; i < m->nops; i++) {
+		const struct memop *op = &m->ops[i];
+		CUstreamBatchMemOpParams *o = &gp->opbuf[i];
+		unsigned char raw[8] = {0};
+		char why[64];
+		uint32_t v32 = 0;
+		uint64_t v64 = 0;
+		if (op->kind == MEMOP_WRITE || op->kind == MEMOP_WAIT) {
+			const struct buffer *b = &gp->g->buffers[op->buffer.idx];
+			num_encode(&op->value, b->type, raw, why, sizeof why);
+			memcpy(&v32, raw, 4);
+			memcpy(&v64, raw, 8);
+		}
+		switch (op->kind) {
+		case MEMOP_WRITE:
+			o->writeValue.operation = op->bits == 64 ? CU_STREAM_MEM_OP_WRITE_VALUE_64 :
+				CU_STREAM_MEM_OP_WRITE_VALUE_32;
+			o->writeValue.address = gpu_buffer_addr(gp, op->buffer.idx, op->offset);
+			if (op->bits == 64)
+				o->writeValue.value64 = v64;
+			else
+				o->writeValue.value = v32;
+			o->writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+			break;
+		case MEMOP_WAIT:
+			o->waitValue.operation = op->bits == 64 ? CU_STREAM_MEM_OP_WAIT_VALUE_64 :
+				CU_STREAM_MEM_OP_WAIT_VALUE_32;
+			o->waitValue.address = gpu_buffer_addr(gp, op->buffer.idx, op->offset);
+			if (op->bits == 64)
+				o->waitValue.value64 = v64;
+			else
+				o->waitValue.value = v32;
+			o->waitValue.flags = op->compare | (op->flush ? CU_STREAM_WAIT_VALUE_FLUSH : 0);
+			break;
+		case MEMOP_FLUSH:
+			o->flushRemoteWrites.operation = CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES;
+			o->flushRemoteWrites.flags = 0;
+			break;
+		case MEMOP_BARRIER:
+			o->memoryBarrier.operation = CU_STREAM_MEM_OP_BARRIER;
+			o->memoryBarrier.flags = op->scope;
+			break;
+		case MEMOP_COUNT:
+			break;
+		}
+	}
+	return gp->opbuf;
+}
+
 static struct built_graph *build_graph(struct gpu *gp, const struct graph *gr, CUgraph h);
 
 /* A conditional node's driver type. */
@@ -838,7 +949,7 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		size_t count;
 		memset_value(gp, m, &width, &value, &count);
 		p->type = CU_GRAPH_NODE_TYPE_MEMSET;
-		p->memset.dst = buffer_addr(gp, m->buffer.idx, m->offset);
+		p->memset.dst = gpu_buffer_addr(gp, m->buffer.idx, m->offset);
 		p->memset.value = value;
 		p->memset.elementSize = width;
 		p->memset.width = count;
@@ -853,9 +964,9 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->memcpy.copyCtx = gp->ctx;
 		/* unified addressing: every buffer has a device address */
 		m->srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-		m->srcDevice = buffer_addr(gp, c->from.buffer.idx, c->from.offset);
+		m->srcDevice = gpu_buffer_addr(gp, c->from.buffer.idx, c->from.offset);
 		m->dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-		m->dstDevice = buffer_addr(gp, c->to.buffer.idx, c->to.offset);
+		m->dstDevice = gpu_buffer_addr(gp, c->to.buffer.idx, c->to.offset);
 		m->WidthInBytes = c->bytes;
 		m->Height = 1;
 		m->Depth = 1;
@@ -916,6 +1027,13 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->conditional.size = n->kind == NK_WHILE ? 1 : (unsigned)n->u.cond.nbodies;
 		p->conditional.ctx = gp->ctx;
 		break;
+	case NK_MEMOP:
+		p->type = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
+		p->memOp.ctx = gp->ctx;
+		p->memOp.count = (unsigned)n->u.memop.nops;
+		p->memOp.paramArray = memop_params(gp, &n->u.memop);
+		p->memOp.flags = 0;
+		break;
 	case NK_COUNT:
 		return 3;
 	}
@@ -933,23 +1051,6 @@ static void record_node(struct gpu *gp, struct built_graph *bg, struct node *n, 
 	if (n->kind == NK_ALLOC)
 		gp->dptr[n->u.buffer.idx] = p->alloc.dptr;
 	verbose_node(gp, n, p);
-}
-
-/* A kernel node's launch attributes (today its priority).  0, or 3 after a message. */
-static int set_attributes(struct gpu *gp, const struct node *n, CUgraphNode h)
-{
-	if (n->kind != NK_KERNEL || !n->u.kernel.has_priority)
-		return 0;
-	CUkernelNodeAttrValue v;
-	memset(&v, 0, sizeof v);
-	v.priority = n->u.kernel.priority;
-	CUresult r = cu.GraphKernelNodeSetAttribute(h, CU_LAUNCH_ATTRIBUTE_PRIORITY, &v);
-	if (r != CUDA_SUCCESS) {
-		diag_error(gp->d, n->u.kernel.priority_pos, "cannot set the priority of node "
-			   "'%s': %s", n->id, cu_strerror(r));
-		return 3;
-	}
-	return 0;
 }
 
 /*
@@ -979,16 +1080,20 @@ static int build_inner(struct gpu *gp, struct node *n, CUgraphNode h,
 	return 0;
 }
 
-/* Node n into bg after deps: its parameters, the node, its attributes, what it holds. */
+/*
+ * Node n into bg after deps (with edge data, or NULL): its parameters,
+ * the node, its launch attributes, what it holds.
+ */
 static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
-		    const CUgraphNode *deps, size_t ndeps, CUgraphNode *out)
+		    const CUgraphNode *deps, const CUgraphEdgeData *data, size_t ndeps,
+		    CUgraphNode *out)
 {
 	CUgraphNodeParams p;
 	CUgraph empty_child;
 	int rc = node_params(gp, n, &p, &empty_child);
 	if (rc != 0)
 		return rc;
-	CUresult r = cu_graph_add_node(out, bg->h, deps, ndeps, &p);
+	CUresult r = cu_graph_add_node(out, bg->h, deps, data, ndeps, &p);
 	if (empty_child)
 		cu.GraphDestroy(empty_child);
 	if (r != CUDA_SUCCESS) {
@@ -997,9 +1102,52 @@ static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
 		return 3;
 	}
 	record_node(gp, bg, n, *out, &p);
-	if ((rc = set_attributes(gp, n, *out)) != 0)
+	if (n->kind == NK_KERNEL && (rc = gpu_attr_set(gp, n, *out)) != 0)
 		return rc;
 	return build_inner(gp, n, *out, &p);
+}
+
+/*
+ * The typed edges of gr grouped by the node they lead to: those into
+ * node j are typed[order[off[j]]] to typed[order[off[j + 1] - 1]].  NULL
+ * when gr has none with edge data to give (then no node needs any).
+ */
+static size_t *typed_index(const struct graph *gr, size_t **order)
+{
+	size_t n = gr->nnodes, k = 0;
+	for (size_t i = 0; i < gr->ntyped; i++)
+		k += gr->typed[i].to_local >= 0;
+	if (k == 0)
+		return NULL;
+	size_t *off = xcalloc(n + 2, sizeof *off);
+	*order = xcalloc(k, sizeof **order);
+	for (size_t i = 0; i < gr->ntyped; i++)
+		if (gr->typed[i].to_local >= 0)
+			off[gr->typed[i].to_local + 2]++;
+	for (size_t j = 0; j < n; j++)
+		off[j + 2] += off[j + 1];
+	for (size_t i = 0; i < gr->ntyped; i++)
+		if (gr->typed[i].to_local >= 0)
+			(*order)[off[gr->typed[i].to_local + 1]++] = i;
+	return off;
+}
+
+/* Edge data for nd's deps from its typed edges; false when all stay the default. */
+static bool edge_data(const struct graph *gr, const struct node *nd, const size_t *off,
+		      const size_t *order, CUgraphEdgeData *data)
+{
+	bool any = false;
+	memset(data, 0, nd->ndeps * sizeof *data);
+	for (size_t i = off[nd->local]; i < off[nd->local + 1]; i++) {
+		const struct typed_edge *t = &gr->typed[order[i]];
+		for (size_t k = 0; k < nd->ndeps; k++)
+			if ((long)nd->deps[k] == t->from_local) {
+				data[k].from_port = t->port;
+				data[k].type = t->type;
+				any |= t->port != PORT_DEFAULT || t->type != ETYPE_DEFAULT;
+			}
+	}
+	return any;
 }
 
 /* Add gr's nodes to the driver graph h in topological order. */
@@ -1012,20 +1160,29 @@ static struct built_graph *build_graph(struct gpu *gp, const struct graph *gr, C
 	size_t n = gr->nnodes;
 	CUgraphNode *made = xcalloc(n ? n : 1, sizeof *made);
 	CUgraphNode *deps = NULL;
-	size_t depcap = 0;
+	CUgraphEdgeData *data = NULL;
+	size_t depcap = 0, *order = NULL;
+	size_t *off = typed_index(gr, &order);
 	bool ok = true;
 	for (size_t t = 0; t < n && ok; t++) {
 		struct node *nd = gr->nodes[gr->topo[t]];
 		if (nd->ndeps > depcap) {
 			depcap = nd->ndeps * 2;
 			free(deps);
+			free(data);
 			deps = xcalloc(depcap, sizeof *deps);
+			data = xcalloc(depcap, sizeof *data);
 		}
 		for (size_t k = 0; k < nd->ndeps; k++)
 			deps[k] = made[nd->deps[k]];
-		ok = add_node(gp, bg, nd, deps, nd->ndeps, &made[gr->topo[t]]) == 0;
+		bool typed = off && edge_data(gr, nd, off, order, data);
+		ok = add_node(gp, bg, nd, deps, typed ? data : NULL, nd->ndeps,
+			      &made[gr->topo[t]]) == 0;
 	}
 	free(deps);
+	free(data);
+	free(off);
+	free(order);
 	free(made);
 	return ok ? bg : NULL;
 }
@@ -1055,6 +1212,10 @@ int gpu_build(struct gpu *gp)
 			return 3;
 		}
 	}
+	/* function attributes and what only the device can say, before any node */
+	int rc = gpu_attr_prepare(gp);
+	if (rc != 0)
+		return rc;
 	gpu_verbose(gp, "building the graph");
 	return build_graph(gp, g->root, gp->root) ? 0 : 3;
 }
@@ -1109,6 +1270,7 @@ void gpu_close(struct gpu *gp)
 		}
 		if (gp->stream)
 			cu.StreamDestroy(gp->stream);
+		gpu_attr_close(gp);
 		/* graph allocations go back to the pool at graph teardown */
 		cu.CtxSynchronize();
 		cu.DeviceGraphMemTrim(gp->dev);
@@ -1137,5 +1299,6 @@ void gpu_close(struct gpu *gp)
 		free(gp->calls[i]);
 	free(gp->calls);
 	free(gp->argbuf);
+	free(gp->opbuf);
 	memset(gp, 0, sizeof *gp);
 }

@@ -62,6 +62,7 @@ struct gpu {
 	struct diag *d;                 /* borrowed */
 	enum verbosity verbosity;
 	CUdevice dev;
+	int ordinal;                    /* the device's number (--device) */
 	int cc_major, cc_minor;         /* the device's compute capability */
 	/* 2 x memory clock x bus width / 8 (3,352 on an H100 SXM); NaN: the driver does not say */
 	double peak_gb_per_s;
@@ -100,6 +101,11 @@ struct gpu {
 	size_t ncalls, capcalls;
 	unsigned char *argbuf;          /* scratch for packing kernel arguments */
 	size_t argcap;
+	CUstreamBatchMemOpParams *opbuf; /* scratch for a memop node's operations */
+	size_t opcap;
+	/* run.persisting_l2 set the context's limit (gpu_attr.c), which was this */
+	bool l2_set;
+	size_t l2_before;
 };
 
 /* Print a note on stderr when verbose. */
@@ -121,6 +127,9 @@ int gpu_init_buffers(struct gpu *gp);
 int gpu_build(struct gpu *gp);
 /* Release everything; safe on a partly opened gpu and twice. */
 void gpu_close(struct gpu *gp);
+
+/* The device address of element offset of buffer b. */
+CUdeviceptr gpu_buffer_addr(const struct gpu *gp, long b, uint64_t offset);
 
 /* The YAML node a driver node was made for, or NULL. */
 struct node *gpu_node_of(const struct gpu *gp, CUgraphNode h);

@@ -125,6 +125,28 @@ int launcher_wait(struct launcher *ln, long k, CUevent end, double start)
 	return 0;
 }
 
+/*
+ * enabled: false and --disable: the nodes switched off on the executable
+ * graph, before its upload, for every launch of it.  0 or 3.
+ */
+static int switch_off(struct launcher *ln)
+{
+	struct gpu *gp = ln->gp;
+	for (size_t i = 0; i < gp->nnodes; i++) {
+		const struct node *n = gp->nodes[i].n;
+		if (!n->disabled)
+			continue;
+		CUresult r = cu.GraphNodeSetEnabled(ln->exec, gp->nodes[i].h, 0);
+		if (r != CUDA_SUCCESS) {
+			diag_error(gp->d, n->pos, "cannot switch off node '%s': %s", n->id,
+				   cu_strerror(r));
+			return 3;
+		}
+		gpu_verbose(gp, "switched off node '%s'", n->id);
+	}
+	return 0;
+}
+
 int launcher_instantiate(struct launcher *ln, double *inst_s, double *upload_s)
 {
 	struct gpu *gp = ln->gp;
@@ -152,6 +174,8 @@ int launcher_instantiate(struct launcher *ln, double *inst_s, double *upload_s)
 		return 3;
 	}
 	*inst_s = monotime() - t;
+	if (switch_off(ln) != 0)
+		return 3;
 	t = monotime();
 	/* with INST_UPLOAD instantiate queued the upload: its time is the wait */
 	if (!(ln->s->instantiate & INST_UPLOAD))

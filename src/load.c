@@ -1370,7 +1370,7 @@ static void add_edge(struct graph *gr, struct name_ref *from, struct name_ref *t
 	e->pos = pos;
 }
 
-static const char edge_what[] = "an edge (\"a -> b\", \"a -> b -> c\" or [a, b])";
+static const char edge_what[] = "an edge (\"a -> b\", \"a -> b -> c\", [a, b] or {from: a, to: b})";
 
 /*
  * One name of an arrow edge: s[a, b) trimmed, or false when empty.  Its
@@ -1456,6 +1456,90 @@ static void parse_pair(struct ld *l, struct graph *gr, const char *name)
 	}
 }
 
+/*
+ * A dependency with edge data, as an after entry {node, port, type} or an
+ * edges entry {from, to, port, type} writes it.
+ */
+struct edge_entry {
+	struct name_ref from, to;
+	uint8_t port, type;
+	struct pos port_pos, type_pos;
+};
+
+static void key_entry_from(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_ref(l, "a node id", kd->name, &((struct edge_entry *)obj)->from);
+}
+
+static void key_entry_to(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_ref(l, "a node id", kd->name, &((struct edge_entry *)obj)->to);
+}
+
+static void key_entry_port(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct edge_entry *e = obj;
+	int i = get_choice(l, "an edge port (default, programmatic or launch_order)", "edge port",
+			   kd->name, edge_port_names, PORT_COUNT, &e->port_pos);
+	if (i >= 0)
+		e->port = (uint8_t)i;
+}
+
+static void key_entry_type(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct edge_entry *e = obj;
+	int i = get_choice(l, "an edge type (default or programmatic)", "edge type", kd->name,
+			   edge_type_names, ETYPE_COUNT, &e->type_pos);
+	if (i >= 0)
+		e->type = (uint8_t)i;
+}
+
+static const struct keydef after_entry_keys[] = {
+	{"node", key_entry_from, 0},
+	{"port", key_entry_port, 0},
+	{"type", key_entry_type, 0},
+};
+static const struct keytab after_entry_tab = KEYTAB(after_entry_keys);
+
+static const struct keydef edge_entry_keys[] = {
+	{"from", key_entry_from, 0},
+	{"to", key_entry_to, 0},
+	{"port", key_entry_port, 0},
+	{"type", key_entry_type, 0},
+};
+static const struct keytab edge_entry_tab = KEYTAB(edge_entry_keys);
+
+/* An entry that wrote a port or a type is listed with its graph's typed edges. */
+static void add_typed(struct graph *gr, const struct edge_entry *e, struct node *to,
+		      size_t index, struct pos pos)
+{
+	if (e->port_pos.line == 0 && e->type_pos.line == 0)
+		return;
+	struct typed_edge *t = VEC_PUSH(gr->typed, gr->ntyped, gr->captyped);
+	t->to = to;
+	t->index = (uint32_t)index;
+	t->port = e->port;
+	t->type = e->type;
+	t->pos = pos;
+	t->port_pos = e->port_pos;
+	t->type_pos = e->type_pos;
+	t->from_local = t->to_local = -1;
+}
+
+/* {from: a, to: b, port: programmatic, type: programmatic} */
+static void parse_edge_map(struct ld *l, struct graph *gr)
+{
+	struct edge_entry e = {.from.idx = -1, .to.idx = -1};
+	struct pos pos = l->es.ev.pos;
+	struct seen s;
+	parse_keys(l, &edge_entry_tab, &e, "in an edge", &s);
+	require(l, &edge_entry_tab, &s, 3, "in an edge");
+	if (e.from.name == NULL || e.to.name == NULL)
+		return;
+	add_edge(gr, &e.from, &e.to, pos);
+	add_typed(gr, &e, NULL, gr->nedges - 1, pos);
+}
+
 static void parse_edges(struct ld *l, struct graph *gr, const char *name)
 {
 	if (is_null(l)) {
@@ -1470,6 +1554,8 @@ static void parse_edges(struct ld *l, struct graph *gr, const char *name)
 			parse_arrows(l, gr, name);
 		else if (l->es.ev.type == EV_SEQ)
 			parse_pair(l, gr, name);
+		else if (l->es.ev.type == EV_MAP)
+			parse_edge_map(l, gr);
 		else
 			expected(l, edge_what, name);
 	}
@@ -1794,6 +1880,175 @@ static void key_kernel_priority(struct ld *l, void *obj, const struct keydef *kd
 	}
 }
 
+/*
+ * The launch attributes of kernel node n, made with its first attribute
+ * key.  A kernel's keys are read one after the other, so the attributes
+ * made last are n's.  Key k is marked as written, at kpos.
+ */
+static struct kernel_attrs *kernel_attrs(struct ld *l, struct node *n, enum kattr k,
+					 struct pos kpos)
+{
+	struct gdef *g = l->g;
+	struct kernel_attrs *a;
+	if (n->u.kernel.has_attrs) {
+		a = g->kattrs[g->nkattrs - 1];
+	} else {
+		a = arena_alloc(&g->arena, sizeof *a);
+		a->node = n;
+		a->carveout = -1;
+		a->window.hit_ratio = 1;
+		a->window.hit = ACCESS_PERSISTING;
+		a->window.miss = ACCESS_STREAMING;
+		a->window.buffer.idx = -1;
+		*VEC_PUSH(g->kattrs, g->nkattrs, g->capkattrs) = a;
+		n->u.kernel.has_attrs = true;
+	}
+	a->set |= 1u << k;
+	a->pos[k] = kpos;
+	return a;
+}
+
+static void key_kernel_cluster(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct kernel_attrs *a = kernel_attrs(l, obj, (enum kattr)kd->arg, kpos);
+	uint32_t *d = kd->arg == KATTR_CLUSTER ? a->cluster : a->preferred_cluster;
+	struct pos pos;
+	d[0] = d[1] = d[2] = 1;
+	parse_dim3(l, kd->name, d, &pos);
+}
+
+/* true or false into one of the attributes' flags (kd->arg says which). */
+static void key_kernel_flag(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct node *n = obj;
+	struct kernel_attrs *a = kernel_attrs(l, n, (enum kattr)kd->arg, kpos);
+	bool v = false;
+	get_bool(l, kd->name, &v);
+	switch (kd->arg) {
+	case KATTR_COOPERATIVE:
+		a->cooperative = v;
+		break;
+	case KATTR_DEVICE_UPDATABLE:
+		n->u.kernel.device_updatable = v;
+		break;
+	case KATTR_NVLINK_CENTRIC:
+		a->nvlink_centric = v;
+		break;
+	case KATTR_NON_PORTABLE_CLUSTER:
+		a->non_portable_cluster = v;
+		break;
+	default:
+		break;
+	}
+}
+
+static void key_kernel_scheduling(struct ld *l, void *obj, const struct keydef *kd,
+				  struct pos kpos)
+{
+	struct kernel_attrs *a = kernel_attrs(l, obj, KATTR_CLUSTER_SCHEDULING, kpos);
+	int i = get_choice(l, "a cluster scheduling policy (default, spread or load_balancing)",
+			   "cluster scheduling policy", kd->name, cluster_scheduling_names,
+			   CLUSTER_SCHED_COUNT, NULL);
+	if (i >= 0)
+		a->cluster_scheduling = (uint8_t)i;
+}
+
+static void key_kernel_domain(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct kernel_attrs *a = kernel_attrs(l, obj, KATTR_DOMAIN, kpos);
+	int i = get_choice(l, "a memory synchronisation domain (default or remote)",
+			   "memory synchronisation domain", kd->name, sync_domain_names,
+			   DOMAIN_COUNT, NULL);
+	if (i >= 0)
+		a->domain = (uint8_t)i;
+}
+
+/* mem_sync_domain_map: {default: id, remote: id}, kd->arg being which. */
+static void key_domain_id(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	uint64_t v;
+	if (get_u64(l, kd->name, 0, UINT8_MAX, &v, NULL))
+		((struct kernel_attrs *)obj)->domain_map[kd->arg] = (uint8_t)v;
+}
+
+static const struct keydef domain_map_keys[] = {
+	{"default", key_domain_id, DOMAIN_DEFAULT},
+	{"remote", key_domain_id, DOMAIN_REMOTE},
+};
+static const struct keytab domain_map_tab = KEYTAB(domain_map_keys);
+
+static void key_kernel_domain_map(struct ld *l, void *obj, const struct keydef *kd,
+				  struct pos kpos)
+{
+	struct kernel_attrs *a = kernel_attrs(l, obj, KATTR_DOMAIN_MAP, kpos);
+	struct seen s;
+	if (want_map(l, "a mapping {default: id, remote: id}", kd->name))
+		parse_keys(l, &domain_map_tab, a, "in 'mem_sync_domain_map'", &s);
+}
+
+static void key_kernel_carveout(struct ld *l, void *obj, const struct keydef *kd,
+				struct pos kpos)
+{
+	struct kernel_attrs *a = kernel_attrs(l, obj, KATTR_CARVEOUT, kpos);
+	uint64_t v;
+	if (get_u64(l, kd->name, 0, 100, &v, NULL))
+		a->carveout = (int)v;
+}
+
+static void key_window_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_ref(l, "a buffer name", kd->name, &((struct access_window *)obj)->buffer);
+}
+
+static void key_window_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct access_window *w = obj;
+	get_u64(l, kd->name, 0, UINT64_MAX, &w->offset, &w->offset_pos);
+}
+
+static void key_window_count(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct access_window *w = obj;
+	w->has_count = get_u64(l, kd->name, 1, UINT64_MAX, &w->count, &w->count_pos);
+}
+
+static void key_window_ratio(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct access_window *w = obj;
+	get_nonneg(l, kd->name, &w->hit_ratio, &w->hit_ratio_pos);
+}
+
+/* hit and miss: an access property, kd->arg 0 for hit, 1 for miss. */
+static void key_window_prop(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct access_window *w = obj;
+	int i = get_choice(l, "an access property (normal, streaming or persisting)",
+			   "access property", kd->name, access_prop_names, ACCESS_COUNT,
+			   kd->arg ? &w->miss_pos : &w->hit_pos);
+	if (i >= 0)
+		*(kd->arg ? &w->miss : &w->hit) = (uint8_t)i;
+}
+
+static const struct keydef window_keys[] = {
+	{"buffer", key_window_buffer, 0},
+	{"offset", key_window_offset, 0},
+	{"count", key_window_count, 0},
+	{"hit_ratio", key_window_ratio, 0},
+	{"hit", key_window_prop, 0},
+	{"miss", key_window_prop, 1},
+};
+static const struct keytab window_tab = KEYTAB(window_keys);
+
+static void key_kernel_window(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct kernel_attrs *a = kernel_attrs(l, obj, KATTR_ACCESS_POLICY, kpos);
+	struct seen s;
+	if (!want_map(l, "a mapping {buffer, offset, count, hit_ratio, hit, miss}", kd->name))
+		return;
+	parse_keys(l, &window_tab, &a->window, "in 'access_policy'", &s);
+	require(l, &window_tab, &s, 1, "in 'access_policy'");
+}
+
 static const struct keydef kernel_keys[] = {
 	{"function", key_kernel_function, 0},
 	{"grid", key_kernel_grid, 0},
@@ -1801,6 +2056,18 @@ static const struct keydef kernel_keys[] = {
 	{"shared", key_kernel_shared, 0},
 	{"args", key_kernel_args, 0},
 	{"priority", key_kernel_priority, 0},
+	/* launch attributes (struct kernel_attrs) */
+	{"access_policy", key_kernel_window, KATTR_ACCESS_POLICY},
+	{"cooperative", key_kernel_flag, KATTR_COOPERATIVE},
+	{"cluster", key_kernel_cluster, KATTR_CLUSTER},
+	{"cluster_scheduling", key_kernel_scheduling, KATTR_CLUSTER_SCHEDULING},
+	{"mem_sync_domain_map", key_kernel_domain_map, KATTR_DOMAIN_MAP},
+	{"mem_sync_domain", key_kernel_domain, KATTR_DOMAIN},
+	{"preferred_cluster", key_kernel_cluster, KATTR_PREFERRED_CLUSTER},
+	{"device_updatable", key_kernel_flag, KATTR_DEVICE_UPDATABLE},
+	{"nvlink_centric", key_kernel_flag, KATTR_NVLINK_CENTRIC},
+	{"non_portable_cluster", key_kernel_flag, KATTR_NON_PORTABLE_CLUSTER},
+	{"carveout", key_kernel_carveout, KATTR_CARVEOUT},
 };
 static const struct keytab kernel_tab = KEYTAB(kernel_keys);
 
@@ -2086,6 +2353,131 @@ static void parse_cond(struct ld *l, struct node *n)
 	}
 }
 
+/* --- memory operations --- */
+
+static void key_op_write(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memop *op = obj;
+	op->kind = (enum memop_kind)kd->arg;
+	get_ref(l, "a buffer name", kd->name, &op->buffer);
+}
+
+static void key_op_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memop *op = obj;
+	get_u64(l, kd->name, 0, UINT64_MAX, &op->offset, &op->offset_pos);
+}
+
+static void key_op_value(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memop *op = obj;
+	op->has_value = get_num(l, kd->name, &op->value);
+}
+
+static void key_op_compare(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memop *op = obj;
+	int i = get_choice(l, "a comparison (geq, eq, and or nor)", "comparison", kd->name,
+			   memop_compare_names, CMP_COUNT, &op->compare_pos);
+	if (i >= 0)
+		op->compare = (uint8_t)i;
+}
+
+static void key_op_flush(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memop *op = obj;
+	op->flush_pos = kpos;
+	get_bool(l, kd->name, &op->flush);
+}
+
+static void key_op_barrier(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memop *op = obj;
+	op->kind = MEMOP_BARRIER;
+	int i = get_choice(l, "a barrier scope (sys or gpu)", "barrier scope", kd->name,
+			   memop_scope_names, SCOPE_COUNT, NULL);
+	if (i >= 0)
+		op->scope = (uint8_t)i;
+}
+
+static void key_op_flush_remote(struct ld *l, void *obj, const struct keydef *kd,
+				struct pos kpos)
+{
+	struct memop *op = obj;
+	op->kind = MEMOP_FLUSH;
+	if (is_null(l))
+		next(l);
+	else
+		expected(l, "nothing (flush_remote_writes takes no value)", kd->name);
+}
+
+/* The forms' keys first: their bits are OP_FORMS. */
+static const struct keydef op_keys[] = {
+	{"write", key_op_write, MEMOP_WRITE},
+	{"wait", key_op_write, MEMOP_WAIT},
+	{"flush_remote_writes", key_op_flush_remote, 0},
+	{"barrier", key_op_barrier, 0},
+	{"offset", key_op_offset, 0},
+	{"value", key_op_value, 0},
+	{"compare", key_op_compare, 0},
+	{"flush", key_op_flush, 0},
+};
+static const struct keytab op_tab = KEYTAB(op_keys);
+#define OP_FORMS 0xfu
+#define OP_VALUE_BIT (1u << 5)
+
+static const char op_what[] = "a memory operation ({write: buffer, value: v}, {wait: buffer, value: v, compare: c}, flush_remote_writes or {barrier: sys|gpu})";
+
+/* One operation: a mapping, or the word flush_remote_writes. */
+static void parse_op(struct ld *l, struct memop *op)
+{
+	op->pos = l->es.ev.pos;
+	op->buffer.idx = -1;
+	if (is_scalar(l) && !is_null(l) && strcmp(l->es.ev.value, "flush_remote_writes") == 0) {
+		op->kind = MEMOP_FLUSH;
+		next(l);
+		return;
+	}
+	if (!want_map(l, op_what, "memop"))
+		return;
+	struct seen s;
+	parse_keys(l, &op_tab, op, "in a memory operation", &s);
+	uint32_t forms = s.mask & OP_FORMS;
+	if (forms == 0 && s.unknown == 0)
+		err(l, s.pos, "a memory operation needs one of write, wait, flush_remote_writes or barrier");
+	else if (forms & (forms - 1))
+		two_forms(l, &op_tab, &s, OP_FORMS, "a memory operation", "form");
+	else if ((forms & 3) && !(s.mask & OP_VALUE_BIT) && s.unknown == 0)
+		err(l, s.pos, "missing key 'value' in a memory operation (%s)",
+		    forms & 1 ? "the value to write" : "the value to wait for");
+}
+
+/* memop: one operation, or a list of them, placed in the arena. */
+static void parse_memop(struct ld *l, struct node *n)
+{
+	struct memop_node *m = &n->u.memop;
+	if (l->es.ev.type != EV_SEQ) {
+		m->ops = arena_alloc(&l->g->arena, sizeof *m->ops);
+		m->nops = 1;
+		parse_op(l, &m->ops[0]);
+		return;
+	}
+	struct memop *v = NULL;
+	size_t count = 0, cap = 0;
+	next(l);
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
+		struct memop *op = VEC_PUSH(v, count, cap);
+		parse_op(l, op);
+	}
+	next(l);
+	if (count) {
+		m->ops = arena_alloc(&l->g->arena, count * sizeof *m->ops);
+		memcpy(m->ops, v, count * sizeof *v);
+	}
+	m->nops = count;
+	free(v);
+}
+
 /* --- nodes --- */
 
 typedef void kind_fn(struct ld *l, struct node *n);
@@ -2104,6 +2496,7 @@ static kind_fn *const kind_parsers[NK_COUNT] = {
 	[NK_IF] = parse_cond,
 	[NK_WHILE] = parse_cond,
 	[NK_SWITCH] = parse_cond,
+	[NK_MEMOP] = parse_memop,
 };
 
 /* Unresolved references start at -1; the validator resolves them. */
@@ -2141,6 +2534,7 @@ static void node_set_kind(struct node *n, enum node_kind k)
 		break;
 	case NK_EMPTY:
 	case NK_GRAPH:
+	case NK_MEMOP:
 	case NK_COUNT:
 		break;
 	}
@@ -2250,6 +2644,27 @@ static bool get_after(struct ld *l, const struct node *n, const char *what,
 	return get_ref(l, what, name, r);
 }
 
+/*
+ * One entry of n's after list at *r, index i of it: a node id, or
+ * {node, port, type}, which is also listed with the graph's typed edges.
+ */
+static bool after_entry(struct ld *l, struct node *n, const char *what, const char *name,
+			struct name_ref *r, size_t i)
+{
+	if (l->es.ev.type != EV_MAP)
+		return get_after(l, n, what, name, r);
+	struct edge_entry e = {.from.idx = -1, .to.idx = -1};
+	struct pos pos = l->es.ev.pos;
+	struct seen s;
+	parse_keys(l, &after_entry_tab, &e, "in an after entry", &s);
+	require(l, &after_entry_tab, &s, 1, "in an after entry");
+	if (e.from.name == NULL)
+		return false;
+	*r = e.from;
+	add_typed(n->graph, &e, n, i, pos);
+	return true;
+}
+
 /* The after list of n, placed in the arena at its final length. */
 static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
@@ -2257,7 +2672,8 @@ static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, str
 	struct name_ref small[8], *v = small;
 	size_t count = 0, cap = sizeof small / sizeof *small;
 	if (l->es.ev.type != EV_SEQ) {
-		if (get_after(l, n, "a node id or a list of them", kd->name, &small[0]))
+		if (after_entry(l, n, "a node id, {node: id, port: p, type: t} or a list of them",
+				kd->name, &small[0], 0))
 			count = 1;
 	} else {
 		next(l);
@@ -2270,7 +2686,8 @@ static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, str
 				v = nv;
 				cap *= 2;
 			}
-			if (get_after(l, n, "a node id", kd->name, &v[count]))
+			if (after_entry(l, n, "a node id or {node: id, port: p, type: t}", kd->name,
+					&v[count], count))
 				count++;
 		}
 		next(l);
@@ -2283,6 +2700,17 @@ static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, str
 	}
 	if (v != small)
 		free(v);
+}
+
+/* enabled: false is listed with where it was written (gdef.off). */
+static void key_node_enabled(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	bool on = true;
+	if (get_bool(l, kd->name, &on) && !on) {
+		struct switched_off *o = VEC_PUSH(l->g->off, l->g->noff, l->g->capoff);
+		o->node = obj;
+		o->pos = kpos;
+	}
 }
 
 static const struct keydef node_keys[] = {
@@ -2301,6 +2729,8 @@ static const struct keydef node_keys[] = {
 	{"if", key_node_kind, NK_IF},
 	{"while", key_node_kind, NK_WHILE},
 	{"switch", key_node_kind, NK_SWITCH},
+	{"memop", key_node_kind, NK_MEMOP},
+	{"enabled", key_node_enabled, 0},
 };
 static const struct keytab node_tab = KEYTAB(node_keys);
 
@@ -2488,6 +2918,13 @@ static void key_run_skip(struct ld *l, void *obj, const struct keydef *kd, struc
 	get_text(l, "a reason for skipping", kd->name, &((struct run_defaults *)obj)->skip, NULL);
 }
 
+static void key_run_persisting(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct run_defaults *r = obj;
+	r->has_persisting_l2 = get_size(l, kd->name, UINT64_MAX, &r->persisting_l2,
+					&r->persisting_l2_pos);
+}
+
 static const struct keydef run_keys[] = {
 	{"repeat", key_run_repeat, 0},
 	{"warmup", key_run_warmup, 0},
@@ -2496,6 +2933,7 @@ static const struct keydef run_keys[] = {
 	{"instantiate", key_run_instantiate, 0},
 	{"expect", key_run_expect, 0},
 	{"skip", key_run_skip, 0},
+	{"persisting_l2", key_run_persisting, 0},
 };
 static const struct keytab run_tab = KEYTAB(run_keys);
 

@@ -99,6 +99,17 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	double t0 = monotime();
 	struct gdef *g = gdef_load(o->file, &d);
 	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	/* --disable names nodes of this file: an id it lacks is an error about it */
+	if (valid && o->ndisable)
+		valid = gdef_disable(g, (const char *const *)o->disable, o->ndisable, &d);
+	/* --profile instantiates a second time, which cuda.h forbids such a graph */
+	const struct node *upd = valid && o->profile && !o->validate ? gdef_device_updatable(g) : NULL;
+	if (upd) {
+		diag_error(&d, kernel_attrs_of(g, upd)->pos[KATTR_DEVICE_UPDATABLE], "--profile "
+			   "instantiates the graph a second time, which a graph with a "
+			   "device-updatable node ('%s') does not allow", upd->id);
+		valid = false;
+	}
 	diag_finish(&d);
 	int status = 0;
 	/* --describe alone draws the file; with --profile it colours a run's figures */

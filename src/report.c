@@ -23,6 +23,8 @@
  *     by_kind            {kind: count} over every node, nested ones
  *                        included; every kind of format 1 is present
  *     root_by_kind       {kind: count} over the root graph's own nodes
+ *   disabled           the ids of the nodes switched off at every launch
+ *                      (enabled: false, --disable), in file order; [] when none
  *   phases             {load_s, build_s, instantiate_s, upload_s,
  *                      compile_s}: compile_s is null without source
  *                      modules, else the wall time of compiling them or
@@ -152,6 +154,41 @@ static void print_bodies(FILE *out, const struct graph *root, enum node_kind k)
 	fputc(')', out);
 }
 
+/*
+ * "disabled     a, b": the nodes switched off (only nodes of the root graph
+ * can be), or nothing when none is.
+ */
+static void print_disabled(FILE *out, const struct graph *root)
+{
+	bool first = true;
+	for (size_t i = 0; root && i < root->nnodes; i++) {
+		if (!root->nodes[i]->disabled)
+			continue;
+		if (first)
+			fprintf(out, "  %-12s %s", "disabled", root->nodes[i]->id);
+		else
+			fprintf(out, ", %s", root->nodes[i]->id);
+		first = false;
+	}
+	if (!first)
+		putc('\n', out);
+}
+
+static void json_disabled(FILE *out, const struct graph *root)
+{
+	bool first = true;
+	putc('[', out);
+	for (size_t i = 0; root && i < root->nnodes; i++) {
+		if (!root->nodes[i]->disabled)
+			continue;
+		if (!first)
+			fputs(", ", out);
+		json_string(out, root->nodes[i]->id);
+		first = false;
+	}
+	putc(']', out);
+}
+
 /* "4 nodes: 1 while (body: 2 kernel), 1 memset" */
 static void print_graph_line(FILE *out, const struct graph *root)
 {
@@ -202,6 +239,7 @@ void report_print_human(FILE *out, const struct report *r)
 			r->driver_version % 1000 / 10);
 	if (r->root)
 		print_graph_line(out, r->root);
+	print_disabled(out, r->root);
 	format_duration(r->load_s, a, sizeof a);
 	format_duration(r->build_s, b, sizeof b);
 	format_duration(r->instantiate_s, c, sizeof c);
@@ -367,6 +405,8 @@ void report_print_json(FILE *out, const struct report *r)
 	json_device(out, r);
 	json_key(out, 1, false, "graph");
 	json_graph(out, r->root);
+	json_key(out, 1, false, "disabled");
+	json_disabled(out, r->root);
 
 	json_key(out, 1, false, "phases");
 	static const char *const phase_keys[] = {"load_s", "build_s", "instantiate_s", "upload_s"};

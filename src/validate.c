@@ -25,6 +25,7 @@
 
 #include "strmap.h"
 #include "validate.h"
+#include "validate_driver.h"
 #include "xmalloc.h"
 
 /* Larger than any GPU's memory, so larger is a typo (and guards 2^70 bytes). */
@@ -1107,6 +1108,75 @@ static void check_copy(struct vctx *v, struct node *n, size_t self)
 			   start, start + c->bytes - 1);
 }
 
+/* Memory operations ------------------------------------------------------ */
+
+/*
+ * Write and wait: a 32- or 64-bit value at an element of a buffer that
+ * is not managed memory (cuda.h: no memory operation accepts it); the
+ * keys of the other forms are refused where they mean nothing.
+ */
+static void check_memop_value(struct vctx *v, const struct node *n, struct memop *op,
+			      size_t self, size_t k)
+{
+	const char *form = memop_kind_names[op->kind];
+	long bi = resolve_buffer(v, &op->buffer, op->pos);
+	if (op->kind == MEMOP_WRITE && op->compare_pos.line)
+		diag_error(v->d, op->compare_pos, "'compare' goes with wait, not write (operation "
+			   "%zu of memop node '%s')", k, n->id);
+	if (op->kind == MEMOP_WRITE && op->flush_pos.line)
+		diag_error(v->d, op->flush_pos, "'flush' goes with wait, not write (operation "
+			   "%zu of memop node '%s')", k, n->id);
+	if (bi < 0)
+		return;
+	add_use(v, bi, self);
+	const struct buffer *b = &v->g->buffers[bi];
+	struct pos at = or_pos(op->buffer.pos, op->pos);
+	unsigned es = elem_infos[b->type].size;
+	if (b->memory == MEM_MANAGED) {
+		diag_error(v->d, at, "memop node '%s' cannot %s buffer '%s': memory operations do "
+			   "not accept managed memory; use device, host or graph memory", n->id,
+			   form, b->name);
+		return;
+	}
+	if (es != 4 && es != 8) {
+		diag_error(v->d, at, "memop node '%s' cannot %s buffer '%s' of %s: memory "
+			   "operations %s 32- or 64-bit values; give the buffer a 4- or 8-byte "
+			   "type (i32, u32, f32, i64, u64, f64)", n->id, form, b->name,
+			   elem_names[b->type], op->kind == MEMOP_WRITE ? "write" : "wait on");
+		return;
+	}
+	op->bits = (uint8_t)(es * 8);
+	if (op->has_value)
+		check_fit(v, &op->value, b->type, or_pos(op->value.pos, op->pos),
+			  "%s value for buffer '%s'", form, b->name);
+	if (v->sized[bi] && op->offset >= b->count)
+		diag_error(v->d, or_pos(op->offset_pos, at), "%s offset %" PRIu64 " is past the end "
+			   "of buffer '%s' (%" PRIu64 " elements)", form, op->offset, b->name,
+			   b->count);
+}
+
+static void check_memop(struct vctx *v, struct node *n, size_t self)
+{
+	struct memop_node *m = &n->u.memop;
+	if (m->nops == 0)
+		diag_error(v->d, node_pos(n), "memop node '%s' needs at least one operation", n->id);
+	for (size_t k = 0; k < m->nops; k++) {
+		struct memop *op = &m->ops[k];
+		if (op->kind == MEMOP_WRITE || op->kind == MEMOP_WAIT) {
+			check_memop_value(v, n, op, self, k + 1);
+			continue;
+		}
+		/* flush_remote_writes and barrier take no buffer, value or comparison */
+		struct pos extra = op->offset_pos.line ? op->offset_pos :
+			op->value.pos.line && op->has_value ? op->value.pos :
+			op->compare_pos.line ? op->compare_pos : op->flush_pos;
+		if (extra.line)
+			diag_error(v->d, extra, "%s takes no offset, value, compare or flush "
+				   "(operation %zu of memop node '%s')", memop_kind_names[op->kind],
+				   k + 1, n->id);
+	}
+}
+
 /* The other kinds -------------------------------------------------------- */
 
 static void check_alloc_free(struct vctx *v, struct node *n, size_t self)
@@ -1259,6 +1329,9 @@ static void check_nodes(struct vctx *v)
 		case NK_GRAPH:
 			if (n->u.child == NULL)
 				diag_error(v->d, node_pos(n), "graph node '%s' needs a graph", n->id);
+			break;
+		case NK_MEMOP:
+			check_memop(v, n, i);
 			break;
 		case NK_EMPTY:
 		case NK_COUNT:
@@ -1817,6 +1890,7 @@ static void reset(struct gdef *g)
 	g->nall_nodes = 0;
 	for (size_t i = 0; i < g->nconditions; i++)
 		g->conditions[i].user = -1;
+	g->kattrs_of = NULL;
 }
 
 bool gdef_validate(struct gdef *g, struct diag *d)
@@ -1865,6 +1939,7 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	check_events_used(&v);
 	check_checks(&v);
 	check_run_section(&v);
+	validate_driver(g, d, d->nerrors == errors);
 
 	free(v.module_names);
 	free(v.buffer_names);

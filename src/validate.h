@@ -16,4 +16,12 @@
 /* True when g is valid; errors go to d. */
 bool gdef_validate(struct gdef *g, struct diag *d);
 
+/*
+ * --disable=ID,...: switch off the nodes of a validated g with these ids
+ * (node.disabled), as 'enabled: false' would.  An unknown id, or a node
+ * the driver cannot switch off, is an error naming it; so is a WHILE
+ * that can then never end.  True when every id was switched off.
+ */
+bool gdef_disable(struct gdef *g, const char *const *ids, size_t n, struct diag *d);
+
 #endif

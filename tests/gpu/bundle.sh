@@ -50,13 +50,24 @@ else
 	echo "bundle.sh: warning: no device-libs tool; lib/ left empty" >&2
 fi
 
+# The PTX architecture of a kernel source: compute_90 for those that say so
+# in their opening comment (they use what only sm_90 has), else compute_75.
+ptx_arch() {
+	if sed -n '1,20p' "$1" | grep -q 'compute_90'; then
+		echo compute_90
+	else
+		echo compute_75
+	fi
+}
+
 # The suite's kernels, in every module format.
 for cu in "$src"/tests/gpu/kernels/*.cu; do
 	k=$(basename "$cu" .cu)
-	"$nvcc" -ptx -arch=compute_75 -o "$out/kernels/$k.ptx" "$cu"
+	arch=$(ptx_arch "$cu")
+	"$nvcc" -ptx -arch="$arch" -o "$out/kernels/$k.ptx" "$cu"
 	"$nvcc" -cubin -arch=sm_90 -o "$out/kernels/$k.cubin" "$cu"
 	"$nvcc" -fatbin -gencode arch=compute_90,code=sm_90 \
-		-gencode arch=compute_75,code=compute_75 -o "$out/kernels/$k.fatbin" "$cu"
+		-gencode arch="$arch",code="$arch" -o "$out/kernels/$k.fatbin" "$cu"
 done
 cp "$src"/tests/gpu/kernels/*.ptx "$out/kernels/" 2>/dev/null || true
 cp "$src"/tests/gpu/cases/* "$out/cases/"
@@ -70,7 +81,7 @@ cp -R "$src/examples" "$out/examples"
 for cu in "$out"/examples/kernels/*.cu; do
 	[ -e "$cu" ] || continue
 	ptx=${cu%.cu}.ptx
-	[ -e "$ptx" ] || "$nvcc" -ptx -arch=compute_75 -o "$ptx" "$cu"
+	[ -e "$ptx" ] || "$nvcc" -ptx -arch="$(ptx_arch "$cu")" -o "$ptx" "$cu"
 done
 
 for f in "$src"/bench/*; do

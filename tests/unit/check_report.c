@@ -283,6 +283,32 @@ START_TEST(test_human_example)
 }
 END_TEST
 
+/* Switched-off nodes of the root graph: a line of their ids, and the JSON list. */
+START_TEST(test_disabled)
+{
+	struct gdef *g = example_graph();
+	struct node *k1 = graph_add_node(g->root, NK_KERNEL), *k2 = graph_add_node(g->root, NK_COPY);
+	g->root->nodes[1]->id = "reset";
+	k1->id = "scale";
+	k2->id = "back";
+	g->root->nodes[1]->disabled = true;
+	k2->disabled = true;
+	struct report r = example_report(g);
+	struct cap c;
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	const char *text = cap_text(&c);
+	ck_assert_ptr_nonnull(strstr(text, "  graph        6 nodes: 1 while (body: 2 kernel), "
+				     "1 memset, 1 kernel, 1 copy\n  disabled     reset, back\n  phases"));
+	cap_close(&c);
+	cap_open(&c);
+	report_print_json(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c), "\n  \"disabled\": [\"reset\", \"back\"],\n"));
+	cap_close(&c);
+	gdef_free(g);
+}
+END_TEST
+
 /* Source modules add a compile phase: its time, or "cached" when every one was. */
 START_TEST(test_human_compile)
 {
@@ -437,7 +463,8 @@ static const char example_json[] =
 	"      \"host\": 0,\n"
 	"      \"if\": 0,\n"
 	"      \"while\": 1,\n"
-	"      \"switch\": 0\n"
+	"      \"switch\": 0,\n"
+	"      \"memop\": 0\n"
 	"    },\n"
 	"    \"root_by_kind\": {\n"
 	"      \"kernel\": 0,\n"
@@ -452,9 +479,11 @@ static const char example_json[] =
 	"      \"host\": 0,\n"
 	"      \"if\": 0,\n"
 	"      \"while\": 1,\n"
-	"      \"switch\": 0\n"
+	"      \"switch\": 0,\n"
+	"      \"memop\": 0\n"
 	"    }\n"
 	"  },\n"
+	"  \"disabled\": [],\n"
 	"  \"phases\": {\n"
 	"    \"load_s\": 0.00031,\n"
 	"    \"build_s\": 8e-05,\n"
@@ -1591,6 +1620,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_json_tool);
 	tcase_add_test(tc, test_json_not_finite);
 	tcase_add_test(tc, test_human_compile);
+	tcase_add_test(tc, test_disabled);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("init");
