@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "mod_check.h"
 #include "model.h"
 #include "scalar.h"
 #include "xmalloc.h"
@@ -22,7 +23,7 @@ const char *const dot_flag_names[DOT_FLAG_COUNT] = {
 enum {
 	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
-	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE,
+	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_ARCH,
 };
 
 /* The one option table: getopt's view and the help text side by side. */
@@ -36,7 +37,8 @@ static const struct opt_help {
 	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default: run.device, else 0); in a\n                                suite, the one GPU unless --devices is given"},
 	{{"timeout", required_argument, NULL, OPT_TIMEOUT}, "DURATION", "abort when one launch takes longer (\"10 s\", \"500ms\")"},
 	{{"instantiate", required_argument, NULL, OPT_INSTANTIATE}, "LIST", "instantiate flags: upload, auto_free_on_launch,\n                                use_node_priority, device_launch (or \"none\")"},
-	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only; no driver is loaded"},
+	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only, its kernels against their\n                                modules too; no driver is loaded"},
+	{{"arch", required_argument, NULL, OPT_ARCH}, "sm_XY", "with --validate: the GPU architecture to check\n                                fatbins and compile CUDA C++ for (default sm_90)"},
 	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout); no GPU\n                                unless --profile"},
 	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers as nodes too"},
 	{{"dot", required_argument, NULL, OPT_DOT}, "FILE", "write the driver's DOT of the built graph"},
@@ -286,6 +288,11 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		case OPT_VALIDATE:
 			o->validate = true;
 			break;
+		case OPT_ARCH:
+			if (!mod_parse_arch(optarg, &o->arch_sm))
+				return usage_error("invalid --arch '%s': expected sm_ and the compute capability, such as sm_90 or sm_120", optarg);
+			o->has_arch = true;
+			break;
 		case OPT_DESCRIBE:
 			o->describe = optarg;
 			break;
@@ -369,6 +376,8 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	o->nfiles = (size_t)(argc - optind);
 	if (o->has_dot_flags && o->dot == NULL)
 		return usage_error("%s", "--dot-flags needs --dot=FILE");
+	if (o->has_arch && !o->validate)
+		return usage_error("%s", "--arch goes with --validate: a run checks and compiles for its device");
 	if (o->describe_buffers && o->describe == NULL)
 		return usage_error("%s", "--describe-buffers needs --describe=FILE");
 	/* with --profile the DOT is written after a run, beside the report on stdout */

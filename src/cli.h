@@ -17,6 +17,8 @@
 struct options {
 	const char *file;               /* the YAML file */
 	bool validate;
+	bool has_arch;                  /* --arch=sm_XY, with --validate */
+	int arch_sm;                    /* 90 for sm_90 */
 	const char *describe;           /* --describe=FILE ("-" for stdout) */
 	bool describe_buffers;
 	const char *dot;                /* --dot=FILE */

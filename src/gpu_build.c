@@ -15,6 +15,7 @@
 #include "cubin.h"
 #include "fileio.h"
 #include "gpu_build.h"
+#include "mod_check.h"
 #include "monotime.h"
 #include "strmap.h"
 #include "buf_data.h"
@@ -157,20 +158,11 @@ static const char *symbol_of(const struct gpu *gp, const struct kernel_node *k)
 /* Each kernel node that names one of the unknown names: where, and what there is. */
 static void report_unknown_names(struct gpu *gp, size_t mi)
 {
-	const struct module *m = &gp->g->modules[mi];
-	const struct rtc_image *im = &gp->images[mi];
 	for (size_t i = 0; i < gp->g->nall_nodes; i++) {
 		const struct node *n = gp->g->all_nodes[i];
-		if (n->kind != NK_KERNEL || n->u.kernel.module.idx != (long)mi)
-			continue;
-		const struct kernel_node *k = &n->u.kernel;
-		for (size_t b = 0; b < im->bad.n; b++)
-			if (strcmp(im->bad.v[b], k->func) == 0)
-				diag_error(gp->d, k->function_pos, "no kernel '%s' in module '%s' "
-					   "('%s')%s%s", k->func, m->name, m->file,
-					   im->kernels && im->kernels[0] ? "; the source declares: " :
-					   ", which declares no __global__ function",
-					   im->kernels ? im->kernels : "");
+		if (n->kind == NK_KERNEL && n->u.kernel.module.idx == (long)mi)
+			mod_report_unknown_name(&gp->g->modules[mi], &n->u.kernel, &gp->images[mi],
+						gp->d);
 	}
 }
 
@@ -257,12 +249,6 @@ static int load_module(struct gpu *gp, size_t i)
 	if (ilog[0] && gp->verbosity >= VERB_VERBOSE)
 		fprintf(stderr, "%s\n", ilog);
 	return 0;
-}
-
-/* Where a kernel node's problems are reported: its args, else its function. */
-static struct pos args_pos(const struct kernel_node *k)
-{
-	return k->args_pos.line ? k->args_pos : k->function_pos;
 }
 
 /* The missing function: an error listing what the module has. */
@@ -401,25 +387,14 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 	return kf;
 }
 
-/* The kernel's parameters (count, sizes) against the node's args. */
+/* The kernel's parameters (count, sizes) against the node's args, as the validator checks them. */
 static void check_args(struct gpu *gp, const struct node *n, const struct kfunc *kf)
 {
-	const struct kernel_node *k = &n->u.kernel;
-	if (k->nargs != kf->nparams) {
-		diag_error(gp->d, args_pos(k), "kernel '%s' takes %zu parameter%s, but node "
-			   "'%s' passes %zu argument%s", k->function, kf->nparams,
-			   kf->nparams == 1 ? "" : "s", n->id, k->nargs,
-			   k->nargs == 1 ? "" : "s");
-		return;
-	}
-	for (size_t i = 0; i < k->nargs; i++) {
-		size_t have = arg_size(&k->args[i]);
-		if (have != kf->sizes[i])
-			diag_error(gp->d, k->args[i].pos, "argument %zu of node '%s' is %zu "
-				   "byte%s, but parameter %zu of '%s' is %zu byte%s", i + 1,
-				   n->id, have, have == 1 ? "" : "s", i + 1, k->function,
-				   kf->sizes[i], kf->sizes[i] == 1 ? "" : "s");
-	}
+	struct ptx_param *ps = xcalloc(kf->nparams ? kf->nparams : 1, sizeof *ps);
+	for (size_t i = 0; i < kf->nparams; i++)
+		ps[i].size = kf->sizes[i];
+	mod_check_args(gp->d, n, kf->nparams, ps);
+	free(ps);
 }
 
 /* What a block may use without opting in: 48 KiB, static and dynamic together. */

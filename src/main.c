@@ -92,7 +92,18 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	diag_init(&d, o->file, stderr);
 	double t0 = monotime();
 	struct gdef *g = gdef_load(o->file, &d);
-	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	/*
+	 * Kernels are checked against their modules: for any device in a run
+	 * (the GPU run checks the rest against its driver), for --arch's under
+	 * --validate, which also compiles CUDA C++ modules when it can.
+	 */
+	struct mod_settings ms = {
+		.sm = !o->validate ? 0 : o->has_arch ? o->arch_sm : MOD_DEFAULT_SM,
+		.compile_sources = o->validate,
+		.use_cache = !o->no_cache,
+		.verbose = o->verbosity >= VERB_VERBOSE,
+	};
+	bool valid = g != NULL && d.nerrors == 0 && gdef_validate_with(g, &d, &ms);
 	diag_finish(&d);
 	int status = 0;
 	/* --describe alone draws the file; with --profile it colours a run's figures */
