@@ -67,6 +67,8 @@
 	X(MemcpyHtoD, 3020, 1)                            \
 	X(MemcpyDtoH, 3020, 1)                            \
 	X(DeviceGraphMemTrim, 11040, 1)                   \
+	X(DeviceGetGraphMemAttribute, 11040, 1)           \
+	X(DeviceSetGraphMemAttribute, 11040, 1)           \
 	X(GraphCreate, 10000, 1)                          \
 	X(GraphDestroy, 10000, 1)                         \
 	X(GraphAddNode, 12030, 0)                         \
