@@ -41,14 +41,17 @@
  *                      used_high_bytes, reserved_bytes, reserved_high_bytes}:
  *                      in use by graphs, reserved by their allocator, and
  *                      their high-water marks since the file began (they are
- *                      reset before each file).  (Not yet in
- *                      schemas/report.schema.json, which is not on main as
- *                      this is written: whoever lands second adds it.)
+ *                      reset before each file)
  *   events             [{from, to, seconds}]: elapsed time between
  *                      event_record nodes, in file order
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
  *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
+ *
+ * schemas/report.schema.json describes this document ($defs/report and a
+ * $defs entry per part) and the suite's (suite_result.c): a key added,
+ * renamed or made nullable here goes there too, in the same commit;
+ * tests/report.test validates what check_report writes against it.
  */
 #include "config.h"
 

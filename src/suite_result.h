@@ -55,7 +55,8 @@ void file_result_free(struct file_result *r);
 
 /*
  * --json in a suite: one document, each file's report in a list, the
- * counts by kind and the suite's exit status.  0, or 2 after a message.
+ * counts by kind and the suite's exit status ($defs/suite of
+ * schemas/report.schema.json: keep in step).  0, or 2 after a message.
  */
 int suite_json_write(const char *path, const struct file_result *res, size_t n,
 		     const unsigned counts[RES_COUNT], int status);
