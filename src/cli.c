@@ -24,6 +24,7 @@ enum {
 	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_ARCH,
+	OPT_MODULES,
 };
 
 /* The one option table: getopt's view and the help text side by side. */
@@ -51,6 +52,7 @@ static const struct opt_help {
 	{{"shard", required_argument, NULL, OPT_SHARD}, "K/N", "run only the K-th of N shares of the files"},
 	{{"profile", optional_argument, NULL, OPT_PROFILE}, "[=N]", "after the timed launches, N more (default 20) with\n                                CUPTI: per-node GPU times and the critical path"},
 	{{"trace", required_argument, NULL, OPT_TRACE}, "FILE", "write the profiled launches as a Chrome trace\n                                (Perfetto); implies --profile"},
+	{{"modules", required_argument, NULL, OPT_MODULES}, "API", "load modules as modules (module: cuModuleLoadDataEx,\n                                the default) or as libraries (library:\n                                cuLibraryLoadData)"},
 	{{"no-cache", no_argument, NULL, OPT_NO_CACHE}, NULL, "compile CUDA C++ modules afresh; neither read nor\n                                write the compile cache"},
 	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
 	{{"verbose", no_argument, NULL, 'v'}, NULL, "print each phase and each node as it is added"},
@@ -249,6 +251,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
 	memset(o, 0, sizeof *o);
 	o->profile_launches = 20;
+	o->module_api = MODULE_API_DEFAULT;
 	char bad[128];
 
 	opterr = 0;
@@ -351,6 +354,14 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_CACHE:
 			o->no_cache = true;
+			break;
+		case OPT_MODULES:
+			if (strcmp(optarg, "module") == 0)
+				o->module_api = MODULE_API_MODULE;
+			else if (strcmp(optarg, "library") == 0)
+				o->module_api = MODULE_API_LIBRARY;
+			else
+				return usage_error("invalid --modules '%s': expected module or library", optarg);
 			break;
 		case 'q':
 			o->verbosity = VERB_QUIET;

@@ -48,6 +48,7 @@ struct options {
 	uint32_t profile_launches;      /* default 20 */
 	const char *trace;              /* --trace=FILE */
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
+	enum module_api module_api;     /* --modules (MODULE_API_DEFAULT when not given) */
 };
 
 enum cli_result {

@@ -56,6 +56,16 @@
 	X(ModuleEnumerateFunctions, 12040, 0)             \
 	X(FuncGetName, 12030, 0)                          \
 	X(FuncGetParamInfo, 12040, 0)                     \
+	X(LibraryLoadData, 12000, 0)                      \
+	X(LibraryUnload, 12000, 0)                        \
+	X(LibraryGetKernel, 12000, 0)                     \
+	X(LibraryGetKernelCount, 12040, 0)                \
+	X(LibraryEnumerateKernels, 12040, 0)              \
+	X(KernelGetFunction, 12000, 0)                    \
+	X(KernelGetName, 12030, 0)                        \
+	X(KernelSetAttribute, 12000, 0)                   \
+	X(CtxPushCurrent, 4000, 1)                        \
+	X(CtxPopCurrent, 4000, 1)                         \
 	X(FuncGetAttribute, 2020, 1)                      \
 	X(FuncSetAttribute, 9000, 1)                      \
 	X(MemAlloc, 3020, 1)                              \

@@ -15,6 +15,7 @@
 #include "cubin.h"
 #include "fileio.h"
 #include "gpu_build.h"
+#include "gpu_kernel.h"
 #include "mod_check.h"
 #include "monotime.h"
 #include "strmap.h"
@@ -228,7 +229,7 @@ static int load_module(struct gpu *gp, size_t i)
 	void *vals[] = {
 		elog, (void *)(uintptr_t)sizeof elog, ilog, (void *)(uintptr_t)sizeof ilog,
 	};
-	CUresult r = cu.ModuleLoadDataEx(&gp->modules[i], image, 4, opts, vals);
+	CUresult r = gpu_kernel_load(gp, i, image, opts, vals, 4);
 	/*
 	 * Kept until gpu_load has read the kernels' parameters from them: a
 	 * file's bytes here, a source's image in gp->images[i].
@@ -236,7 +237,6 @@ static int load_module(struct gpu *gp, size_t i)
 	gp->file_bytes[i] = owned;
 	gp->file_len[i] = len;
 	if (r != CUDA_SUCCESS) {
-		gp->modules[i] = NULL;
 		diag_error(gp->d, m->builtin ? m->pos : m->file_pos,
 			   "cannot load module '%s'%s%s%s: %s", m->name,
 			   m->builtin ? "" : " ('", m->builtin ? "" : m->file,
@@ -244,30 +244,19 @@ static int load_module(struct gpu *gp, size_t i)
 		log_notes(gp->d, m->builtin ? m->pos : m->file_pos, elog);
 		return 3;
 	}
-	gpu_verbose(gp, "loaded module '%s'%s%s", m->name, m->builtin ? " (built in)" : " from ",
-		    m->builtin ? "" : m->path);
+	gpu_verbose(gp, "loaded module '%s'%s%s%s", m->name, m->builtin ? " (built in)" : " from ",
+		    m->builtin ? "" : m->path, gp->use_library ? " as a library" : "");
 	if (ilog[0] && gp->verbosity >= VERB_VERBOSE)
 		fprintf(stderr, "%s\n", ilog);
 	return 0;
 }
 
 /* The missing function: an error listing what the module has. */
-static void report_missing(struct gpu *gp, const struct node *n, CUmodule mod)
+static void report_missing(struct gpu *gp, const struct node *n)
 {
 	const struct kernel_node *k = &n->u.kernel;
 	unsigned count = 0;
-	const char **names = NULL;
-	if (cu.ModuleGetFunctionCount && cu.ModuleEnumerateFunctions && cu.FuncGetName &&
-	    cu.ModuleGetFunctionCount(&count, mod) == CUDA_SUCCESS && count > 0) {
-		CUfunction *fs = xcalloc(count, sizeof *fs);
-		names = xcalloc(count, sizeof *names);
-		if (cu.ModuleEnumerateFunctions(fs, count, mod) != CUDA_SUCCESS)
-			count = 0;
-		for (unsigned i = 0; i < count; i++)
-			if (cu.FuncGetName(&names[i], fs[i]) != CUDA_SUCCESS)
-				names[i] = "?";
-		free(fs);
-	}
+	const char **names = gpu_kernel_names(gp, (size_t)k->module.idx, &count);
 	const char *mname = gp->g->modules[k->module.idx].name;
 	if (count == 0) {
 		diag_error(gp->d, k->function_pos, "no function '%s' in module '%s'",
@@ -364,18 +353,19 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 	long idx = strmap_get(gp->func_index, k->function);
 	if (idx >= 0)
 		return &gp->funcs[idx];
-	CUmodule mod = gp->modules[k->module.idx];
 	struct kfunc *kf = VEC_PUSH(gp->funcs, gp->nfuncs, gp->capfuncs);
 	strmap_put(gp->func_index, k->function, (long)(gp->nfuncs - 1), NULL);
-	if (mod == NULL)
+	if (!gpu_kernel_loaded(gp, (size_t)k->module.idx))
 		return kf;
-	CUresult r = cu.ModuleGetFunction(&kf->f, mod, symbol_of(gp, k));
+	CUresult r = gpu_kernel_find(gp, (size_t)k->module.idx, symbol_of(gp, k), kf);
 	if (r == CUDA_ERROR_NOT_FOUND) {
 		kf->f = NULL;
+		kf->k = NULL;
 		return kf;
 	}
 	if (r != CUDA_SUCCESS) {
 		kf->f = NULL;
+		kf->k = NULL;
 		diag_error(gp->d, k->function_pos, "cannot get function '%s': %s", k->function,
 			   cu_strerror(r));
 		return kf;
@@ -415,8 +405,8 @@ static bool allow_shared(struct gpu *gp, const struct node *n, struct kfunc *kf)
 				kf->f) == CUDA_SUCCESS && static_bytes >= 0 &&
 	    k->shared + (uint64_t)static_bytes <= SHARED_DEFAULT_BYTES)
 		return true;
-	CUresult r = cu.FuncSetAttribute(kf->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-					 (int)k->shared);
+	CUresult r = gpu_kernel_set_attribute(gp, kf, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+					      (int)k->shared);
 	if (r != CUDA_SUCCESS) {
 		char sz[32];
 		format_size(k->shared, sz, sizeof sz);
@@ -435,7 +425,8 @@ int gpu_load(struct gpu *gp)
 	struct gdef *g = gp->g;
 	unsigned before = gp->d->nerrors;
 	int rc = 0;
-	gp->modules = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->modules);
+	if ((rc = gpu_kernel_open(gp, gp->module_api)) != 0)
+		return rc;
 	gp->images = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->images);
 	gp->file_bytes = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_bytes);
 	gp->file_len = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_len);
@@ -456,12 +447,11 @@ int gpu_load(struct gpu *gp)
 		struct node *n = g->all_nodes[i];
 		if (n->kind != NK_KERNEL)
 			continue;
-		CUmodule mod = gp->modules[n->u.kernel.module.idx];
 		struct kfunc *kf = find_func(gp, n);
-		if (mod == NULL)
+		if (!gpu_kernel_loaded(gp, (size_t)n->u.kernel.module.idx))
 			continue;
 		if (kf->f == NULL) {
-			report_missing(gp, n, mod);
+			report_missing(gp, n);
 			continue;
 		}
 		if (!allow_shared(gp, n, kf))
@@ -787,7 +777,9 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 	case NK_KERNEL: {
 		const struct kernel_node *k = &n->u.kernel;
 		p->type = CU_GRAPH_NODE_TYPE_KERNEL;
-		p->kernel.func = gp->funcs[strmap_get(gp->func_index, k->function)].f;
+		/* the run's context: a module's function, or a library's kernel there */
+		gpu_kernel_target(gp, &gp->funcs[strmap_get(gp->func_index, k->function)], gp->ctx,
+				  &p->kernel);
 		p->kernel.gridDimX = k->grid[0];
 		p->kernel.gridDimY = k->grid[1];
 		p->kernel.gridDimZ = k->grid[2];
@@ -1054,9 +1046,7 @@ void gpu_close(struct gpu *gp)
 		for (size_t i = 0; gp->events && i < g->nevents; i++)
 			if (gp->events[i])
 				cu.EventDestroy(gp->events[i]);
-		for (size_t i = 0; gp->modules && i < g->nmodules; i++)
-			if (gp->modules[i])
-				cu.ModuleUnload(gp->modules[i]);
+		gpu_kernel_unload(gp);
 		for (size_t i = 0; gp->dptr && i < g->nbuffers; i++) {
 			switch (g->buffers[i].memory) {
 			case MEM_DEVICE:
@@ -1084,6 +1074,7 @@ void gpu_close(struct gpu *gp)
 		rtc_image_free(&gp->images[i]);
 	free(gp->images);
 	free(gp->modules);
+	free(gp->libs);
 	for (size_t i = 0; i < gp->nfuncs; i++)
 		free(gp->funcs[i].sizes);
 	free(gp->funcs);

@@ -245,6 +245,7 @@ static int run_stages(struct run *rn, struct report *rep)
 		return rc;
 	double t = monotime();
 	gp->no_cache = s->no_cache;
+	gp->module_api = s->module_api;
 	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
 		return rc;
 	/* compiling source modules is a phase of its own */

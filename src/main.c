@@ -73,6 +73,7 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	s->profile = o->profile;
 	s->profile_launches = o->profile_launches;
 	s->no_cache = o->no_cache;
+	s->module_api = o->module_api;
 	s->verbosity = o->verbosity;
 	s->out = (struct run_outputs){
 		.dot = o->dot, .dot_flags = o->has_dot_flags ? o->dot_flags : 0,
