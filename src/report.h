@@ -23,6 +23,22 @@ struct event_span {
 	double seconds;
 };
 
+struct axis_value { const char *name; const char *text; /* as labelled */ };
+struct point_report {
+    const char *label;            /* "n=2^20,T=f32" */
+    const struct axis_value *axes; size_t naxes;
+    /* how the point was prepared */
+    enum prep_kind { PREP_INSTANTIATE, PREP_UPDATE, PREP_SAME } prep;
+    double prep_s;                 /* update, or instantiate + upload */
+    const char *rebuild_why;       /* "node 'k3': grid ... (file:L:C)" or NULL */
+    unsigned updated_nodes;        /* nodes given new parameters */
+    double first_launch_s;
+    const double *samples; size_t nsamples;
+    unsigned checks_passed, checks_failed;
+    double bytes, items;           /* throughput declared: NaN when not */
+    int exit_status;               /* 0, 1 (a check failed), ... */
+};
+
 struct report {
 	const char *name;               /* the file's name:, or NULL */
 	const char *file;
@@ -44,6 +60,7 @@ struct report {
 	unsigned checks_passed, checks_failed;
 	int exit_status;
 	const struct prof_summary *profile;     /* --profile, or NULL */
+	const struct point_report *points; size_t npoints;
 };
 
 void report_print_human(FILE *out, const struct report *r);
