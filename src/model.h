@@ -68,6 +68,7 @@ struct module {
 	char *std;                  /* "c++17" */
 	/* where the source-only keys were, for errors on a non-source module */
 	struct pos defines_pos, includes_pos, options_pos, std_pos;
+	bool dynamic;               /* a sweep: some value of it reads an axis */
 };
 
 enum mem_kind { MEM_DEVICE, MEM_HOST, MEM_MANAGED, MEM_GRAPH, MEM_COUNT };
@@ -108,6 +109,7 @@ struct buffer {
 	enum mem_kind memory;
 	struct pos memory_pos;
 	struct init init;
+	bool dynamic;                   /* a sweep: some value of it reads an axis */
 };
 
 struct event {
@@ -122,6 +124,7 @@ struct condition {
 	bool has_default;
 	struct pos default_pos;
 	long user;                      /* validator: -1, or set while walking */
+	bool dynamic;                   /* a sweep: its default reads an axis */
 };
 
 enum node_kind {
@@ -269,6 +272,12 @@ struct node {
 	bool id_first;
 	uint8_t where;                  /* validator: NODE_IN_BODY, NODE_IN_CHILD */
 	/*
+	 * A sweep: some value of the node (or of a node in a graph it holds)
+	 * reads an axis, so its parameters may differ from point to point.
+	 * (It fills what was padding: the node stays 232 bytes.)
+	 */
+	bool dynamic;
+	/*
 	 * validator: the index in graph->nodes, that of the root node
 	 * holding this one (itself at the top level), and the index in
 	 * gdef.all_nodes, by which per-node figures (the profile) are kept.
@@ -343,6 +352,7 @@ struct check {
 	char *path;                     /* resolved */
 	double rtol, atol;              /* default 0 */
 	struct pos rtol_pos, atol_pos;
+	bool dynamic;                   /* a sweep: some value of it reads an axis */
 };
 
 /* instantiate flags by name (the values are not CUDA's). */
@@ -367,6 +377,16 @@ struct run_defaults {
 	char *skip;                     /* run.skip: the reason; NULL: run */
 };
 
+/*
+ * throughput: {bytes: N, items: N}: what one launch of the graph moves and
+ * processes, for GB/s and items/s in the report.
+ */
+struct throughput {
+	struct pos pos;
+	bool has_bytes, has_items;
+	double bytes, items;
+};
+
 struct gdef {
 	struct arena arena;             /* every string and node of the model */
 	char *file;                     /* as given on the command line */
@@ -385,6 +405,7 @@ struct gdef {
 	struct check *checks;
 	size_t nchecks, capchecks;
 	struct run_defaults run;
+	struct throughput throughput;
 	/*
 	 * validator: name lookups.  node_index may hold only the explicit ids
 	 * (and those the validator made up): ids the loader made up are added
