@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "run_settings.h"
+#include "sweep.h"
 
 struct options {
 	const char *file;               /* the YAML file */
@@ -46,6 +47,9 @@ struct options {
 	uint32_t profile_launches;      /* default 20 */
 	const char *trace;              /* --trace=FILE */
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
+	/* -a/--axis NAME=V1,... and --set NAME=V, in order (sweep.h) */
+	struct axis_arg *axis_args;
+	size_t naxis_args, axis_args_cap;
 };
 
 enum cli_result {
