@@ -27,8 +27,9 @@
  *                      finding them in the cache
  *   compile            null without source modules, else {modules,
  *                      compiled, cached}: how many, and how each was had
- *   first_launch_s     the verification launch
- *   launch             the timed launches:
+ *   first_launch_s     the verification launch (a sweep: its first point's)
+ *   launch             null for a sweep (each point has its own), else
+ *                      the timed launches:
  *     repeat             how many (the number of samples)
  *     warmup             untimed launches before them
  *     median_s, min_s, mean_s, max_s
@@ -40,6 +41,8 @@
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
  *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
+ *   points             only for a sweep: one object per point, in the
+ *                      order they ran (report_points.h)
  */
 #include "config.h"
 
@@ -51,6 +54,7 @@
 #include "json.h"
 #include "prof_stat.h"
 #include "report.h"
+#include "report_points.h"
 #include "scalar.h"
 
 /* Node kinds in the order they are first met, with their counts. */
@@ -206,6 +210,8 @@ void report_print_human(FILE *out, const struct report *r)
 	fprintf(out, "  %-12s %s\n", "first launch", a);
 	if (r->nsamples)
 		print_launch_line(out, r);
+	/* a sweep: a line per point (the reports branch prints them as a table) */
+	report_points_human(out, r);
 	for (size_t i = 0; i < r->nspans; i++) {
 		format_duration(r->spans[i].seconds, a, sizeof a);
 		fprintf(out, "  %-12s %s -> %s %s\n", i ? "" : "events", r->spans[i].from,
@@ -348,7 +354,10 @@ void report_print_json(FILE *out, const struct report *r)
 	json_key(out, 1, false, "first_launch_s");
 	json_number(out, r->first_launch_s);
 	json_key(out, 1, false, "launch");
-	json_launch(out, r);
+	if (r->npoints)
+		fputs("null", out);
+	else
+		json_launch(out, r);
 
 	json_key(out, 1, false, "events");
 	fputc('[', out);
@@ -370,6 +379,11 @@ void report_print_json(FILE *out, const struct report *r)
 	if (r->profile) {
 		json_key(out, 1, false, "profile");
 		prof_print_json(out, r->profile, 1);
+	}
+	if (r->npoints) {
+		/* (the device's peak bandwidth, for peak_percent, is the reports branch's) */
+		json_key(out, 1, false, "points");
+		report_points_json(out, r, NAN);
 	}
 	fputs("\n}\n", out);
 }
