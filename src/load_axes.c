@@ -329,7 +329,8 @@ static void axes_map(struct evsrc *es, struct sweep *sw, unsigned zip)
 					 "zip");
 				continue;
 			}
-			axes_map(es, sw, sweep_add_zip(sw, es->ev.pos));
+			/* a group is said to be where its zip is (or, in a list, where it starts) */
+			axes_map(es, sw, sweep_add_zip(sw, list ? es->ev.pos : kpos));
 		} while (list && !es->fatal);
 		if (list)
 			ev_next(es);

@@ -832,7 +832,8 @@ static void substitute(struct evsrc *es, struct raw *r, bool key)
 		    r->value);
 		goto bad;
 	}
-	if (r->failed || (r->t == NULL && !compile(es, r)))
+	/* compiled once (ev_note_names may have parsed it already, not linked it) */
+	if (r->failed || (r->slots == NULL && !compile(es, r)))
 		goto bad;
 	for (size_t i = 0; i < tmpl_nnames(r->t); i++)
 		if (!es->bound[r->slots[i]]) {
