@@ -382,6 +382,11 @@ static void ask_params(struct gpu *gp, const struct kernel_node *k, struct kfunc
 	free(sizes);
 }
 
+bool gpu_func_known(const struct gpu *gp, const struct node *n)
+{
+	return gp->func_index && strmap_get(gp->func_index, n->u.kernel.function) >= 0;
+}
+
 /* The function of a kernel node, loaded once per "module.function". */
 static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 {

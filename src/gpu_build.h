@@ -136,6 +136,8 @@ void gpu_close(struct gpu *gp);
  * driver cannot report parameters was given.
  */
 int gpu_prepare_kernel(struct gpu *gp, const struct node *n, bool *noted);
+/* Has kernel node n's function been found (gpu_prepare_kernel) for the modules loaded now? */
+bool gpu_func_known(const struct gpu *gp, const struct node *n);
 /* Release what gpu_load kept for gpu_prepare_kernel (module images). */
 void gpu_load_done(struct gpu *gp);
 /*

@@ -65,8 +65,30 @@ static const char *update_result(CUgraphExecUpdateResult r)
 /* CUGRAPHRUN_TEST_REFUSE_UPDATE=ID: the driver "refuses" to update node ID. */
 static bool test_refused(const struct node *n)
 {
-	const char *id = getenv("CUGRAPHRUN_TEST_REFUSE_UPDATE");
+	static const char *id;
+	static bool read;
+	if (!read) {
+		id = getenv("CUGRAPHRUN_TEST_REFUSE_UPDATE");
+		read = true;
+	}
 	return id && *id && strcmp(id, n->id) == 0;
+}
+
+/*
+ * The functions of gp->g's kernel nodes (all, or those in only), where
+ * not found yet: a sweep's functions were found before it ran, for every
+ * point whose modules are the first's (gpu_load); others are found here.
+ */
+static int find_functions(struct gpu *gp, const bool *only)
+{
+	bool noted = true;
+	int rc = 0;
+	for (size_t i = 0; i < gp->g->nall_nodes && rc == 0; i++) {
+		const struct node *n = gp->g->all_nodes[i];
+		if (n->kind == NK_KERNEL && (only == NULL || only[i]) && !gpu_func_known(gp, n))
+			rc = gpu_prepare_kernel(gp, n, &noted);
+	}
+	return rc;
 }
 
 /*
@@ -82,7 +104,9 @@ static int rebuild(struct updater *u, struct point_report *pr)
 	struct gpu_graph_state st;
 	gpu_detach_graph(gp, &st);
 	gpu_free_graph_state(&st);
-	int rc = gpu_build(gp);
+	int rc = find_functions(gp, NULL);
+	if (rc == 0)
+		rc = gpu_build(gp);
 	double inst_s, upload_s;
 	if (rc == 0)
 		rc = launcher_instantiate(u->ln, &inst_s, &upload_s);
@@ -104,7 +128,6 @@ static int settle(struct updater *u, const struct gdef *prev, const struct model
 	struct gpu *gp = u->gp;
 	struct gdef *g = gp->g;
 	int rc = 0;
-	bool noted = true;
 	for (size_t b = 0; b < g->nbuffers && rc == 0; b++) {
 		if (!d->realloc[b])
 			continue;
@@ -128,12 +151,9 @@ static int settle(struct updater *u, const struct gdef *prev, const struct model
 				dirty[i] = true;
 		}
 	}
-	/* every kernel's function: found before (gpu_load asks for every point's), or now */
-	for (size_t i = 0; i < g->nall_nodes && rc == 0; i++) {
-		const struct node *n = g->all_nodes[i];
-		if (n->kind == NK_KERNEL)
-			rc = gpu_prepare_kernel(gp, n, &noted);
-	}
+	/* the functions of the nodes that get new parameters (a reloaded module's: all of them) */
+	if (rc == 0)
+		rc = find_functions(gp, dirty);
 	gpu_load_done(gp);
 	return rc;
 }
