@@ -821,17 +821,15 @@ static __attribute__((cold)) void unbound(struct evsrc *es, const struct raw *r,
 	free(known);
 }
 
-/* The scalar r, its template evaluated: into es->ev, or a bad scalar after an error. */
-static void substitute(struct evsrc *es, struct raw *r, bool key)
+/*
+ * The scalar r, its template evaluated: into es->ev, or a bad scalar after
+ * an error.  Keys too: {"${T}": 5} is an argument of the point's type.
+ */
+static void substitute(struct evsrc *es, struct raw *r)
 {
 	struct ev *v = &es->ev;
 	struct expr_err e;
 	struct expr_val res;
-	if (key) {
-		err(es, r->pos, "a key cannot hold an expression ('%.60s'); expressions go in values",
-		    r->value);
-		goto bad;
-	}
 	/* compiled once (ev_note_names may have parsed it already, not linked it) */
 	if (r->failed || (r->slots == NULL && !compile(es, r)))
 		goto bad;
@@ -877,26 +875,8 @@ static bool raw_event(struct evsrc *es)
 		.type = r->type, .pos = r->pos, .end = r->end, .value = r->value,
 		.len = r->len, .quoted = r->quoted, .target = -1,
 	};
-	/* is it a key?  kstack[d]: bit 1 a mapping, bit 0 its next node is a key */
-	bool key = false;
-	unsigned d = es->raw_depth;
-	if (d > 0 && r->type != EV_SEQ_END && r->type != EV_MAP_END &&
-	    r->type != EV_STREAM_END && r->type != EV_DOC_END) {
-		unsigned char *k = &es->kstack[d - 1];
-		if (*k & 2) {
-			key = *k & 1;
-			*k ^= 1;
-		}
-	}
-	if (r->type == EV_SEQ || r->type == EV_MAP) {
-		if (d >= es->capkstack) {
-			es->capkstack = (d + 1) * 2;
-			es->kstack = xreallocarray(es->kstack, es->capkstack, 1);
-		}
-		es->kstack[d] = r->type == EV_MAP ? 3 : 0;
-	}
 	if (r->type == EV_SCALAR && r->expr && es->subst)
-		substitute(es, r, key);
+		substitute(es, r);
 	else if (r->type == EV_ALIAS)
 		v->target = resolve_alias(es, r->value, r->pos);
 	return event_tail(es, r->anchor);
@@ -1040,9 +1020,6 @@ void ev_rewind(struct evsrc *es, const struct ev_mark *m)
 	es->rnext = m->raw;
 	es->depth = m->depth - 1;
 	es->raw_depth = m->raw_depth - 1;
-	/* the marked node is a mapping's value, to be read again */
-	if (es->raw_depth > 0)
-		es->kstack[es->raw_depth - 1] = 2;
 	ev_next(es);
 }
 
@@ -1055,7 +1032,6 @@ void ev_free(struct evsrc *es)
 		free(es->raw[i].slots);
 	}
 	free(es->raw);
-	free(es->kstack);
 	for (size_t i = 0; i < es->nslots; i++)
 		free(es->names[i]);
 	free(es->names);

@@ -136,8 +136,6 @@ struct evsrc {
 	struct raw *raw;        /* every event of the file, recorded once */
 	size_t nraw, capraw;
 	size_t rnext;           /* the next event of raw to deliver */
-	unsigned char *kstack;  /* per raw depth: a mapping whose next node is a key */
-	size_t capkstack;
 	/* names of expressions: slot i is names[i], its value vals[i] */
 	struct strmap *slot_index;
 	char **names;
