@@ -39,6 +39,7 @@ const struct load_limits load_default_limits = {
 	.max_depth = 64,
 	.max_alias_events = 1000000,
 	.max_file_size = (size_t)1 << 30,
+	.max_generated_events = 10000000,
 };
 
 /* A merge key waiting for the end of its mapping. */
@@ -2428,7 +2429,7 @@ static void parse_generator(struct ld *l, struct graph *gr)
 		long slot = ev_slot(&l->es, var);
 		for (size_t i = 0; i < range.nvalues && !l->es.fatal; i++) {
 			if (i)
-				ev_rewind(&l->es, &m);
+				ev_rewind(&l->es, &m, pos);
 			ev_bind(&l->es, slot, range.values[i]);
 			parse_node_list(l, gr, "nodes");
 		}
@@ -2895,7 +2896,7 @@ static void read_axes(struct ld *l)
  */
 static struct sweep *load_template(const char *name, const char *text, size_t len,
 				   const struct load_limits *lim, const struct axis_arg *args,
-				   size_t nargs, struct diag *d)
+				   size_t nargs, bool first_only, struct diag *d)
 {
 	struct ld l;
 	ld_init(&l, name, lim, d);
@@ -2929,7 +2930,7 @@ static struct sweep *load_template(const char *name, const char *text, size_t le
 	sw->models = xcalloc(sw->npoints, sizeof *sw->models);
 	sw->eval_s = xcalloc(sw->npoints, sizeof *sw->eval_s);
 	const char *prefix = d->prefix;
-	for (size_t k = 0; k < sw->npoints; k++) {
+	for (size_t k = 0; k < (first_only ? 1 : sw->npoints); k++) {
 		double t = monotime();
 		ev_replay_start(&l.es, true);
 		for (size_t a = 0; a < sw->naxes; a++)
@@ -2956,9 +2957,10 @@ static bool has_expr(const char *text, size_t len)
 	return len >= 2 && memmem(text, len, "${", 2) != NULL;
 }
 
-struct sweep *sweep_load_string(const char *name, const char *text, size_t len,
-				const struct load_limits *limits, const struct axis_arg *args,
-				size_t nargs, struct diag *d)
+/* sweep_load_string, or with first_only the first point's model alone (gdef_load_string). */
+static struct sweep *load_string(const char *name, const char *text, size_t len,
+				 const struct load_limits *limits, const struct axis_arg *args,
+				 size_t nargs, bool first_only, struct diag *d)
 {
 	if (limits == NULL)
 		limits = &load_default_limits;
@@ -2976,13 +2978,20 @@ struct sweep *sweep_load_string(const char *name, const char *text, size_t len,
 		if (!restart)
 			return one_point(g);
 	}
-	return load_template(name, text, len, limits, args, nargs, d);
+	return load_template(name, text, len, limits, args, nargs, first_only, d);
+}
+
+struct sweep *sweep_load_string(const char *name, const char *text, size_t len,
+				const struct load_limits *limits, const struct axis_arg *args,
+				size_t nargs, struct diag *d)
+{
+	return load_string(name, text, len, limits, args, nargs, false, d);
 }
 
 struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 			      const struct load_limits *limits, struct diag *d)
 {
-	return sweep_first(sweep_load_string(name, text, len, limits, NULL, 0, d));
+	return sweep_first(load_string(name, text, len, limits, NULL, 0, true, d));
 }
 
 struct gdef *sweep_first(struct sweep *sw)
@@ -3051,8 +3060,9 @@ static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
  * A regular file is streamed into libyaml (see ev_input_fd); the rest are
  * read whole.  A template is read whole too, once it is known to be one.
  */
-struct sweep *sweep_load(const char *path, const struct axis_arg *args, size_t nargs,
-			 struct diag *d)
+/* sweep_load, or with first_only the first point's model alone (gdef_load). */
+static struct sweep *load_path(const char *path, const struct axis_arg *args, size_t nargs,
+			       bool first_only, struct diag *d)
 {
 	const struct load_limits *lim = &load_default_limits;
 	/* "-" is standard input (a copy of the descriptor, closed like any). */
@@ -3087,7 +3097,8 @@ struct sweep *sweep_load(const char *path, const struct axis_arg *args, size_t n
 			if (text == NULL)
 				diag_error(d, nopos, "cannot read %s: %s", path, strerror(errno));
 			else
-				sw = load_template(path, text, size, lim, args, nargs, d);
+				sw = load_template(path, text, size, lim, args, nargs, first_only,
+						   d);
 			free(text);
 		}
 		close(fd);
@@ -3106,12 +3117,18 @@ struct sweep *sweep_load(const char *path, const struct axis_arg *args, size_t n
 			diag_error(d, nopos, "cannot read %s: %s", path, strerror(e));
 		return NULL;
 	}
-	struct sweep *sw = sweep_load_string(path, buf, len, lim, args, nargs, d);
+	struct sweep *sw = load_string(path, buf, len, lim, args, nargs, first_only, d);
 	free(buf);
 	return sw;
 }
 
+struct sweep *sweep_load(const char *path, const struct axis_arg *args, size_t nargs,
+			 struct diag *d)
+{
+	return load_path(path, args, nargs, false, d);
+}
+
 struct gdef *gdef_load(const char *path, struct diag *d)
 {
-	return sweep_first(sweep_load(path, NULL, 0, d));
+	return sweep_first(load_path(path, NULL, 0, true, d));
 }

@@ -41,8 +41,8 @@ struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
  * Errors of the first point are said as a plain file's, the others'
  * labelled with their point.  NULL when nothing usable was read (as
  * gdef_load, and when the first point could not be read at all).  As
- * gdef_load, a result may carry errors: check d->nerrors.  For a
- * template gdef_load and gdef_load_string keep the first point's model.
+ * gdef_load, a result may carry errors: check d->nerrors.  Of a template
+ * gdef_load and gdef_load_string read the first point's model alone.
  */
 struct sweep *sweep_load(const char *path, const struct axis_arg *args, size_t nargs,
 			 struct diag *d);

@@ -996,6 +996,7 @@ void ev_replay_start(struct evsrc *es, bool subst)
 	es->fatal = false;
 	es->subst = subst;
 	es->axis_evals = 0;
+	es->generated = 0;
 	es->ev = (struct ev){.type = EV_NONE, .target = -1};
 }
 
@@ -1012,10 +1013,17 @@ bool ev_mark(const struct evsrc *es, struct ev_mark *m)
 	return true;
 }
 
-void ev_rewind(struct evsrc *es, const struct ev_mark *m)
+void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos)
 {
 	if (es->fatal)
 		return;
+	size_t max = es->lim->max_generated_events ? es->lim->max_generated_events : 10000000;
+	es->generated = sat_add(es->generated, es->rnext - m->raw);
+	if (es->generated > max) {
+		fatal(es, pos, "generators read more than %zu YAML events again (the limit for one "
+		      "point)", max);
+		return;
+	}
 	es->nframes = 0;
 	es->rnext = m->raw;
 	es->depth = m->depth - 1;

@@ -144,6 +144,7 @@ struct evsrc {
 	size_t nslots, capslots, capvals, capbound, capaxis;
 	struct strbuf out;      /* the evaluated text of the current scalar */
 	size_t axis_evals;      /* scalars evaluated that read an axis */
+	size_t generated;       /* events generators read again (lim->max_generated_events) */
 	struct sweep *sw;       /* names used are noted in it (sweep_note_use) */
 };
 
@@ -235,8 +236,12 @@ struct ev_mark {
  * from an alias) with no anchor open; false (and nothing marked) if not.
  */
 bool ev_mark(const struct evsrc *es, struct ev_mark *m);
-/* Deliver the marked event again, and what follows it. */
-void ev_rewind(struct evsrc *es, const struct ev_mark *m);
+/*
+ * Deliver the marked event again, and what follows it; the events read
+ * since the mark are charged against lim->max_generated_events (a fatal
+ * error, at pos, when that is spent).
+ */
+void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos);
 
 /*
  * An error at pos, unless a fatal one came before (after it, more would

@@ -40,8 +40,11 @@
 #include "model.h"
 #include "xmalloc.h"
 
-/* More points than this is an error (a typo in a range, most likely). */
-#define SWEEP_MAX_POINTS 100000
+/*
+ * More points than this is an error (a typo in a range, most likely): a
+ * sweep holds one model per point.
+ */
+#define SWEEP_MAX_POINTS 10000
 /* And more values in one axis or one generator range. */
 #define SWEEP_MAX_VALUES 100000
 

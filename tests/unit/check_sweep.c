@@ -185,8 +185,8 @@ START_TEST(test_points_plain)
 	ck_assert_uint_eq(sw->npoints, 1);
 	ck_assert_uint_eq(buf(sw->models[0], "x")->count, 6);
 	sweep_free(sw);
-	expect_msgs("cugraphrun: 1\naxes: {n: {pow2: [0, 62]}, m: {from: 1, to: 2000}}\n", NULL,
-		    0, "t.yaml:2:8: error: the axes give more than 100000 points\n");
+	expect_msgs("cugraphrun: 1\naxes: {n: {pow2: [0, 62]}, m: {from: 1, to: 200}}\n", NULL,
+		    0, "t.yaml:2:8: error: the axes give more than 10000 points\n");
 }
 END_TEST
 
@@ -344,6 +344,31 @@ START_TEST(test_template_errors)
 }
 END_TEST
 
+START_TEST(test_template_generator_bomb)
+{
+	/* generators nested past the limit stop at it, once, without building it all */
+	static const char text[] = "cugraphrun: 1\n"
+				   "nodes:\n"
+				   "  - for: {a: {from: 1, to: 1000}}\n"
+				   "    nodes:\n"
+				   "      - for: {b: {from: 1, to: 1000}}\n"
+				   "        nodes: [{empty: }]\n";
+	struct load_limits lim = load_default_limits;
+	lim.max_generated_events = 5000;
+	char *msgs = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&msgs, &len);
+	struct diag d;
+	diag_init(&d, "t.yaml", out);
+	struct sweep *sw = sweep_load_string("t.yaml", text, strlen(text), &lim, NULL, 0, &d);
+	fclose(out);
+	ck_assert_ptr_null(sw);
+	ck_assert_str_eq(msgs, "t.yaml:5:9: error: generators read more than 5000 YAML events "
+			 "again (the limit for one point)\n");
+	free(msgs);
+}
+END_TEST
+
 /* ------------------------------------------------------------ comparison */
 
 /* Two points' models of one template, validated. */
@@ -470,6 +495,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_template_generators);
 	tcase_add_test(tc, test_template_restart);
 	tcase_add_test(tc, test_template_errors);
+	tcase_add_test(tc, test_template_generator_bomb);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("comparison");
 	tcase_add_test(tc, test_diff_params);
