@@ -6,12 +6,13 @@
 # calls this to fill OUT (default SRCDIR/.gpu, which git ignores) with
 #
 #   bin/       cugraphrun, gpu_unit and the benchmark programs, as built
+#              (with bench/cu_count.so, the driver-call counter)
 #   lib/       the shared libraries they need that the GPU machine lacks
 #   kernels/   tests/gpu/kernels compiled to .ptx, .cubin (sm_90), .fatbin
 #   cases/     the suite's cases (tests/gpu/cases)
 #   sources/   CUDA C++ of the source-module cases (tests/gpu/sources)
 #   examples/  the examples with their PTX and data
-#   bench/     the benchmark scripts
+#   bench/     the benchmark scripts, and their kernels compiled to PTX
 #   run.sh     the suite runner: `sh .gpu/run.sh` prints
 #              "N passed, N failed, N skipped"
 #
@@ -29,7 +30,8 @@ mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/cases" "$out/bench"
 
 # Programs: VPATH builds make plain executables (no libtool wrappers).
 progs=
-for p in cugraphrun tests/unit/gpu_unit bench/gpu_ref bench/yaml_scan; do
+for p in cugraphrun tests/unit/gpu_unit bench/gpu_ref bench/yaml_scan bench/sweep_ref \
+	bench/update_rules bench/cu_count.so; do
 	if [ -x "$build/$p" ]; then
 		cp "$build/$p" "$out/bin/"
 		progs="$progs $build/$p"
@@ -72,6 +74,11 @@ done
 
 for f in "$src"/bench/*; do
 	case $f in *.c) ;; *) cp "$f" "$out/bench/" ;; esac
+done
+# the benchmarks' kernels
+for cu in "$out"/bench/*.cu; do
+	[ -e "$cu" ] || continue
+	"$nvcc" -ptx -arch=compute_75 -o "${cu%.cu}.ptx" "$cu"
 done
 
 cp "$src/tests/gpu/run.sh" "$out/run.sh"
