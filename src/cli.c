@@ -23,6 +23,7 @@ enum {
 	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
+	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD,
 };
 
 /* The one option table: getopt's view and the help text side by side. */
@@ -45,6 +46,10 @@ static const struct opt_help {
 	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},
 	{{"dump", required_argument, NULL, OPT_DUMP}, "BUF=FILE", "after the verification launch, write a buffer\n                                (raw; .npy or .txt by extension); repeatable"},
 	{{"json", optional_argument, NULL, OPT_JSON}, "[=FILE]", "the report as JSON (stdout without FILE)"},
+	{{"csv", required_argument, NULL, OPT_CSV}, "FILE", "write the report's rows (a sweep's points) as CSV\n                                (- for stdout, in place of the report)"},
+	{{"plot", required_argument, NULL, OPT_PLOT}, "FILE", "draw a sweep's median times (and GB/s) against its\n                                first axis as SVG, with gnuplot"},
+	{{"compare", required_argument, NULL, OPT_COMPARE}, "BASE", "compare the times with an earlier --json report:\n                                SAME, FASTER, SLOWER (exit 4) or UNCERTAIN"},
+	{{"compare-threshold", required_argument, NULL, OPT_COMPARE_THRESHOLD}, "PCT", "what --compare calls a change (default 5%)"},
 	{{"devices", required_argument, NULL, OPT_DEVICES}, "LIST", "suites: the GPUs to spread files over: \"all\"\n                                or ordinals such as 0,1 (default: -d's GPU, else\n                                all; for one file, its run.device, else 0);\n                                wins over -d"},
 	{{"jobs", required_argument, NULL, 'j'}, "N", "suites: worker processes per GPU (default 1)"},
 	{{"junit", required_argument, NULL, OPT_JUNIT}, "FILE", "write the results as JUnit XML (a suite of one\n                                file too)"},
@@ -82,8 +87,9 @@ void cli_usage(FILE *out)
 	}
 	fputs("\nExit status: 0 ran and every check passed (or valid with --validate),\n"
 	      "1 a check failed, 2 usage error or invalid file, 3 CUDA error,\n"
+	      "4 --compare found a time SLOWER than the base's,\n"
 	      "124 a launch did not finish within --timeout.  A suite exits with the\n"
-	      "worst of its files' statuses, in the order 124, 3, 2, 1, 0.\n"
+	      "worst of its files' statuses, in the order 124, 3, 2, 1, 4, 0.\n"
 	      "The file format is described in cugraphrun(5), the command in cugraphrun(1).\n",
 	      out);
 }
@@ -94,6 +100,22 @@ static bool parse_count(const char *s, uint32_t *out)
 	if (parse_u64(s, &v) != SCALAR_OK || v > UINT32_MAX)
 		return false;
 	*out = (uint32_t)v;
+	return true;
+}
+
+/* "5", "2.5" or "5%": a percentage above 0 and below 100, as a fraction. */
+static bool parse_percent(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s)
+		return false;
+	end += *end == '%';
+	if (*end != '\0')
+		return false;
+	if (!(v > 0 && v < 100))
+		return false;
+	*out = v / 100;
 	return true;
 }
 
@@ -249,6 +271,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
 	memset(o, 0, sizeof *o);
 	o->profile_launches = 20;
+	o->compare_threshold = 0.05;
 	char bad[128];
 
 	opterr = 0;
@@ -363,6 +386,20 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		case OPT_NO_CACHE:
 			o->no_cache = true;
 			break;
+		case OPT_CSV:
+			o->csv = optarg;
+			break;
+		case OPT_PLOT:
+			o->plot = optarg;
+			break;
+		case OPT_COMPARE:
+			o->compare = optarg;
+			break;
+		case OPT_COMPARE_THRESHOLD:
+			if (!parse_percent(optarg, &o->compare_threshold))
+				return usage_error("invalid --compare-threshold '%s': expected a percentage above 0 and below 100, such as 5 or 2.5%%", optarg);
+			o->has_compare_threshold = true;
+			break;
 		case 'q':
 			o->verbosity = VERB_QUIET;
 			break;
@@ -387,6 +424,14 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	o->nfiles = (size_t)(argc - optind);
 	if (o->has_dot_flags && o->dot == NULL)
 		return usage_error("%s", "--dot-flags needs --dot=FILE");
+	if (o->has_compare_threshold && o->compare == NULL)
+		return usage_error("%s", "--compare-threshold needs --compare=BASE.json");
+	if (o->plot && strcmp(o->plot, "-") == 0)
+		return usage_error("%s", "--plot=- cannot be: the report is on standard output; "
+				   "give the SVG a file");
+	if (o->csv && strcmp(o->csv, "-") == 0 && o->json && o->json_file == NULL)
+		return usage_error("%s", "--csv=- and --json both write to standard output: give "
+				   "one of them a file");
 	if (o->describe_buffers && o->describe == NULL)
 		return usage_error("%s", "--describe-buffers needs --describe=FILE");
 	/* with --profile the DOT is written after a run, beside the report on stdout */

@@ -15,6 +15,8 @@
 #include "run_settings.h"
 #include "sweep.h"
 
+struct cmp_doc;
+
 struct options {
 	const char *file;               /* the YAML file */
 	bool validate;
@@ -50,6 +52,12 @@ struct options {
 	/* -a/--axis NAME=V1,... and --set NAME=V, in order (sweep.h) */
 	struct axis_arg *axis_args;
 	size_t naxis_args, axis_args_cap;
+	const char *csv;                /* --csv=FILE ("-": standard output) */
+	const char *plot;               /* --plot=FILE */
+	const char *compare;            /* --compare=BASE.json */
+	double compare_threshold;       /* --compare-threshold, a fraction (default 0.05) */
+	bool has_compare_threshold;
+	const struct cmp_doc *compare_doc; /* the base, read by main before any run */
 };
 
 enum cli_result {

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,14 @@ int gpu_open(struct gpu *gp, struct gdef *g, int device, enum verbosity v, struc
 	}
 	cu.DeviceGetAttribute(&gp->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gp->dev);
 	cu.DeviceGetAttribute(&gp->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gp->dev);
+	/* the DRAM peak for throughput; a driver that says 0 or fails knows none */
+	int clock_khz = 0, bus_bits = 0;
+	gp->peak_gb_per_s = NAN;
+	if (cu.DeviceGetAttribute(&clock_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+				  gp->dev) == CUDA_SUCCESS &&
+	    cu.DeviceGetAttribute(&bus_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+				  gp->dev) == CUDA_SUCCESS && clock_khz > 0 && bus_bits > 0)
+		gp->peak_gb_per_s = 2.0 * clock_khz * 1e3 * bus_bits / 8 / 1e9;
 	return 0;
 }
 

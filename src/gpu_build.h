@@ -63,6 +63,8 @@ struct gpu {
 	enum verbosity verbosity;
 	CUdevice dev;
 	int cc_major, cc_minor;         /* the device's compute capability */
+	/* 2 x memory clock x bus width / 8 (3,352 on an H100 SXM); NaN: the driver does not say */
+	double peak_gb_per_s;
 	CUcontext ctx;
 	bool ctx_retained;
 	CUstream stream;

@@ -32,8 +32,12 @@ struct run {
  * 0, or the exit status of what failed.
  */
 int run_launches(struct run *rn, struct report *rep);
-/* The report on stdout (unless quiet or JSON goes there) and as JSON: 0, or 2. */
-int run_report(const struct run *rn, const struct report *rep);
+/*
+ * The report and everything written from it (report_emit.h): the exit
+ * status, rep->exit_status made worse by a regression or an output that
+ * could not be written.
+ */
+int run_report(const struct run *rn, struct report *rep);
 /* The buffer --dump=NAME=FILE names, or -1 after a message. */
 long run_dump_buffer(const struct gdef *g, const struct dump_req *dr);
 /* The events and the executable graph, unless a sticky error makes CUDA unusable. */

@@ -135,9 +135,10 @@ static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep
 		return rc;
 	rep->points = sr->pts;
 	rep->npoints = sw->npoints;
-	rep->exit_status = worst;
+	/* as run_stages (gpu_run.c): the report's exit_status is the process's, run.expect applied */
+	int reported = rep->exit_status = s->expect_fail && worst <= 1 ? 1 - worst : worst;
 	rc = run_report(rn, rep);
-	return rc ? rc : rep->exit_status;
+	return rc == reported ? worst : rc;
 }
 
 int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct diag *d)
@@ -185,6 +186,9 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct 
 		rep.cc_minor = gp.cc_minor;
 		rep.driver_version = cu.driver_version;
 		rep.root = g->root;
+		rep.peak_gb_per_s = gp.peak_gb_per_s;
+		/* a sweep's throughput is each point's */
+		rep.bytes = rep.items = NAN;
 		rep.warmup = rn.ln.warmup;
 		gpu_verbose(&gp, "device %d: %s (sm_%d%d); a sweep of %zu points", s->device, name,
 			    gp.cc_major, gp.cc_minor, sw->npoints);

@@ -2671,14 +2671,14 @@ static void key_axes(struct ld *l, void *obj, const struct keydef *kd, struct po
 
 static void key_tp_bytes(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	struct throughput *t = obj;
+	struct throughput_decl *t = obj;
 	struct pos pos;
 	t->has_bytes = get_nonneg(l, kd->name, &t->bytes, &pos);
 }
 
 static void key_tp_items(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	struct throughput *t = obj;
+	struct throughput_decl *t = obj;
 	struct pos pos;
 	t->has_items = get_nonneg(l, kd->name, &t->items, &pos);
 }

@@ -6,7 +6,8 @@
  * validator's.  The loader is load.c (the scalars, the mappings, the
  * format's tables) and load_events.c (libyaml's events, anchors and
  * aliases, behind the private load_events.h); <yaml.h> is included by
- * those and nowhere else.
+ * those and, for reading JSON reports back (--compare, a suite's
+ * per-point JUnit), by compare_read.c; nowhere else.
  */
 #ifndef CGR_LOAD_H
 #define CGR_LOAD_H

@@ -6,7 +6,8 @@
  * aliases (a log of the anchored nodes' events, their replays, the budget
  * of alias events and its limit), the nesting depth and its limit, and the
  * flag that stops everything after a fatal error, with the reporter that
- * sets it.  <yaml.h> is included here and by load*.c, nowhere else.
+ * sets it.  <yaml.h> is included here and by load*.c, and by the JSON
+ * reader compare_read.c; nowhere else.
  *
  * Aliases are hidden: while an anchored node is being parsed its events
  * are also recorded in the log; an alias replays the recorded events as if

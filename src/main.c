@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compare_cli.h"
 #include "describe.h"
 #include "diag.h"
 #include "fileio.h"
@@ -16,6 +17,7 @@
 #include "load.h"
 #include "model.h"
 #include "monotime.h"
+#include "report_plot.h"
 #include "suite.h"
 #include "sweep.h"
 #include "validate.h"
@@ -37,7 +39,8 @@ static int write_description(const struct gdef *g, const struct options *o)
 /*
  * run.skip and run.expect: fail, after the file ran (or would have).  A
  * skipped file is read and checked, then not run; with expect: fail a
- * failed check is the pass (0) and no failed check the failure (1).
+ * failed check is the pass (0) and no failed check the failure (1), as
+ * the report's exit_status already says (gpu_run.c, run_stages).
  */
 static int expectation(const struct gdef *g, const struct options *o, int status,
 		       struct diag *d, struct file_outcome *fo)
@@ -75,6 +78,7 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	s->profile = o->profile;
 	s->profile_launches = o->profile_launches;
 	s->no_cache = o->no_cache;
+	s->expect_fail = r->expect_fail;
 	s->verbosity = o->verbosity;
 	s->out = (struct run_outputs){
 		.dot = o->dot, .dot_flags = o->has_dot_flags ? o->dot_flags : 0,
@@ -84,6 +88,8 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 		/* alone, --describe draws the file before any run (write_description) */
 		.describe = o->profile ? o->describe : NULL,
 		.describe_buffers = o->describe_buffers,
+		.csv = o->csv, .plot = o->plot,
+		.compare = o->compare_doc, .compare_threshold = o->compare_threshold,
 	};
 }
 
@@ -174,7 +180,15 @@ int main(int argc, char **argv)
 		cli_free(&o);
 		return 2;
 	}
-	int status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
+	/* what a run needs from outside, settled before any file runs */
+	int status = compare_open(&o);
+	if (status == 0 && o.plot && !o.validate)
+		status = report_plot_check();
+	if (status == 0 && compare_offline(&o))
+		status = compare_offline_main(&o);
+	else if (status == 0)
+		status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
+	compare_close(&o);
 	cli_free(&o);
 	return status;
 }

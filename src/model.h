@@ -381,7 +381,7 @@ struct run_defaults {
  * throughput: {bytes: N, items: N}: what one launch of the graph moves and
  * processes, for GB/s and items/s in the report.
  */
-struct throughput {
+struct throughput_decl {
 	struct pos pos;
 	bool has_bytes, has_items;
 	double bytes, items;
@@ -405,7 +405,7 @@ struct gdef {
 	struct check *checks;
 	size_t nchecks, capchecks;
 	struct run_defaults run;
-	struct throughput throughput;
+	struct throughput_decl throughput;
 	/*
 	 * validator: name lookups.  node_index may hold only the explicit ids
 	 * (and those the validator made up): ids the loader made up are added

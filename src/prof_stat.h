@@ -96,7 +96,10 @@ const struct prof_node *prof_node_of(const struct prof_summary *s, const struct 
 
 /* The report's profile section: the table, the critical path, the cost. */
 void prof_print_human(FILE *out, const struct prof_summary *s);
-/* The report's "profile" value as JSON, indented for depth (the key is the caller's). */
+/*
+ * The report's "profile" value as JSON, indented for depth (the key is the
+ * caller's); $defs/profile of schemas/report.schema.json: keep in step.
+ */
 void prof_print_json(FILE *out, const struct prof_summary *s, int depth);
 
 /*

@@ -16,6 +16,8 @@
  *     sm                 "sm_90"
  *     driver_version     as cuDriverGetVersion reports it (13000)
  *     driver             "13.0"
+ *     peak_bandwidth_gb_per_s  2 x memory clock x bus width / 8 from the
+ *                        driver's attributes, or null when it does not say
  *   graph              null when there is no graph, else an object:
  *     nodes              every node, nested ones included
  *     by_kind            {kind: count} over every node, nested ones
@@ -38,11 +40,20 @@
  *     samples_s          every timed launch, in launch order
  *   events             [{from, to, seconds}]: elapsed time between
  *                      event_record nodes, in file order
+ *   throughput         null unless the file declares throughput:, else
+ *                      {bytes, items (null when not declared), gb_per_s,
+ *                      items_per_s, peak_percent (null without a peak)}
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
  *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
  *   points             only for a sweep: one object per point, in the
  *                      order they ran (report_points.h)
+ *   comparison         only with --compare: see compare.c and cugraphrun(1)
+ *
+ * schemas/report.schema.json describes this document ($defs/report and a
+ * $defs entry per part) and the suite's (suite_result.c): a key added,
+ * renamed or made nullable here goes there too, in the same commit;
+ * tests/report.test validates what check_report writes against it.
  */
 #include "config.h"
 
@@ -51,10 +62,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "json.h"
 #include "prof_stat.h"
 #include "report.h"
 #include "report_points.h"
+#include "report_table.h"
 #include "scalar.h"
 
 /* Node kinds in the order they are first met, with their counts. */
@@ -206,12 +219,18 @@ void report_print_human(FILE *out, const struct report *r)
 		fprintf(out, "compile %s  ", e);
 	}
 	fprintf(out, "load %s  build %s  instantiate %s  upload %s\n", a, b, c, d);
+	if (r->npoints) {
+		/* a sweep: a row per point in place of the one launch line */
+		report_print_table(out, r);
+		if (r->profile)
+			prof_print_human(out, r->profile);
+		return;
+	}
 	format_duration(r->first_launch_s, a, sizeof a);
 	fprintf(out, "  %-12s %s\n", "first launch", a);
 	if (r->nsamples)
 		print_launch_line(out, r);
-	/* a sweep: a line per point (the reports branch prints them as a table) */
-	report_points_human(out, r);
+	report_print_throughput(out, r);
 	for (size_t i = 0; i < r->nspans; i++) {
 		format_duration(r->spans[i].seconds, a, sizeof a);
 		fprintf(out, "  %-12s %s -> %s %s\n", i ? "" : "events", r->spans[i].from,
@@ -262,6 +281,29 @@ static void json_device(FILE *out, const struct report *r)
 	snprintf(text, sizeof text, "%d.%d", r->driver_version / 1000,
 		 r->driver_version % 1000 / 10);
 	json_string(out, text);
+	json_key(out, 2, false, "peak_bandwidth_gb_per_s");
+	json_number(out, r->peak_gb_per_s > 0 ? r->peak_gb_per_s : NAN);
+	fputs("\n  }", out);
+}
+
+/* A plain file's declared throughput: null, or bytes and items with their rates. */
+static void json_throughput(FILE *out, const struct report *r)
+{
+	if (!throughput_declared(r->bytes, r->items)) {
+		fputs("null", out);
+		return;
+	}
+	struct stats st;
+	stats_compute(r->samples, r->nsamples, &st);
+	struct throughput t;
+	throughput_of(r->bytes, r->items, r->nsamples ? st.median : NAN, r->peak_gb_per_s, &t);
+	const char *const keys[] = {"bytes", "items", "gb_per_s", "items_per_s", "peak_percent"};
+	const double values[] = {r->bytes, r->items, t.gb_per_s, t.items_per_s, t.peak_percent};
+	fputc('{', out);
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		json_key(out, 2, i == 0, keys[i]);
+		json_number(out, values[i]);
+	}
 	fputs("\n  }", out);
 }
 
@@ -372,6 +414,8 @@ void report_print_json(FILE *out, const struct report *r)
 	}
 	fputs(r->nspans ? "\n  ]" : "]", out);
 
+	json_key(out, 1, false, "throughput");
+	json_throughput(out, r);
 	json_key(out, 1, false, "checks");
 	fprintf(out, "{\"passed\": %u, \"failed\": %u}", r->checks_passed, r->checks_failed);
 	json_key(out, 1, false, "exit_status");
@@ -381,9 +425,12 @@ void report_print_json(FILE *out, const struct report *r)
 		prof_print_json(out, r->profile, 1);
 	}
 	if (r->npoints) {
-		/* (the device's peak bandwidth, for peak_percent, is the reports branch's) */
 		json_key(out, 1, false, "points");
-		report_points_json(out, r, NAN);
+		report_points_json(out, r, r->peak_gb_per_s);
+	}
+	if (r->comparison) {
+		json_key(out, 1, false, "comparison");
+		comparison_json(out, r->comparison, 1);
 	}
 	fputs("\n}\n", out);
 }

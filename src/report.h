@@ -16,6 +16,7 @@
 #include "stats.h"
 
 struct prof_summary;
+struct comparison;
 
 /* Elapsed time between two recorded events, in seconds. */
 struct event_span {
@@ -66,6 +67,14 @@ struct report {
 	int exit_status;
 	const struct prof_summary *profile;     /* --profile, or NULL */
 	const struct point_report *points; size_t npoints;
+	/*
+	 * The device's peak DRAM bandwidth in GB/s, 2 x memory clock x bus
+	 * width / 8 from the driver's attributes; NaN when it does not say.
+	 */
+	double peak_gb_per_s;
+	/* A plain file's declared throughput (a sweep's is per point): NaN when not. */
+	double bytes, items;
+	const struct comparison *comparison;    /* --compare, or NULL */
 };
 
 void report_print_human(FILE *out, const struct report *r);

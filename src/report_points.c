@@ -105,20 +105,3 @@ void report_points_json(FILE *out, const struct report *r, double peak_gb_per_s)
 	}
 	fputs(r->npoints ? "\n  ]" : "]", out);
 }
-
-void report_points_human(FILE *out, const struct report *r)
-{
-	for (size_t k = 0; k < r->npoints; k++) {
-		const struct point_report *p = &r->points[k];
-		struct stats st;
-		char med[32], prep[32];
-		stats_compute(p->samples, p->nsamples, &st);
-		format_duration(st.median, med, sizeof med);
-		format_duration(p->prep_s, prep, sizeof prep);
-		fprintf(out, "  %-24s %-11s %9s  median %9s  checks %u/%u%s\n", p->label,
-			prep_names[p->prep], prep, p->nsamples ? med : "-", p->checks_passed,
-			p->checks_passed + p->checks_failed, p->checks_failed ? "  FAILED" : "");
-		if (p->rebuild_why)
-			fprintf(out, "  %-24s (%s)\n", "", p->rebuild_why);
-	}
-}

@@ -1,8 +1,8 @@
 /*
  * A sweep's points in the report: the "points" list of the JSON report,
  * one object per point with its samples (as cugraphrun(1) and
- * schemas/report.schema.json give it), and a plain listing of them for
- * people.  No CUDA: the back end fills the report's points.  Nothing is
+ * schemas/report.schema.json give it; report_table.h prints them for
+ * people).  No CUDA: the back end fills the report's points.  Nothing is
  * owned.
  *
  * Each point of "points":
@@ -42,7 +42,5 @@
  * unknown, and peak_percent is null).
  */
 void report_points_json(FILE *out, const struct report *r, double peak_gb_per_s);
-/* One line per point: its label, preparation, median launch and checks. */
-void report_points_human(FILE *out, const struct report *r);
 
 #endif

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct cmp_doc;
+
 enum verbosity { VERB_QUIET = -1, VERB_NORMAL = 0, VERB_VERBOSE = 1 };
 
 /* --dump=BUF=FILE */
@@ -36,6 +38,11 @@ struct run_outputs {
 	const char *trace;              /* --trace: the profiled launches */
 	const char *describe;           /* --describe with --profile: coloured by it */
 	bool describe_buffers;
+	const char *csv;                /* --csv: the rows ("-": standard output) */
+	const char *plot;               /* --plot: gnuplot's SVG */
+	/* --compare: the base, read and checked before the run; NULL when not asked for */
+	const struct cmp_doc *compare;
+	double compare_threshold;       /* --compare-threshold, a fraction (0.05) */
 };
 
 struct run_settings {
@@ -48,6 +55,7 @@ struct run_settings {
 	bool profile;                   /* --profile: launches with CUPTI after the timed ones */
 	uint32_t profile_launches;
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
+	bool expect_fail;               /* run.expect: fail (main.c applies it to the status) */
 	enum verbosity verbosity;
 	double frontend_s;              /* reading and validating the file */
 	struct run_outputs out;

@@ -13,6 +13,9 @@
 #   sources/   CUDA C++ of the source-module cases (tests/gpu/sources)
 #   examples/  the examples with their PTX and data
 #   bench/     the benchmark scripts, and their kernels compiled to PTX
+#   schemas/report.schema.json, report-schema.py
+#              the --json report's schema and its validator (run.sh checks
+#              the reports the cases write with them)
 #   run.sh     the suite runner: `sh .gpu/run.sh` prints
 #              "N passed, N failed, N skipped"
 #
@@ -25,8 +28,8 @@ out=${4:-$src/.gpu}
 [ -n "$nvcc" ] || { echo "bundle.sh: nvcc is needed to compile the suite's kernels (configure --with-cuda=DIR)" >&2; exit 1; }
 
 rm -rf "${out:?}/bin" "${out:?}/lib" "${out:?}/kernels" "${out:?}/cases" "${out:?}/examples" \
-	"${out:?}/bench" "${out:?}/results" "${out:?}/sources"
-mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/cases" "$out/bench"
+	"${out:?}/bench" "${out:?}/results" "${out:?}/sources" "${out:?}/schemas"
+mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/cases" "$out/bench" "$out/schemas"
 
 # Programs: VPATH builds make plain executables (no libtool wrappers).
 progs=
@@ -81,5 +84,7 @@ for cu in "$out"/bench/*.cu; do
 	"$nvcc" -ptx -arch=compute_75 -o "${cu%.cu}.ptx" "$cu"
 done
 
+cp "$src/schemas/report.schema.json" "$out/schemas/"
+cp "$src/tests/report-schema.py" "$out/report-schema.py"
 cp "$src/tests/gpu/run.sh" "$out/run.sh"
 echo "bundle.sh: GPU suite in $out ($(du -sh "$out" | cut -f1)); on the GPU machine: sh ${out#"$src"/}/run.sh"

@@ -17,12 +17,22 @@
 #       #@ stdout: TEXT        text stdout must contain
 #       #@ check: COMMAND      a shell command run afterwards in $W, which
 #                              must succeed ($C is cugraphrun, $D the bundle)
+#       #@ report: FILE        a --json output the case writes, in $W after
+#                              its checks ("stdout": its standard output):
+#                              it must exist and be valid under the schema
 #       #@ needs: PROGRAM      skip the case when PROGRAM is not installed
 #       #@ shares-memory       its kernels use shared memory (SANITIZE=racecheck)
 #       #@ sanitizer-allows: TEXT  a compute-sanitizer report holding TEXT
 #                              is expected (a kernel that traps on purpose)
 #       #@ no-sanitizer: WHY   not run under compute-sanitizer, and why
 #       #@ sanitizer-known: WHY  may fail under compute-sanitizer (XFAIL), why
+#
+# JSON reports: every example runs with --json=report.json in its results,
+# and each case names the --json outputs it writes (#@ report:); each must
+# be valid under schemas/report.schema.json, which report-schema.py checks
+# when python3 has jsonschema.  Without it they are only checked to exist:
+# the suite says so at the start and beside the summary, and it is no
+# failure.
 #
 # Results (stdout, stderr, output files) stay in $RESULTS (default
 # results/ beside this script), one directory per case.
@@ -63,6 +73,19 @@ fi
 
 pass=0 fail=0 skip=0
 failed_names=
+
+RS=$D/report-schema.py
+RS_SCHEMA=$D/schemas/report.schema.json
+if [ ! -f "$RS" ] || [ ! -f "$RS_SCHEMA" ]; then
+	report_skip="report-schema.py or schemas/report.schema.json not in the bundle"
+elif ! command -v python3 >/dev/null 2>&1; then
+	report_skip="no python3"
+elif ! python3 -c 'import jsonschema' 2>/dev/null; then
+	report_skip="python3 has no jsonschema (Debian: python3-jsonschema)"
+else
+	report_skip=
+fi
+reports_valid=0 reports_unchecked=0
 
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
@@ -209,6 +232,22 @@ san_verdict() {
 	[ "$total" -le "$allowed" ] || echo "$SANITIZE: $((total - allowed)) errors ($total reported, $allowed allowed)"
 }
 
+# Is the --json output $1 (shown as $2) there and valid under the schema?
+# Sets rwhy to why not (empty: it is, or it is there and python3 cannot
+# tell); counts what was validated and what could not be.
+report_valid() {
+	rwhy=
+	if [ ! -s "$1" ]; then
+		rwhy="no JSON report $2"
+	elif [ -n "$report_skip" ]; then
+		reports_unchecked=$((reports_unchecked + 1))
+	elif rout=$(python3 "$RS" --schema "$RS_SCHEMA" --quiet "$1" 2>&1); then
+		reports_valid=$((reports_valid + 1))
+	else
+		rwhy="JSON report $2 not valid under schemas/report.schema.json: $(printf '%s\n' "$rout" | head -n 3)"
+	fi
+}
+
 wanted() {
 	[ $# -eq 1 ] && return 0
 	name=$1
@@ -250,10 +289,15 @@ run_example() {
 	sargs=
 	[ -n "$SANITIZE" ] && sargs=$SANITIZE_ARGS
 	# shellcheck disable=SC2046,SC2086
-	limited $(san_prefix "$out/sanitizer.log") "$C" $sargs "$f" >"$out/stdout" 2>"$out/stderr"
+	limited $(san_prefix "$out/sanitizer.log") "$C" $sargs --json="$out/report.json" "$f" \
+		>"$out/stdout" 2>"$out/stderr"
 	st=$?
 	why=
 	[ $st -eq 0 ] || why="exit $st, expected 0"
+	if [ $st -eq 0 ]; then
+		report_valid "$out/report.json" report.json
+		[ -z "$rwhy" ] || why=$rwhy
+	fi
 	san=$(san_verdict "$out/sanitizer.log" "$f" 0)
 	[ -z "$san" ] || why="${why:+$why; }$san"
 	if [ -z "$why" ]; then
@@ -315,6 +359,10 @@ run_case() {
 			why="${why:+$why; }check failed: $cmd"
 		fi
 	done <"$W/checks"
+	for r in $(directives "$f" report); do
+		report_valid "$W/$r" "$r"
+		[ -z "$rwhy" ] || why="${why:+$why; }$rwhy"
+	done
 	if [ -z "$why" ]; then
 		ok "$base"
 	elif ! bad_or_xfail "$base" "$f" "$why"; then
@@ -334,6 +382,11 @@ if command -v nvidia-smi >/dev/null 2>&1; then
 fi
 
 [ -z "$SANITIZE" ] && wanted gpu_unit "$@" && run_unit
+if [ -n "$report_skip" ]; then
+	echo "report schema: JSON reports NOT validated: $report_skip; only checked to exist (skipped, not a failure)"
+else
+	echo "report schema: JSON reports validated against schemas/report.schema.json"
+fi
 [ -n "$SANITIZE" ] && echo "under compute-sanitizer --tool $SANITIZE ($("$CS" --version | tail -n 1))"
 for f in examples/*.yaml; do
 	[ -e "$f" ] || continue
@@ -344,6 +397,11 @@ for f in cases/*.yaml; do
 	wanted "$(basename "$f" .yaml)" "$@" && run_case "$f"
 done
 
+if [ -n "$report_skip" ]; then
+	echo "JSON reports: $reports_unchecked NOT validated: $report_skip (skipped, not a failure)"
+else
+	echo "JSON reports: $reports_valid valid under schemas/report.schema.json"
+fi
 echo "$pass passed, $fail failed, $skip skipped${SANITIZE:+, $xfail known sanitizer failures (XFAIL)}"
 [ -n "$failed_names" ] && echo "failed:$failed_names"
 [ "$fail" -eq 0 ]

@@ -4,6 +4,9 @@
  * definitions loaded from YAML text: per-node statistics, executions of
  * conditional bodies, the critical path, the colour scale, the report's
  * profile section, and the coloured description read back by agread.
+ * With CGR_REPORT_OUT naming a directory, the whole report around each
+ * summary is written there too, for tests/report.test to validate against
+ * schemas/report.schema.json.
  */
 #include "config.h"
 
@@ -20,6 +23,7 @@
 #include "model.h"
 #include "prof_stat.h"
 #include "prof_trace.h"
+#include "report.h"
 #include "unit.h"
 #include "validate.h"
 
@@ -48,6 +52,36 @@ static const struct node *node_id(const struct gdef *g, const char *id)
 			return g->all_nodes[i];
 	ck_abort_msg("no node %s", id);
 	return NULL;
+}
+
+/* The report around summary s as gpu_run makes it, kept in $CGR_REPORT_OUT/profile-NAME.json. */
+static void keep_report(const char *name, const struct gdef *g, const struct prof_summary *s)
+{
+	const char *dir = getenv("CGR_REPORT_OUT");
+	if (dir == NULL || *dir == '\0')
+		return;
+	static const double samples[] = {51e-6, 50e-6, 53e-6};
+	struct report r = {
+		.name = g->name,
+		.file = g->file,
+		.device = 0,
+		.device_name = "NVIDIA H100 80GB HBM3",
+		.cc_major = 9,
+		.driver_version = 13000,
+		.root = g->root,
+		.load_s = 1e-3,
+		.first_launch_s = 60e-6,
+		.warmup = 1,
+		.samples = samples,
+		.nsamples = 3,
+		.profile = s,
+	};
+	char path[512];
+	snprintf(path, sizeof path, "%s/profile-%s.json", dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_msg(f != NULL, "cannot write %s", path);
+	report_print_json(f, &r);
+	ck_assert_int_eq(fclose(f), 0);
 }
 
 /* Records are added in time order per launch: start, duration in us. */
@@ -125,6 +159,7 @@ START_TEST(fan_statistics_and_path)
 	ck_assert(!prof_path_edge(s, node_id(g, "b10"), node_id(g, "join")));
 	ck_assert(!prof_path_edge(s, node_id(g, "fork"), node_id(g, "join")));
 	ck_assert_uint_eq(s->unmapped, 0);
+	keep_report("fan", g, s);
 	prof_summary_free(s);
 	gdef_free(g);
 }
@@ -201,6 +236,7 @@ START_TEST(bodies_executions_and_path)
 	ck_assert_msg(strstr(text, "\"dropped_records\": 0,\n    \"incomplete_records\": 2,")
 		      != NULL, "%s", text);
 	free(text);
+	keep_report("cond", g, s);
 	prof_summary_free(s);
 	gdef_free(g);
 }
@@ -253,6 +289,7 @@ START_TEST(nested_while_iterations)
 	ck_assert_msg(strstr(text, "\"id\": \"wo\", \"kind\": \"while\", \"depth\": 0, "
 			     "\"time_s\": 1.4e-05, \"iterations\": 2}") != NULL, "%s", text);
 	free(text);
+	keep_report("nested-while", g, s);
 	prof_summary_free(s);
 	gdef_free(g);
 }
@@ -285,6 +322,7 @@ START_TEST(path_exceeds_median)
 	fclose(f);
 	ck_assert_msg(strstr(text, "\"overhead_and_gaps_s\": 0,") != NULL, "%s", text);
 	free(text);
+	keep_report("path-exceeds-median", g, s);
 	prof_summary_free(s);
 	gdef_free(g);
 }

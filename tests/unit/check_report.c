@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "diag.h"
 #include "model.h"
 #include "report.h"
@@ -150,6 +151,24 @@ static unsigned char *read_file(const char *path, size_t *n)
 	return buf;
 }
 
+/*
+ * tests/report.test validates the JSON reports the tests write against
+ * schemas/report.schema.json: with CGR_REPORT_OUT naming a directory, each
+ * is also written there as NAME.json.
+ */
+static void keep_report(const char *name, const struct report *r)
+{
+	const char *dir = getenv("CGR_REPORT_OUT");
+	if (dir == NULL || *dir == '\0')
+		return;
+	char *path = xasprintf("%s/%s.json", dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_msg(f != NULL, "cannot write %s", path);
+	report_print_json(f, r);
+	ck_assert_int_eq(fclose(f), 0);
+	free(path);
+}
+
 /* Statistics ------------------------------------------------------------- */
 
 START_TEST(test_stats_empty)
@@ -237,6 +256,9 @@ static struct report example_report(const struct gdef *g)
 		.nspans = 1,
 		.checks_passed = 1,
 		.exit_status = 0,
+		.peak_gb_per_s = 3352,
+		.bytes = NAN,
+		.items = NAN,
 	};
 }
 
@@ -275,6 +297,7 @@ START_TEST(test_human_compile)
 	ck_assert_ptr_nonnull(strstr(cap_text(&c),
 		"  phases       compile 412 ms  load 310 us  build 80.0 us  instantiate 410 us  upload 20.0 us\n"));
 	cap_close(&c);
+	keep_report("compile-one-compiled", &r);
 	r.compile_cached = 2;
 	r.compile_s = 0.0004;
 	cap_open(&c);
@@ -282,6 +305,7 @@ START_TEST(test_human_compile)
 	ck_assert_ptr_nonnull(strstr(cap_text(&c),
 		"  phases       compile cached  load 310 us  build 80.0 us  instantiate 410 us  upload 20.0 us\n"));
 	cap_close(&c);
+	keep_report("compile-cached", &r);
 	cap_open(&c);
 	report_print_json(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c), "    \"compile_s\": 0.0004\n"));
@@ -336,6 +360,9 @@ START_TEST(test_human_nested)
 		.checks_passed = 2,
 		.checks_failed = 1,
 		.exit_status = 1,
+		.peak_gb_per_s = NAN,
+		.bytes = NAN,
+		.items = NAN,
 	};
 	struct cap c;
 	cap_open(&c);
@@ -350,6 +377,7 @@ START_TEST(test_human_nested)
 		"  launch       1 x (0 warm-up): median 1.50 ms  min 1.50  mean 1.50  max 1.50  stddev 0.00 (0.0%)\n"
 		"  checks       2 passed, 1 failed\n");
 	cap_close(&c);
+	keep_report("nested-no-device-failed", &r);
 
 	/* A spread far below the median's last digit still shows (not "stddev 0"). */
 	const double tight[] = {238.6e-6, 239.0e-6, 239.4e-6};
@@ -374,6 +402,7 @@ START_TEST(test_human_nested)
 		"  first launch 2.25 ms\n"
 		"  checks       none\n");
 	cap_close(&c);
+	keep_report("no-graph-no-samples", &r);
 	gdef_free(g);
 }
 END_TEST
@@ -390,7 +419,8 @@ static const char example_json[] =
 	"    \"compute_capability\": \"9.0\",\n"
 	"    \"sm\": \"sm_90\",\n"
 	"    \"driver_version\": 13000,\n"
-	"    \"driver\": \"13.0\"\n"
+	"    \"driver\": \"13.0\",\n"
+	"    \"peak_bandwidth_gb_per_s\": 3352\n"
 	"  },\n"
 	"  \"graph\": {\n"
 	"    \"nodes\": 4,\n"
@@ -447,9 +477,46 @@ static const char example_json[] =
 	"  \"events\": [\n"
 	"    {\"from\": \"start\", \"to\": \"stop\", \"seconds\": 1.23e-05}\n"
 	"  ],\n"
+	"  \"throughput\": null,\n"
 	"  \"checks\": {\"passed\": 1, \"failed\": 0},\n"
 	"  \"exit_status\": 0\n"
 	"}\n";
+
+/* A plain file that declares throughput, compared with a base: both parts in the JSON. */
+START_TEST(test_json_throughput_comparison)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	r.bytes = 8.0 * 1024 * 1024;
+	r.items = NAN;
+	struct diag d;
+	diag_init(&d, "base", stderr);
+	struct cmp_doc *base = cmp_doc_read(TOP_SRCDIR "/tests/compare/base-plain.json", &d);
+	ck_assert_ptr_nonnull(base);
+	struct cmp_doc *run = cmp_doc_of_report(&r);
+	struct comparison c;
+	compare_docs(base, run, 0.05, false, &c);
+	r.comparison = &c;
+	struct cap cp;
+	cap_open(&cp);
+	report_print_json(cp.f, &r);
+	const char *text = cap_text(&cp);
+	/* 8 MiB in 58.1 us: 144 GB/s, 4.31% of 3352 */
+	ck_assert_ptr_nonnull(strstr(text, "  \"throughput\": {\n    \"bytes\": 8388608,\n"
+				     "    \"items\": null,\n    \"gb_per_s\": 144.382238,\n"
+				     "    \"items_per_s\": null,\n    \"peak_percent\": 4.30734599\n  },\n"));
+	/* a base of about 100 us: this run's 58.1 us is FASTER; the paths differ, so a note */
+	ck_assert_ptr_nonnull(strstr(text, "\"verdict\": \"faster\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"note\": \"examples/while.yaml is compared with the "
+				     "base's only file, examples/spin.yaml\""));
+	cap_close(&cp);
+	keep_report("throughput-comparison", &r);
+	comparison_free(&c);
+	cmp_doc_free(run);
+	cmp_doc_free(base);
+	gdef_free(g);
+}
+END_TEST
 
 START_TEST(test_json_example)
 {
@@ -459,6 +526,7 @@ START_TEST(test_json_example)
 	cap_open(&c);
 	report_print_json(c.f, &r);
 	ck_assert_str_eq(cap_text(&c), example_json);
+	keep_report("example", &r);
 	cap_close(&c);
 	gdef_free(g);
 }
@@ -509,6 +577,7 @@ START_TEST(test_json_python)
 	ck_assert_ptr_nonnull(f);
 	report_print_json(f, &r);
 	ck_assert_int_eq(fclose(f), 0);
+	keep_report("odd-strings-nan-sample", &r);
 
 	size_t n;
 	unsigned char *text = read_file(path, &n);
@@ -548,6 +617,7 @@ START_TEST(test_json_tool)
 	ck_assert_ptr_nonnull(f);
 	report_print_json(f, &r);
 	ck_assert_int_eq(fclose(f), 0);
+	keep_report("no-samples-no-events", &r);
 	char *out = python_reads(path,
 		"import json, sys, subprocess\n"
 		"subprocess.run([sys.executable, \"-m\", \"json.tool\", sys.argv[1]], check=True, stdout=subprocess.DEVNULL)\n"
@@ -560,6 +630,51 @@ START_TEST(test_json_tool)
 		free(out);
 	}
 	free(path);
+	gdef_free(g);
+}
+END_TEST
+
+/*
+ * Every figure that is not finite is written as null, never as nan or inf
+ * (which no JSON reader takes); an event span may be negative (the graph
+ * recorded the later event of the file's list first).
+ */
+START_TEST(test_json_not_finite)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	static const struct event_span spans[] = {{"a", "b", -2.5e-6}, {"b", "c", NAN}};
+	const double samples[] = {INFINITY, NAN};
+	r.load_s = NAN;
+	r.build_s = INFINITY;
+	r.instantiate_s = -INFINITY;
+	r.upload_s = NAN;
+	r.compile_modules = 1;
+	r.compile_s = INFINITY;
+	r.first_launch_s = NAN;
+	r.samples = samples;
+	r.nsamples = 2;
+	r.spans = spans;
+	r.nspans = 2;
+	r.exit_status = 2;
+	struct cap c;
+	cap_open(&c);
+	report_print_json(c.f, &r);
+	const char *text = cap_text(&c);
+	static const char *const want[] = {
+		"\"load_s\": null,", "\"build_s\": null,", "\"instantiate_s\": null,",
+		"\"upload_s\": null,", "\"compile_s\": null\n", "\"first_launch_s\": null,",
+		"\"samples_s\": [null, null]",
+		"{\"from\": \"a\", \"to\": \"b\", \"seconds\": -2.5e-06}",
+		"{\"from\": \"b\", \"to\": \"c\", \"seconds\": null}",
+		"\"compile\": {\"modules\": 1, \"compiled\": 1, \"cached\": 0},",
+		"\"exit_status\": 2\n",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		ck_assert_msg(strstr(text, want[i]) != NULL, "no %s in\n%s", want[i], text);
+	ck_assert_msg(strstr(text, "nan") == NULL && strstr(text, "inf") == NULL, "%s", text);
+	keep_report("not-finite", &r);
+	cap_close(&c);
 	gdef_free(g);
 }
 END_TEST
@@ -1471,8 +1586,10 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_human_example);
 	tcase_add_test(tc, test_human_nested);
 	tcase_add_test(tc, test_json_example);
+	tcase_add_test(tc, test_json_throughput_comparison);
 	tcase_add_test(tc, test_json_python);
 	tcase_add_test(tc, test_json_tool);
+	tcase_add_test(tc, test_json_not_finite);
 	tcase_add_test(tc, test_human_compile);
 	suite_add_tcase(s, tc);
 
