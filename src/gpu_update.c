@@ -135,9 +135,13 @@ static int settle(struct updater *u, const struct gdef *prev, const struct model
 			    u->label, g->buffers[b].name, (unsigned long long)g->buffers[b].size,
 			    mem_kind_names[g->buffers[b].memory]);
 		rc = gpu_realloc_buffer(gp, b, prev->buffers[b].memory);
-		for (size_t i = 0; dirty && i < g->nall_nodes; i++)
-			if (node_uses_buffer(g->all_nodes[i], (long)b))
+		/* the nodes that hold its address (a host node reads it when it runs) */
+		for (size_t i = 0; dirty && i < g->nall_nodes; i++) {
+			const struct node *n = g->all_nodes[i];
+			if ((n->kind == NK_KERNEL || n->kind == NK_MEMSET || n->kind == NK_COPY) &&
+			    node_uses_buffer(n, (long)b))
 				dirty[i] = true;
+		}
 	}
 	for (size_t m = 0; m < g->nmodules && rc == 0; m++) {
 		if (!d->reload[m])
@@ -275,8 +279,12 @@ static int fresh_template(struct updater *u, const struct model_diff *d,
 			gpu_verbose(gp, "point %s: condition '%s': default %u", u->label,
 				    gp->g->conditions[c].name, gp->g->conditions[c].default_value);
 	struct gpu_graph_state old;
+	/* every node's parameters are made: every kernel's function found */
+	int rc = find_functions(gp, NULL);
+	if (rc != 0)
+		return rc;
 	gpu_detach_graph(gp, &old);
-	int rc = gpu_build(gp);
+	rc = gpu_build(gp);
 	if (rc != 0) {
 		gpu_free_graph_state(&old);
 		return rc;

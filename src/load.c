@@ -2930,7 +2930,16 @@ static struct sweep *load_template(const char *name, const char *text, size_t le
 	sw->models = xcalloc(sw->npoints, sizeof *sw->models);
 	sw->eval_s = xcalloc(sw->npoints, sizeof *sw->eval_s);
 	const char *prefix = d->prefix;
+	/* all points together read at most SWEEP_MAX_EVENTS: each alone is bounded already */
+	size_t events = 0;
 	for (size_t k = 0; k < (first_only ? 1 : sw->npoints); k++) {
+		if (events > SWEEP_MAX_EVENTS) {
+			d->prefix = prefix;
+			diag_error(d, (struct pos){1, 1}, "the %zu points of the sweep read more "
+				   "than %d YAML events in all (%s is point %zu)", sw->npoints,
+				   SWEEP_MAX_EVENTS, sw->labels[k], k + 1);
+			break;
+		}
 		double t = monotime();
 		ev_replay_start(&l.es, true);
 		for (size_t a = 0; a < sw->naxes; a++)
@@ -2938,6 +2947,7 @@ static struct sweep *load_template(const char *name, const char *text, size_t le
 		d->prefix = k ? sw->labels[k] : NULL;
 		sw->models[k] = load_model(&l, name);
 		sw->eval_s[k] = monotime() - t;
+		events += l.es.raw_read + l.es.alias_events;
 		if (sw->models[k] == NULL && l.es.fatal)
 			break;
 	}

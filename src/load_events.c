@@ -871,6 +871,7 @@ static bool raw_event(struct evsrc *es)
 	}
 	struct raw *r = &es->raw[es->rnext++];
 	struct ev *v = &es->ev;
+	es->raw_read++;
 	*v = (struct ev){
 		.type = r->type, .pos = r->pos, .end = r->end, .value = r->value,
 		.len = r->len, .quoted = r->quoted, .target = -1,
@@ -997,6 +998,7 @@ void ev_replay_start(struct evsrc *es, bool subst)
 	es->subst = subst;
 	es->axis_evals = 0;
 	es->generated = 0;
+	es->raw_read = 0;
 	es->ev = (struct ev){.type = EV_NONE, .target = -1};
 }
 

@@ -146,6 +146,7 @@ struct evsrc {
 	struct strbuf out;      /* the evaluated text of the current scalar */
 	size_t axis_evals;      /* scalars evaluated that read an axis */
 	size_t generated;       /* events generators read again (lim->max_generated_events) */
+	size_t raw_read;        /* events of the raw log delivered since ev_replay_start */
 	struct sweep *sw;       /* names used are noted in it (sweep_note_use) */
 };
 

@@ -45,6 +45,8 @@
  * sweep holds one model per point.
  */
 #define SWEEP_MAX_POINTS 10000
+/* YAML events the points of a sweep read together, aliases and generators included. */
+#define SWEEP_MAX_EVENTS 200000000
 /* And more values in one axis or one generator range. */
 #define SWEEP_MAX_VALUES 100000
 
