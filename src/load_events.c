@@ -357,7 +357,8 @@ static void record(struct evsrc *es)
 static bool raw_event(struct evsrc *es);
 
 /* What every event from libyaml or the raw log goes through: anchors, depth, the log. */
-static inline bool event_tail(struct evsrc *es, const char *anchor)
+static inline __attribute__((always_inline)) bool event_tail(struct evsrc *es,
+							       const char *anchor)
 {
 	struct ev *v = &es->ev;
 	if (anchor)
@@ -712,7 +713,8 @@ bool ev_next_is(const struct evsrc *es, const char *word)
 		}
 	}
 check:
-	return value && !quoted && strcmp(value, word) == 0;
+	/* every node of a large file comes by here: its first key is rarely the word */
+	return value && !quoted && value[0] == word[0] && strcmp(value, word) == 0;
 }
 
 long ev_slot(struct evsrc *es, const char *name)
