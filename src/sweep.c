@@ -259,6 +259,15 @@ bool sweep_apply_args(struct sweep *sw, const struct axis_arg *args, size_t narg
 			a = sweep_add_axis(sw, name, nopos, 0, d);
 			a->from_cli = true;
 		}
+		/* a value the file's axis has keeps the file's label (2048 is its 2^11) */
+		for (size_t v = 0; good && a && v < tmp.nvalues; v++)
+			for (size_t w = 0; w < a->nvalues; w++)
+				if (same_value(&tmp.values[v], tmp.labels[v], &a->values[w],
+					       a->labels[w])) {
+					tmp.values[v] = a->values[w];
+					tmp.labels[v] = a->labels[w];
+					break;
+				}
 		if (good && a->zip && g->set) {
 			good = set_zipped(sw, a, &tmp, d);
 		} else if (good && a->zip && tmp.nvalues != a->nvalues) {

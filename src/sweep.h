@@ -21,6 +21,8 @@
  * (replacing the file's, or adding an axis after the file's ones when the
  * file's expressions use NAME); "--set NAME=V" fixes NAME to the single
  * value V (on a zipped axis: to the step of the zip whose NAME is V).  A
+ * value the file's axis has keeps the file's label (2048 of a pow2 range
+ * is 2^11, as the file's points are labelled, so that points match).  A
  * NAME the file neither declares nor uses is an error that lists the
  * file's axes.  Values are read as in an axis list: an integer, 2^K, a
  * float, or else a word.

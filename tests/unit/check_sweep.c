@@ -163,6 +163,14 @@ START_TEST(test_points_command_line)
 	ck_assert_str_eq(sw->labels[1], "n=2^3,a=2,b=20,m=100");
 	ck_assert_uint_eq(buf(sw->models[1], "x")->count, 8 + 2 + 20 + 100);
 	sweep_free(sw);
+	/* a value of the file's keeps its label: 2048 is the pow2 range's 2^11 */
+	const char *const set[] = {"set:n=2048", "m=2^4,3"};
+	sw = load_ok("cugraphrun: 1\naxes: {n: {pow2: [10, 12]}, m: [16]}\n"
+		     "buffers: {x: {count: \"${n + m}\"}}\n", set, 2);
+	ck_assert_uint_eq(sw->npoints, 2);
+	ck_assert_str_eq(sw->labels[0], "n=2^11,m=16");
+	ck_assert_str_eq(sw->labels[1], "n=2^11,m=3");
+	sweep_free(sw);
 	const char *const bad[] = {"q=1", "set:b=30", "a=1,2,3"};
 	expect_msgs(text, bad, 3,
 		    "t.yaml: error: -a q: the file has no axis 'q' and no expression uses that "
