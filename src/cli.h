@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "run_settings.h"
+#include "sweep.h"
 
 struct cmp_doc;
 
@@ -50,6 +51,9 @@ struct options {
 	uint32_t profile_launches;      /* default 20 */
 	const char *trace;              /* --trace=FILE */
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
+	/* -a/--axis NAME=V1,... and --set NAME=V, in order (sweep.h) */
+	struct axis_arg *axis_args;
+	size_t naxis_args, axis_args_cap;
 	const char *csv;                /* --csv=FILE ("-": standard output) */
 	const char *plot;               /* --plot=FILE */
 	const char *compare;            /* --compare=BASE.json */
