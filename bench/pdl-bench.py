@@ -2,11 +2,14 @@
 """GPU benchmark: programmatic dependent launch against default edges.
 
 Runs examples/pdl-chain-default.yaml and examples/pdl-chain.yaml (100
-one-block kernels, each letting the next launch at once and waiting for
-the one before: examples/gen-pdl-chain.py) interleaved, round after round,
-in one invocation, and prints the median launch time of each and their
-ratio (default over programmatic) with a 95% bootstrap interval; then, for
-scale, the same chain with launch-order edges (generated on the fly).
+one-block kernels, each letting the next launch at once, running a
+prologue that needs nothing from the one before, and waiting for the one
+before: examples/gen-pdl-chain.py) interleaved, round after round, in one
+invocation, and prints the median launch time of each and their ratio
+(default over programmatic, the target) with a 95% bootstrap interval;
+then, for scale, the same chain with launch-order edges, and both chains
+without the prologue (--bare: what a hand-written chain of one-block
+kernels measures), generated on the fly.
 Then it runs the programmatic chain with --profile and --trace and checks
 that in every profiled launch each kernel started before the one it
 depends on had ended.
@@ -109,11 +112,19 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         # the launch-order chain, beside a link to the examples' kernels
         os.symlink(os.path.join(a.examples, "kernels"), os.path.join(tmp, "kernels"))
-        order = os.path.join(tmp, "pdl-chain-launch-order.yaml")
-        with open(order, "w") as f:
-            subprocess.run([sys.executable, os.path.join(a.examples, "gen-pdl-chain.py"),
-                            "100", "--edge=launch_order"], check=True, stdout=f)
-        files = [("default", dflt), ("programmatic", prog), ("launch_order", order)]
+        def gen(name, *flags):
+            path = os.path.join(tmp, name)
+            with open(path, "w") as f:
+                subprocess.run([sys.executable, os.path.join(a.examples, "gen-pdl-chain.py"),
+                                "100"] + list(flags), check=True, stdout=f)
+            return path
+        order = gen("pdl-chain-launch-order.yaml", "--edge=launch_order")
+        # the kernels without their prologue: what a hand-written chain of
+        # one-block kernels times (cuda-python #1334's figures)
+        bare_d = gen("bare-default.yaml", "--edge=default", "--bare")
+        bare_p = gen("bare-programmatic.yaml", "--bare")
+        files = [("default", dflt), ("programmatic", prog), ("launch_order", order),
+                 ("bare_default", bare_d), ("bare_programmatic", bare_p)]
         times = {k: [] for k, _ in files}
         for r in range(a.rounds):
             for k, path in (files if r % 2 == 0 else files[::-1]):
@@ -121,19 +132,20 @@ def main():
         print("pdl-bench: %s, %d rounds of %d timed launches each, interleaved"
               % (exe, a.rounds, a.repeat))
         for k, _ in files:
-            print("  %-13s median %8.2f us  (runs: %s)" % (
+            print("  %-17s median %8.2f us  (runs: %s)" % (
                 k, statistics.median(times[k]) * 1e6,
                 " ".join("%.1f" % (t * 1e6) for t in times[k])))
         status = 0
-        for k in ("programmatic", "launch_order"):
-            ratio = statistics.median(times["default"]) / statistics.median(times[k])
-            lo, hi = ratio_interval(times["default"], times[k])
+        for base, k in (("default", "programmatic"), ("default", "launch_order"),
+                        ("bare_default", "bare_programmatic")):
+            ratio = statistics.median(times[base]) / statistics.median(times[k])
+            lo, hi = ratio_interval(times[base], times[k])
             verdict = ""
             if k == "programmatic":
                 ok = ratio >= a.target
                 verdict = "  (target %.2fx: %s)" % (a.target, "met" if ok else "NOT MET")
                 status |= 0 if ok else 1
-            print("  default / %-13s %.2fx  [95%%: %.2f .. %.2f]%s" % (k, ratio, lo, hi, verdict))
+            print("  %s / %-17s %.2fx  [95%%: %.2f .. %.2f]%s" % (base, k, ratio, lo, hi, verdict))
 
         trace = os.path.join(tmp, "trace.json")
         subprocess.run([exe, "-q", "-n", "10", "-w", "2", "--profile=10", "--trace=" + trace,
