@@ -25,6 +25,7 @@
 
 #include "strmap.h"
 #include "validate.h"
+#include "validate_devices.h"
 #include "validate_driver.h"
 #include "xmalloc.h"
 
@@ -1940,6 +1941,7 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	check_checks(&v);
 	check_run_section(&v);
 	validate_driver(g, d, d->nerrors == errors);
+	validate_devices(g, d);
 
 	free(v.module_names);
 	free(v.buffer_names);
