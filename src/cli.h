@@ -48,6 +48,7 @@ struct options {
 	uint32_t profile_launches;      /* default 20 */
 	const char *trace;              /* --trace=FILE */
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
+	bool no_peer;                   /* --no-peer: no peer access between a file's GPUs */
 	const char *csv;                /* --csv=FILE ("-": standard output) */
 	const char *plot;               /* --plot=FILE */
 	const char *compare;            /* --compare=BASE.json */

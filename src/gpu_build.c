@@ -17,6 +17,7 @@
 #include "fileio.h"
 #include "gpu_attr.h"
 #include "gpu_build.h"
+#include "gpu_devices.h"
 #include "monotime.h"
 #include "strmap.h"
 #include "buf_data.h"
@@ -386,6 +387,16 @@ static const void *module_image(const struct gpu *gp, long mi, size_t *len)
 	return gp->file_bytes[mi];
 }
 
+const void *gpu_module_image(const struct gpu *gp, long mi, size_t *len)
+{
+	return module_image(gp, mi, len);
+}
+
+const char *gpu_kernel_symbol(const struct gpu *gp, const struct kernel_node *k)
+{
+	return symbol_of(gp, k);
+}
+
 /*
  * The sizes of kf's parameters, from the driver.  cuFuncGetParamInfo
  * reports one parameter at a time but not how many there are (CUDA 13.0
@@ -559,6 +570,9 @@ int gpu_load(struct gpu *gp)
 			noted = true;
 		}
 	}
+	/* the other devices' kernels, from the same images */
+	if (rc == 0 && !refused && gp->d->nerrors == before)
+		rc = gpu_devices_load(gp);
 	for (size_t i = 0; i < g->nmodules; i++) {
 		free(gp->file_bytes[i]);
 		/* a source's names stay: gpu_close frees them */
@@ -591,7 +605,9 @@ int gpu_alloc(struct gpu *gp)
 		CUresult r = CUDA_SUCCESS;
 		switch (b->memory) {
 		case MEM_DEVICE:
+			gpu_devices_enter(gp, b->device);
 			r = cu.MemAlloc(&gp->dptr[i], size);
+			gpu_devices_leave(gp);
 			break;
 		case MEM_HOST:
 			r = cu.MemHostAlloc(&gp->host[i], size,
@@ -912,8 +928,12 @@ static void verbose_node(const struct gpu *gp, const struct node *n, const CUgra
 	default:
 		break;
 	}
-	gpu_verbose(gp, "%*sadded %s node '%s'%s", 2 * depth, "", node_kind_names[n->kind],
-		    n->id, extra);
+	unsigned dev = node_device(gp->g, n);
+	char on[32] = "";
+	if (dev)
+		snprintf(on, sizeof on, " on device %u", dev);
+	gpu_verbose(gp, "%*sadded %s node '%s'%s%s", 2 * depth, "", node_kind_names[n->kind],
+		    n->id, extra, on);
 }
 
 /*
@@ -932,7 +952,7 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 	case NK_KERNEL: {
 		const struct kernel_node *k = &n->u.kernel;
 		p->type = CU_GRAPH_NODE_TYPE_KERNEL;
-		p->kernel.func = gp->funcs[strmap_get(gp->func_index, k->function)].f;
+		p->kernel.func = gpu_devices_func(gp, n);
 		p->kernel.gridDimX = k->grid[0];
 		p->kernel.gridDimY = k->grid[1];
 		p->kernel.gridDimZ = k->grid[2];
@@ -954,14 +974,14 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->memset.elementSize = width;
 		p->memset.width = count;
 		p->memset.height = 1;
-		p->memset.ctx = gp->ctx;
+		p->memset.ctx = gpu_devices_ctx(gp, n);
 		break;
 	}
 	case NK_COPY: {
 		const struct copy_node *c = &n->u.copy;
 		CUDA_MEMCPY3D *m = &p->memcpy.copyParams;
 		p->type = CU_GRAPH_NODE_TYPE_MEMCPY;
-		p->memcpy.copyCtx = gp->ctx;
+		p->memcpy.copyCtx = gpu_devices_ctx(gp, n);
 		/* unified addressing: every buffer has a device address */
 		m->srcMemoryType = CU_MEMORYTYPE_UNIFIED;
 		m->srcDevice = gpu_buffer_addr(gp, c->from.buffer.idx, c->from.offset);
@@ -992,8 +1012,8 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
 		p->alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
 		p->alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-		p->alloc.poolProps.location.id = gp->dev;
 		p->alloc.bytesize = b->size ? b->size : 1;
+		gpu_devices_alloc_params(gp, n, &p->alloc);
 		break;
 	}
 	case NK_FREE:
@@ -1025,11 +1045,11 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->conditional.handle = gp->handles[n->u.cond.condition.idx];
 		p->conditional.type = cond_type(n->kind);
 		p->conditional.size = n->kind == NK_WHILE ? 1 : (unsigned)n->u.cond.nbodies;
-		p->conditional.ctx = gp->ctx;
+		p->conditional.ctx = gpu_devices_ctx(gp, n);
 		break;
 	case NK_MEMOP:
 		p->type = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
-		p->memOp.ctx = gp->ctx;
+		p->memOp.ctx = gpu_devices_ctx(gp, n);
 		p->memOp.count = (unsigned)n->u.memop.nops;
 		p->memOp.paramArray = memop_params(gp, &n->u.memop);
 		p->memOp.flags = 0;
@@ -1204,7 +1224,9 @@ int gpu_build(struct gpu *gp)
 	gp->handles = xcalloc(g->nconditions ? g->nconditions : 1, sizeof *gp->handles);
 	for (size_t i = 0; i < g->nconditions; i++) {
 		const struct condition *c = &g->conditions[i];
-		r = cu.GraphConditionalHandleCreate(&gp->handles[i], gp->root, gp->ctx,
+		/* in its conditional node's context: only kernels there may set it */
+		r = cu.GraphConditionalHandleCreate(&gp->handles[i], gp->root,
+						    gpu_devices_ctx_of(gp, c->device),
 						    c->default_value, CU_GRAPH_COND_ASSIGN_DEFAULT);
 		if (r != CUDA_SUCCESS) {
 			diag_error(gp->d, c->pos, "cannot create conditional handle '%s': %s",
@@ -1256,8 +1278,11 @@ void gpu_close(struct gpu *gp)
 			switch (g->buffers[i].memory) {
 			case MEM_DEVICE:
 			case MEM_MANAGED:
-				if (gp->dptr[i])
+				if (gp->dptr[i]) {
+					gpu_devices_enter(gp, g->buffers[i].device);
 					cu.MemFree(gp->dptr[i]);
+					gpu_devices_leave(gp);
+				}
 				break;
 			case MEM_HOST:
 				if (gp->host[i])
@@ -1274,8 +1299,10 @@ void gpu_close(struct gpu *gp)
 		/* graph allocations go back to the pool at graph teardown */
 		cu.CtxSynchronize();
 		cu.DeviceGraphMemTrim(gp->dev);
+		gpu_devices_close(gp, true);
 		cu.DevicePrimaryCtxRelease(gp->dev);
 	}
+	gpu_devices_close(gp, false);
 	for (size_t i = 0; gp->images && i < g->nmodules; i++)
 		rtc_image_free(&gp->images[i]);
 	free(gp->images);

@@ -69,6 +69,8 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	s->repeat = o->has_repeat ? o->repeat : r->has_repeat ? r->repeat : 100;
 	s->warmup = o->has_warmup ? o->warmup : r->has_warmup ? r->warmup : 3;
 	s->device = o->has_device ? o->device : r->has_device ? r->device : 0;
+	s->device_mask = o->has_devices && !o->devices_all ? o->device_mask : 0;
+	s->no_peer = o->no_peer;
 	s->timeout_ns = o->has_timeout ? o->timeout_ns : r->has_timeout ? r->timeout_ns : 0;
 	s->timeout_from_file = !o->has_timeout && r->has_timeout;
 	s->instantiate = o->has_instantiate ? o->instantiate :
@@ -131,7 +133,11 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		struct run_settings s;
 		settings_from(&s, g, o);
 		s.frontend_s = monotime() - t0;
-		status = expectation(g, o, gpu_run(g, &s, &d), &d, fo);
+		/* in a suite, a file that needs more GPUs than it has is skipped */
+		if (fo && gpu_too_few(g, &s, fo->note, sizeof fo->note))
+			fo->skipped = true;
+		else
+			status = expectation(g, o, gpu_run(g, &s, &d), &d, fo);
 	}
 	gdef_free(g);
 	return status;
