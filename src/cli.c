@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "mod_check.h"
 #include "model.h"
 #include "scalar.h"
 #include "xmalloc.h"
@@ -23,7 +24,8 @@ enum {
 	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE,
-	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_NO_PEER,
+	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
+	OPT_MODULES, OPT_NO_PEER,
 };
 
 /* The one option table: getopt's view and the help text side by side. */
@@ -38,7 +40,8 @@ static const struct opt_help {
 	{{"timeout", required_argument, NULL, OPT_TIMEOUT}, "DURATION", "abort when one launch takes longer (\"10 s\", \"500ms\")"},
 	{{"instantiate", required_argument, NULL, OPT_INSTANTIATE}, "LIST", "instantiate flags: upload, auto_free_on_launch,\n                                use_node_priority, device_launch (or \"none\")"},
 	{{"disable", required_argument, NULL, OPT_DISABLE}, "IDS", "switch these nodes off at every launch (kernel,\n                                memset and copy nodes of the top-level graph);\n                                comma-separated, repeatable"},
-	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only; no driver is loaded"},
+	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only, its kernels against their\n                                modules too; no driver is loaded"},
+	{{"arch", required_argument, NULL, OPT_ARCH}, "sm_XY", "with --validate: the GPU architecture to check\n                                fatbins and compile CUDA C++ for (default sm_90)"},
 	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout); no GPU\n                                unless --profile"},
 	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers as nodes too"},
 	{{"dot", required_argument, NULL, OPT_DOT}, "FILE", "write the driver's DOT of the built graph"},
@@ -56,6 +59,7 @@ static const struct opt_help {
 	{{"shard", required_argument, NULL, OPT_SHARD}, "K/N", "run only the K-th of N shares of the files"},
 	{{"profile", optional_argument, NULL, OPT_PROFILE}, "[=N]", "after the timed launches, N more (default 20) with\n                                CUPTI: per-node GPU times and the critical path"},
 	{{"trace", required_argument, NULL, OPT_TRACE}, "FILE", "write the profiled launches as a Chrome trace\n                                (Perfetto); implies --profile"},
+	{{"modules", required_argument, NULL, OPT_MODULES}, "API", "load modules as modules (module: cuModuleLoadDataEx,\n                                the default) or as libraries (library:\n                                cuLibraryLoadData)"},
 	{{"no-cache", no_argument, NULL, OPT_NO_CACHE}, NULL, "compile CUDA C++ modules afresh; neither read nor\n                                write the compile cache"},
 	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
 	{{"verbose", no_argument, NULL, 'v'}, NULL, "print each phase and each node as it is added"},
@@ -272,6 +276,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof *o);
 	o->profile_launches = 20;
 	o->compare_threshold = 0.05;
+	o->module_api = MODULE_API_DEFAULT;
 	char bad[128];
 
 	opterr = 0;
@@ -310,6 +315,11 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_VALIDATE:
 			o->validate = true;
+			break;
+		case OPT_ARCH:
+			if (!mod_parse_arch(optarg, &o->arch_sm))
+				return usage_error("invalid --arch '%s': expected sm_ and the compute capability, such as sm_90 or sm_120", optarg);
+			o->has_arch = true;
 			break;
 		case OPT_DESCRIBE:
 			o->describe = optarg;
@@ -398,6 +408,14 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			}
 			break;
 		}
+		case OPT_MODULES:
+			if (strcmp(optarg, "module") == 0)
+				o->module_api = MODULE_API_MODULE;
+			else if (strcmp(optarg, "library") == 0)
+				o->module_api = MODULE_API_LIBRARY;
+			else
+				return usage_error("invalid --modules '%s': expected module or library", optarg);
+			break;
 		case 'q':
 			o->verbosity = VERB_QUIET;
 			break;
@@ -430,6 +448,8 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	if (o->csv && strcmp(o->csv, "-") == 0 && o->json && o->json_file == NULL)
 		return usage_error("%s", "--csv=- and --json both write to standard output: give "
 				   "one of them a file");
+	if (o->has_arch && !o->validate)
+		return usage_error("%s", "--arch goes with --validate: a run checks and compiles for its device");
 	if (o->describe_buffers && o->describe == NULL)
 		return usage_error("%s", "--describe-buffers needs --describe=FILE");
 	/* with --profile the DOT is written after a run, beside the report on stdout */

@@ -19,6 +19,8 @@ struct cmp_doc;
 struct options {
 	const char *file;               /* the YAML file */
 	bool validate;
+	bool has_arch;                  /* --arch=sm_XY, with --validate */
+	int arch_sm;                    /* 90 for sm_90 */
 	const char *describe;           /* --describe=FILE ("-" for stdout) */
 	bool describe_buffers;
 	const char *dot;                /* --dot=FILE */
@@ -58,6 +60,7 @@ struct options {
 	/* --disable=ID,...: node ids to switch off (repeatable; malloc'd, strings too) */
 	char **disable;
 	size_t ndisable, capdisable;
+	enum module_api module_api;     /* --modules (MODULE_API_DEFAULT when not given) */
 };
 
 enum cli_result {

@@ -58,6 +58,16 @@
 	X(ModuleEnumerateFunctions, 12040, 0)             \
 	X(FuncGetName, 12030, 0)                          \
 	X(FuncGetParamInfo, 12040, 0)                     \
+	X(LibraryLoadData, 12000, 0)                      \
+	X(LibraryUnload, 12000, 0)                        \
+	X(LibraryGetKernel, 12000, 0)                     \
+	X(LibraryGetKernelCount, 12040, 0)                \
+	X(LibraryEnumerateKernels, 12040, 0)              \
+	X(KernelGetFunction, 12000, 0)                    \
+	X(KernelGetName, 12030, 0)                        \
+	X(KernelSetAttribute, 12000, 0)                   \
+	X(CtxPushCurrent, 4000, 1)                        \
+	X(CtxPopCurrent, 4000, 1)                         \
 	X(FuncGetAttribute, 2020, 1)                      \
 	X(FuncSetAttribute, 9000, 1)                      \
 	X(OccupancyMaxActiveBlocksPerMultiprocessor, 6050, 1) \
@@ -73,6 +83,8 @@
 	X(MemcpyHtoD, 3020, 1)                            \
 	X(MemcpyDtoH, 3020, 1)                            \
 	X(DeviceGraphMemTrim, 11040, 1)                   \
+	X(DeviceGetGraphMemAttribute, 11040, 1)           \
+	X(DeviceSetGraphMemAttribute, 11040, 1)           \
 	X(GraphCreate, 10000, 1)                          \
 	X(GraphDestroy, 10000, 1)                         \
 	X(GraphAddNode, 12030, 0)                         \

@@ -18,6 +18,8 @@
 #include "gpu_attr.h"
 #include "gpu_build.h"
 #include "gpu_devices.h"
+#include "gpu_kernel.h"
+#include "mod_check.h"
 #include "monotime.h"
 #include "strmap.h"
 #include "buf_data.h"
@@ -216,20 +218,11 @@ static const char *symbol_of(const struct gpu *gp, const struct kernel_node *k)
 /* Each kernel node that names one of the unknown names: where, and what there is. */
 static void report_unknown_names(struct gpu *gp, size_t mi)
 {
-	const struct module *m = &gp->g->modules[mi];
-	const struct rtc_image *im = &gp->images[mi];
 	for (size_t i = 0; i < gp->g->nall_nodes; i++) {
 		const struct node *n = gp->g->all_nodes[i];
-		if (n->kind != NK_KERNEL || n->u.kernel.module.idx != (long)mi)
-			continue;
-		const struct kernel_node *k = &n->u.kernel;
-		for (size_t b = 0; b < im->bad.n; b++)
-			if (strcmp(im->bad.v[b], k->func) == 0)
-				diag_error(gp->d, k->function_pos, "no kernel '%s' in module '%s' "
-					   "('%s')%s%s", k->func, m->name, m->file,
-					   im->kernels && im->kernels[0] ? "; the source declares: " :
-					   ", which declares no __global__ function",
-					   im->kernels ? im->kernels : "");
+		if (n->kind == NK_KERNEL && n->u.kernel.module.idx == (long)mi)
+			mod_report_unknown_name(&gp->g->modules[mi], &n->u.kernel, &gp->images[mi],
+						gp->d);
 	}
 }
 
@@ -295,7 +288,7 @@ static int load_module(struct gpu *gp, size_t i)
 	void *vals[] = {
 		elog, (void *)(uintptr_t)sizeof elog, ilog, (void *)(uintptr_t)sizeof ilog,
 	};
-	CUresult r = cu.ModuleLoadDataEx(&gp->modules[i], image, 4, opts, vals);
+	CUresult r = gpu_kernel_load(gp, i, image, opts, vals, 4);
 	/*
 	 * Kept until gpu_load has read the kernels' parameters from them: a
 	 * file's bytes here, a source's image in gp->images[i].
@@ -303,7 +296,6 @@ static int load_module(struct gpu *gp, size_t i)
 	gp->file_bytes[i] = owned;
 	gp->file_len[i] = len;
 	if (r != CUDA_SUCCESS) {
-		gp->modules[i] = NULL;
 		diag_error(gp->d, m->builtin ? m->pos : m->file_pos,
 			   "cannot load module '%s'%s%s%s: %s", m->name,
 			   m->builtin ? "" : " ('", m->builtin ? "" : m->file,
@@ -311,36 +303,19 @@ static int load_module(struct gpu *gp, size_t i)
 		log_notes(gp->d, m->builtin ? m->pos : m->file_pos, elog);
 		return 3;
 	}
-	gpu_verbose(gp, "loaded module '%s'%s%s", m->name, m->builtin ? " (built in)" : " from ",
-		    m->builtin ? "" : m->path);
+	gpu_verbose(gp, "loaded module '%s'%s%s%s", m->name, m->builtin ? " (built in)" : " from ",
+		    m->builtin ? "" : m->path, gp->use_library ? " as a library" : "");
 	if (ilog[0] && gp->verbosity >= VERB_VERBOSE)
 		fprintf(stderr, "%s\n", ilog);
 	return 0;
 }
 
-/* Where a kernel node's problems are reported: its args, else its function. */
-static struct pos args_pos(const struct kernel_node *k)
-{
-	return k->args_pos.line ? k->args_pos : k->function_pos;
-}
-
 /* The missing function: an error listing what the module has. */
-static void report_missing(struct gpu *gp, const struct node *n, CUmodule mod)
+static void report_missing(struct gpu *gp, const struct node *n)
 {
 	const struct kernel_node *k = &n->u.kernel;
 	unsigned count = 0;
-	const char **names = NULL;
-	if (cu.ModuleGetFunctionCount && cu.ModuleEnumerateFunctions && cu.FuncGetName &&
-	    cu.ModuleGetFunctionCount(&count, mod) == CUDA_SUCCESS && count > 0) {
-		CUfunction *fs = xcalloc(count, sizeof *fs);
-		names = xcalloc(count, sizeof *names);
-		if (cu.ModuleEnumerateFunctions(fs, count, mod) != CUDA_SUCCESS)
-			count = 0;
-		for (unsigned i = 0; i < count; i++)
-			if (cu.FuncGetName(&names[i], fs[i]) != CUDA_SUCCESS)
-				names[i] = "?";
-		free(fs);
-	}
+	const char **names = gpu_kernel_names(gp, (size_t)k->module.idx, &count);
 	const char *mname = gp->g->modules[k->module.idx].name;
 	if (count == 0) {
 		diag_error(gp->d, k->function_pos, "no function '%s' in module '%s'",
@@ -447,18 +422,19 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 	long idx = strmap_get(gp->func_index, k->function);
 	if (idx >= 0)
 		return &gp->funcs[idx];
-	CUmodule mod = gp->modules[k->module.idx];
 	struct kfunc *kf = VEC_PUSH(gp->funcs, gp->nfuncs, gp->capfuncs);
 	strmap_put(gp->func_index, k->function, (long)(gp->nfuncs - 1), NULL);
-	if (mod == NULL)
+	if (!gpu_kernel_loaded(gp, (size_t)k->module.idx))
 		return kf;
-	CUresult r = cu.ModuleGetFunction(&kf->f, mod, symbol_of(gp, k));
+	CUresult r = gpu_kernel_find(gp, (size_t)k->module.idx, symbol_of(gp, k), kf);
 	if (r == CUDA_ERROR_NOT_FOUND) {
 		kf->f = NULL;
+		kf->k = NULL;
 		return kf;
 	}
 	if (r != CUDA_SUCCESS) {
 		kf->f = NULL;
+		kf->k = NULL;
 		diag_error(gp->d, k->function_pos, "cannot get function '%s': %s", k->function,
 			   cu_strerror(r));
 		return kf;
@@ -470,25 +446,14 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 	return kf;
 }
 
-/* The kernel's parameters (count, sizes) against the node's args. */
+/* The kernel's parameters (count, sizes) against the node's args, as the validator checks them. */
 static void check_args(struct gpu *gp, const struct node *n, const struct kfunc *kf)
 {
-	const struct kernel_node *k = &n->u.kernel;
-	if (k->nargs != kf->nparams) {
-		diag_error(gp->d, args_pos(k), "kernel '%s' takes %zu parameter%s, but node "
-			   "'%s' passes %zu argument%s", k->function, kf->nparams,
-			   kf->nparams == 1 ? "" : "s", n->id, k->nargs,
-			   k->nargs == 1 ? "" : "s");
-		return;
-	}
-	for (size_t i = 0; i < k->nargs; i++) {
-		size_t have = arg_size(&k->args[i]);
-		if (have != kf->sizes[i])
-			diag_error(gp->d, k->args[i].pos, "argument %zu of node '%s' is %zu "
-				   "byte%s, but parameter %zu of '%s' is %zu byte%s", i + 1,
-				   n->id, have, have == 1 ? "" : "s", i + 1, k->function,
-				   kf->sizes[i], kf->sizes[i] == 1 ? "" : "s");
-	}
+	struct ptx_param *ps = xcalloc(kf->nparams ? kf->nparams : 1, sizeof *ps);
+	for (size_t i = 0; i < kf->nparams; i++)
+		ps[i].size = kf->sizes[i];
+	mod_check_args(gp->d, n, kf->nparams, ps);
+	free(ps);
 }
 
 /* What a block may use without opting in: 48 KiB, static and dynamic together. */
@@ -509,8 +474,8 @@ static bool allow_shared(struct gpu *gp, const struct node *n, struct kfunc *kf)
 				kf->f) == CUDA_SUCCESS && static_bytes >= 0 &&
 	    k->shared + (uint64_t)static_bytes <= SHARED_DEFAULT_BYTES)
 		return true;
-	CUresult r = cu.FuncSetAttribute(kf->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-					 (int)k->shared);
+	CUresult r = gpu_kernel_set_attribute(gp, kf, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+					      (int)k->shared);
 	if (r != CUDA_SUCCESS) {
 		char sz[32];
 		format_size(k->shared, sz, sizeof sz);
@@ -529,7 +494,8 @@ int gpu_load(struct gpu *gp)
 	struct gdef *g = gp->g;
 	unsigned before = gp->d->nerrors;
 	int rc = 0;
-	gp->modules = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->modules);
+	if ((rc = gpu_kernel_open(gp, gp->module_api)) != 0)
+		return rc;
 	gp->images = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->images);
 	gp->file_bytes = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_bytes);
 	gp->file_len = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_len);
@@ -550,12 +516,11 @@ int gpu_load(struct gpu *gp)
 		struct node *n = g->all_nodes[i];
 		if (n->kind != NK_KERNEL)
 			continue;
-		CUmodule mod = gp->modules[n->u.kernel.module.idx];
 		struct kfunc *kf = find_func(gp, n);
-		if (mod == NULL)
+		if (!gpu_kernel_loaded(gp, (size_t)n->u.kernel.module.idx))
 			continue;
 		if (kf->f == NULL) {
-			report_missing(gp, n, mod);
+			report_missing(gp, n);
 			continue;
 		}
 		if (!allow_shared(gp, n, kf))
@@ -952,7 +917,8 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 	case NK_KERNEL: {
 		const struct kernel_node *k = &n->u.kernel;
 		p->type = CU_GRAPH_NODE_TYPE_KERNEL;
-		p->kernel.func = gpu_devices_func(gp, n);
+		/* its device's context: a module's function loaded there, or a library's kernel in it */
+		gpu_devices_kernel(gp, n, &p->kernel);
 		p->kernel.gridDimX = k->grid[0];
 		p->kernel.gridDimY = k->grid[1];
 		p->kernel.gridDimZ = k->grid[2];
@@ -1271,9 +1237,7 @@ void gpu_close(struct gpu *gp)
 		for (size_t i = 0; gp->events && i < g->nevents; i++)
 			if (gp->events[i])
 				cu.EventDestroy(gp->events[i]);
-		for (size_t i = 0; gp->modules && i < g->nmodules; i++)
-			if (gp->modules[i])
-				cu.ModuleUnload(gp->modules[i]);
+		gpu_kernel_unload(gp);
 		for (size_t i = 0; gp->dptr && i < g->nbuffers; i++) {
 			switch (g->buffers[i].memory) {
 			case MEM_DEVICE:
@@ -1307,6 +1271,7 @@ void gpu_close(struct gpu *gp)
 		rtc_image_free(&gp->images[i]);
 	free(gp->images);
 	free(gp->modules);
+	free(gp->libs);
 	for (size_t i = 0; i < gp->nfuncs; i++)
 		free(gp->funcs[i].sizes);
 	free(gp->funcs);

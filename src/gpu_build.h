@@ -41,9 +41,15 @@ struct node_handle {
 	struct node *n;
 };
 
-/* A kernel function as loaded, with its parameter sizes when known. */
+/*
+ * A kernel function as loaded, with its parameter sizes when known.  From
+ * a library (--modules=library) it is the context-independent k, and f
+ * is its function in the run's context (gpu_kernel.h resolves it for
+ * another).
+ */
 struct kfunc {
 	CUfunction f;
+	CUkernel k;                     /* from a library, else NULL */
 	bool has_params;                /* cuFuncGetParamInfo answered */
 	size_t nparams;
 	size_t *sizes;
@@ -73,10 +79,13 @@ struct gpu {
 	CUstream stream;
 	/* a launch failed: the context is unusable, skip CUDA teardown */
 	bool sticky;
-	CUmodule *modules;              /* per g->modules */
+	CUmodule *modules;              /* per g->modules (--modules=module) */
+	bool use_library;               /* --modules=library: */
+	CUlibrary *libs;                /* per g->modules (--modules=library) */
 	/* source modules: what NVRTC or the cache gave, per g->modules */
 	struct rtc_image *images;
 	bool no_cache;                  /* --no-cache */
+	enum module_api module_api;     /* --modules, for gpu_load */
 	unsigned nsources, ncached;     /* source modules loaded, of them from the cache */
 	double compile_s;               /* wall time of compiling or finding them */
 	/*

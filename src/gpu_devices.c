@@ -23,6 +23,7 @@
 #include "gpu.h"
 #include "gpu_devices.h"
 #include "gpu_devmap.h"
+#include "gpu_kernel.h"
 #include "report.h"
 #include "strmap.h"
 #include "xmalloc.h"
@@ -45,13 +46,17 @@ CUcontext gpu_devices_ctx(const struct gpu *gp, const struct node *n)
 	return gpu_devices_ctx_of(gp, node_device(gp->g, n));
 }
 
-CUfunction gpu_devices_func(const struct gpu *gp, const struct node *n)
+void gpu_devices_kernel(const struct gpu *gp, const struct node *n, CUDA_KERNEL_NODE_PARAMS_v3 *p)
 {
 	long i = strmap_get(gp->func_index, n->u.kernel.function);
+	const struct kfunc *kf = &gp->funcs[i];
 	unsigned k = node_device(gp->g, n);
-	if (k == 0 || k >= ndev(gp) || gp->devs->v[k].funcs == NULL)
-		return gp->funcs[i].f;
-	return gp->devs->v[k].funcs[i];
+	if (kf->k || k == 0 || k >= ndev(gp) || gp->devs->v[k].funcs == NULL) {
+		/* a library's kernel in any context; a module's function in the run's */
+		gpu_kernel_target(gp, kf, gpu_devices_ctx_of(gp, k), p);
+		return;
+	}
+	p->func = gp->devs->v[k].funcs[i];
 }
 
 void gpu_devices_enter(const struct gpu *gp, unsigned k)
@@ -307,20 +312,29 @@ int gpu_devices_open(struct gpu *gp, const struct run_settings *s)
 	return check_reach(gp) ? 0 : 3;
 }
 
-/* The function attributes device 0's function of kernel node n was given, on f too. */
+/* A function attribute of kernel kf on device k: its function there, or the library's kernel on that device. */
+static CUresult set_attr(const struct gpu *gp, const struct kfunc *kf, CUfunction f, unsigned k,
+			 CUfunction_attribute attr, int value)
+{
+	if (kf->k)
+		return cu.KernelSetAttribute(attr, value, kf->k, gp->devs->v[k].dev);
+	return cu.FuncSetAttribute(f, attr, value);
+}
+
+/* The function attributes device 0's function of kernel node n was given, on device k too. */
 static bool same_attrs(struct gpu *gp, const struct node *n, const struct kfunc *kf,
 		       CUfunction f, unsigned k)
 {
 	CUresult r = CUDA_SUCCESS;
 	if (kf->shared_optin)
-		r = cu.FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-					(int)kf->shared_optin);
+		r = set_attr(gp, kf, f, k, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+			     (int)kf->shared_optin);
 	const struct kernel_attrs *a = kernel_attrs_of(gp->g, n);
 	if (r == CUDA_SUCCESS && kattr_set(a, KATTR_NON_PORTABLE_CLUSTER) && a->non_portable_cluster)
-		r = cu.FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+		r = set_attr(gp, kf, f, k, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
 	if (r == CUDA_SUCCESS && kattr_set(a, KATTR_CARVEOUT))
-		r = cu.FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-					a->carveout);
+		r = set_attr(gp, kf, f, k, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+			     a->carveout);
 	if (r == CUDA_SUCCESS)
 		return true;
 	diag_error(gp->d, n->u.kernel.function_pos, "cannot give kernel '%s' on device %u (GPU "
@@ -358,9 +372,11 @@ int gpu_devices_load(struct gpu *gp)
 	if (ds == NULL || ds->n == 1)
 		return 0;
 	bool ok = true;
+	bool *seen = xcalloc(gp->nfuncs ? gp->nfuncs : 1, sizeof *seen);
 	for (unsigned k = 1; k < ds->n && ok; k++) {
 		struct gpu_dev *v = &ds->v[k];
 		bool failed = false;
+		memset(seen, 0, (gp->nfuncs ? gp->nfuncs : 1) * sizeof *seen);
 		v->modules = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *v->modules);
 		v->funcs = xcalloc(gp->nfuncs ? gp->nfuncs : 1, sizeof *v->funcs);
 		cu.CtxSetCurrent(v->ctx);
@@ -369,8 +385,14 @@ int gpu_devices_load(struct gpu *gp)
 			if (n->kind != NK_KERNEL || node_device(g, n) != k)
 				continue;
 			long fi = strmap_get(gp->func_index, n->u.kernel.function);
-			if (fi < 0 || gp->funcs[fi].f == NULL || v->funcs[fi])
+			if (fi < 0 || gp->funcs[fi].f == NULL || v->funcs[fi] || seen[fi])
 				continue;
+			seen[fi] = true;
+			if (gp->funcs[fi].k) {
+				/* a library's kernel: the node names it and the context */
+				ok = same_attrs(gp, n, &gp->funcs[fi], NULL, k);
+				continue;
+			}
 			CUmodule mod = device_module(gp, k, n->u.kernel.module.idx, &failed);
 			if (mod == NULL) {
 				ok = false;
@@ -390,6 +412,7 @@ int gpu_devices_load(struct gpu *gp)
 		}
 	}
 	cu.CtxSetCurrent(gp->ctx);
+	free(seen);
 	return ok ? 0 : 3;
 }
 

@@ -7,7 +7,10 @@
  * and of conditional handles, the place and the access of graph
  * allocations.  Device 0 is the run's own GPU, which gpu_open opened
  * (gp->dev, gp->ctx, gp->modules, gp->funcs); a file on one device never
- * gets further than gpu_devices_open's first lines.
+ * gets further than gpu_devices_open's first lines.  Kernels from a
+ * library (--modules=library) need no second load: a node names the
+ * CUkernel and its device's context (gpu_kernel.h); modules (the
+ * default) are loaded again in each other device's context here.
  *
  * Ownership: the struct gpu_devs belongs to its struct gpu (gp->devs) and
  * holds the other devices' contexts (retained), modules and functions;
@@ -31,8 +34,9 @@ struct gpu_dev {
 	bool used;                      /* some node runs here */
 	char name[256];
 	unsigned long long peers;       /* bit k: this device reaches device k's memory (peer access on) */
-	CUmodule *modules;              /* per g->modules; device 0 uses gp->modules */
-	CUfunction *funcs;              /* per gp->funcs; device 0 uses gp->funcs[].f */
+	/* --modules=module only: its own loads of the modules (device 0 uses gp->modules) */
+	CUmodule *modules;              /* per g->modules */
+	CUfunction *funcs;              /* per gp->funcs */
 };
 
 struct gpu_devs {
@@ -53,9 +57,10 @@ struct gpu_devs {
 int gpu_devices_open(struct gpu *gp, const struct run_settings *s);
 /*
  * During gpu_load, after device 0's modules, functions and their shared
- * memory opt-ins: the modules and functions of the other devices' kernels,
- * loaded in those devices' contexts, with the same function attributes.
- * 0, or 3 after a message.
+ * memory opt-ins: the other devices' kernels with the same function
+ * attributes there (cuKernelSetAttribute for a library's kernel, on each
+ * device), their modules loaded in those devices' contexts first.  0, or
+ * 3 after a message.
  */
 int gpu_devices_load(struct gpu *gp);
 
@@ -63,8 +68,8 @@ int gpu_devices_load(struct gpu *gp);
 CUcontext gpu_devices_ctx(const struct gpu *gp, const struct node *n);
 /* The context of device k (0: the run's). */
 CUcontext gpu_devices_ctx_of(const struct gpu *gp, unsigned k);
-/* The function a kernel node launches, loaded in its device's context. */
-CUfunction gpu_devices_func(const struct gpu *gp, const struct node *n);
+/* What kernel node n launches, in its device's context: a module's function there, or a library's kernel and the context. */
+void gpu_devices_kernel(const struct gpu *gp, const struct node *n, CUDA_KERNEL_NODE_PARAMS_v3 *p);
 /* Where alloc node n allocates, and the other devices that use its buffer. */
 void gpu_devices_alloc_params(struct gpu *gp, const struct node *n, CUDA_MEM_ALLOC_NODE_PARAMS_v2 *p);
 /*

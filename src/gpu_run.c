@@ -21,6 +21,7 @@
 #include "gpu_devices.h"
 #include "gpu_dot.h"
 #include "gpu_launch.h"
+#include "gpu_mem.h"
 #include "monotime.h"
 #include "prof_run.h"
 #include "report.h"
@@ -227,8 +228,13 @@ static int run_stages(struct run *rn, struct report *rep)
 	const struct run_settings *s = rn->ln.s;
 	int rc;
 
+	/* the device's marks count since their reset: this file's, not an earlier one's */
+	rep->has_graph_mem = gpu_mem_wanted(gp);
+	if (rep->has_graph_mem && (rc = gpu_mem_reset(gp)) != 0)
+		return rc;
 	double t = monotime();
 	gp->no_cache = s->no_cache;
+	gp->module_api = s->module_api;
 	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
 		return rc;
 	/* compiling source modules is a phase of its own */
@@ -251,6 +257,8 @@ static int run_stages(struct run *rn, struct report *rep)
 		gpu_verbose(gp, "wrote the driver's DOT to %s", s->out.dot);
 	}
 	if ((rc = launcher_instantiate(&rn->ln, &rep->instantiate_s, &rep->upload_s)) != 0)
+		return rc;
+	if (rep->has_graph_mem && (rc = gpu_mem_read(gp, &rep->mem_uploaded)) != 0)
 		return rc;
 	if ((rc = gpu_init_buffers(gp)) != 0)
 		return rc;
@@ -286,6 +294,8 @@ static int run_stages(struct run *rn, struct report *rep)
 	rep->samples = samples;
 	rep->nsamples = s->repeat;
 	if ((rc = timed_launches(rn, samples)) != 0)
+		return rc;
+	if (rep->has_graph_mem && (rc = gpu_mem_read(gp, &rep->mem_launched)) != 0)
 		return rc;
 	/* the verification launch's pair of events is free again */
 	if (s->profile && (rc = prof_run_launches(&rn->profile, &rn->ln, rn->ev[0], rn->ev[1],

@@ -79,6 +79,7 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	s->profile_launches = o->profile_launches;
 	s->no_cache = o->no_cache;
 	s->expect_fail = r->expect_fail;
+	s->module_api = o->module_api;
 	s->verbosity = o->verbosity;
 	s->out = (struct run_outputs){
 		.dot = o->dot, .dot_flags = o->has_dot_flags ? o->dot_flags : 0,
@@ -100,7 +101,18 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	diag_init(&d, o->file, stderr);
 	double t0 = monotime();
 	struct gdef *g = gdef_load(o->file, &d);
-	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	/*
+	 * Kernels are checked against their modules: for any device in a run
+	 * (the GPU run checks the rest against its driver), for --arch's under
+	 * --validate, which also compiles CUDA C++ modules when it can.
+	 */
+	struct mod_settings ms = {
+		.sm = !o->validate ? 0 : o->has_arch ? o->arch_sm : MOD_DEFAULT_SM,
+		.compile_sources = o->validate,
+		.use_cache = !o->no_cache,
+		.verbose = o->verbosity >= VERB_VERBOSE,
+	};
+	bool valid = g != NULL && d.nerrors == 0 && gdef_validate_with(g, &d, &ms);
 	/* --disable names nodes of this file: an id it lacks is an error about it */
 	if (valid && o->ndisable)
 		valid = gdef_disable(g, (const char *const *)o->disable, o->ndisable, &d);

@@ -43,6 +43,13 @@
  *     stddev_s           sample standard deviation (n - 1)
  *                        (each of these five is null when repeat is 0)
  *     samples_s          every timed launch, in launch order
+ *   graph_memory       null unless the graph has alloc nodes, else the
+ *                      device's graph memory (cuDeviceGetGraphMemAttribute)
+ *                      {after_upload, after_launches}, each {used_bytes,
+ *                      used_high_bytes, reserved_bytes, reserved_high_bytes}:
+ *                      in use by graphs, reserved by their allocator, and
+ *                      their high-water marks since the file began (they are
+ *                      reset before each file)
  *   events             [{from, to, seconds}]: elapsed time between
  *                      event_record nodes, in file order
  *   throughput         null unless the file declares throughput:, else
@@ -60,6 +67,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -274,6 +282,33 @@ static void print_devices(FILE *out, const struct report *r)
 	fputs(any ? "\n" : " none\n", out);
 }
 
+/* Bytes for people: "0 B", "512 KiB", "64 MiB", "1.5 GiB". */
+static void format_mem(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double v = (double)bytes;
+	unsigned u = 0;
+	while (u + 1 < sizeof units / sizeof *units && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	if (v == floor(v))
+		snprintf(buf, len, "%.0f %s", v, units[u]);
+	else
+		snprintf(buf, len, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, units[u]);
+}
+
+/* "used 64 MiB (high 64 MiB), reserved 64 MiB (high 64 MiB)" */
+static void print_graph_mem(FILE *out, const char *when, const struct graph_mem *m)
+{
+	char a[32], b[32], c[32], d[32];
+	format_mem(m->used, a, sizeof a);
+	format_mem(m->used_high, b, sizeof b);
+	format_mem(m->reserved, c, sizeof c);
+	format_mem(m->reserved_high, d, sizeof d);
+	fprintf(out, "%s: used %s (high %s), reserved %s (high %s)\n", when, a, b, c, d);
+}
+
 void report_print_human(FILE *out, const struct report *r)
 {
 	char a[32], b[32], c[32], d[32];
@@ -314,6 +349,12 @@ void report_print_human(FILE *out, const struct report *r)
 	if (r->nsamples)
 		print_launch_line(out, r);
 	report_print_throughput(out, r);
+	if (r->has_graph_mem) {
+		fprintf(out, "  %-12s ", "graph memory");
+		print_graph_mem(out, "after upload", &r->mem_uploaded);
+		fprintf(out, "  %-12s ", "");
+		print_graph_mem(out, "after launches", &r->mem_launched);
+	}
 	for (size_t i = 0; i < r->nspans; i++) {
 		format_duration(r->spans[i].seconds, a, sizeof a);
 		fprintf(out, "  %-12s %s -> %s %s\n", i ? "" : "events", r->spans[i].from,
@@ -439,6 +480,13 @@ static void json_launch(FILE *out, const struct report *r)
 	fputs("]\n  }", out);
 }
 
+static void json_graph_mem(FILE *out, const struct graph_mem *m)
+{
+	fprintf(out, "{\"used_bytes\": %" PRIu64 ", \"used_high_bytes\": %" PRIu64
+		", \"reserved_bytes\": %" PRIu64 ", \"reserved_high_bytes\": %" PRIu64 "}",
+		m->used, m->used_high, m->reserved, m->reserved_high);
+}
+
 void report_print_json(FILE *out, const struct report *r)
 {
 	fputc('{', out);
@@ -486,6 +534,18 @@ void report_print_json(FILE *out, const struct report *r)
 	json_number(out, r->first_launch_s);
 	json_key(out, 1, false, "launch");
 	json_launch(out, r);
+
+	json_key(out, 1, false, "graph_memory");
+	if (r->has_graph_mem) {
+		fputc('{', out);
+		json_key(out, 2, true, "after_upload");
+		json_graph_mem(out, &r->mem_uploaded);
+		json_key(out, 2, false, "after_launches");
+		json_graph_mem(out, &r->mem_launched);
+		fputs("\n  }", out);
+	} else {
+		fputs("null", out);
+	}
 
 	json_key(out, 1, false, "events");
 	fputc('[', out);

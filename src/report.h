@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "model.h"
@@ -48,6 +49,15 @@ struct report_device {
 	unsigned long long peers;
 };
 
+/*
+ * The device's memory for graph allocations at one moment, in bytes, as
+ * cuDeviceGetGraphMemAttribute counts it: in use by graphs and reserved
+ * by their allocator, now and at the high-water marks.
+ */
+struct graph_mem {
+	uint64_t used, used_high, reserved, reserved_high;
+};
+
 struct report {
 	const char *name;               /* the file's name:, or NULL */
 	const char *file;
@@ -69,6 +79,9 @@ struct report {
 	size_t nsamples;
 	const struct event_span *spans;
 	size_t nspans;
+	/* a graph with alloc nodes: graph memory after the upload and after the launches */
+	bool has_graph_mem;
+	struct graph_mem mem_uploaded, mem_launched;
 	unsigned checks_passed, checks_failed;
 	int exit_status;
 	const struct prof_summary *profile;     /* --profile, or NULL */

@@ -45,6 +45,14 @@ struct run_outputs {
 	double compare_threshold;       /* --compare-threshold, a fraction (0.05) */
 };
 
+/*
+ * --modules: how module images are loaded: cuModuleLoadDataEx into the
+ * context (today's default), or cuLibraryLoadData as context-independent
+ * libraries whose kernels (CUkernel) each context resolves for itself.
+ */
+enum module_api { MODULE_API_MODULE, MODULE_API_LIBRARY };
+#define MODULE_API_DEFAULT MODULE_API_MODULE
+
 struct run_settings {
 	uint32_t repeat;                /* default 100 */
 	uint32_t warmup;                /* default 3 */
@@ -59,6 +67,7 @@ struct run_settings {
 	uint32_t profile_launches;
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
 	bool expect_fail;               /* run.expect: fail (main.c applies it to the status) */
+	enum module_api module_api;     /* --modules */
 	enum verbosity verbosity;
 	double frontend_s;              /* reading and validating the file */
 	struct run_outputs out;

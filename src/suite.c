@@ -505,7 +505,8 @@ static int lone_file_device(const char *path)
 	diag_init(&d, path, stderr);
 	d.quiet = true;
 	struct gdef *g = gdef_load(path, &d);
-	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	/* the run: section alone: no module is read */
+	bool valid = g != NULL && d.nerrors == 0 && gdef_validate_with(g, &d, NULL);
 	int device = valid && g->run.has_device ? g->run.device : 0;
 	gdef_free(g);
 	return device;

@@ -74,6 +74,8 @@ struct vctx {
 	bool lost_record, lost_cond, lost_alloc_free;
 	struct use *uses;
 	size_t nuses, capuses;
+	struct mod_check *mods;         /* kernel nodes against their modules, or NULL */
+	bool *bad_module;               /* per module: an error of its own, so not read */
 	/* per name index: the last name found in it, by pointer (see lookup) */
 	struct hit {
 		const struct strmap *map;
@@ -423,25 +425,32 @@ static void check_source(struct vctx *v, struct module *m)
 	}
 }
 
+static void check_module(struct vctx *v, struct module *m)
+{
+	if (m->builtin)
+		return;
+	if (m->file == NULL) {
+		diag_error(v->d, m->pos, "module '%s' has no file", m->name);
+		return;
+	}
+	uint64_t size;
+	struct pos at = or_pos(m->file_pos, m->pos);
+	if (m->source) {
+		check_source(v, m);
+		return;
+	}
+	if (check_readable(v, m->file, &m->path, at, "module file", &size) && size == 0)
+		diag_error(v->d, at, "module file '%s' is empty: expected PTX, cubin or fatbin",
+			   m->file);
+}
+
+/* Each module; one with an error of its own is not read for its kernels. */
 static void check_modules(struct vctx *v)
 {
 	for (size_t i = 0; i < v->g->nmodules; i++) {
-		struct module *m = &v->g->modules[i];
-		if (m->builtin)
-			continue;
-		if (m->file == NULL) {
-			diag_error(v->d, m->pos, "module '%s' has no file", m->name);
-			continue;
-		}
-		uint64_t size;
-		struct pos at = or_pos(m->file_pos, m->pos);
-		if (m->source) {
-			check_source(v, m);
-			continue;
-		}
-		if (check_readable(v, m->file, &m->path, at, "module file", &size) && size == 0)
-			diag_error(v->d, at, "module file '%s' is empty: expected PTX, cubin or fatbin",
-				   m->file);
+		unsigned before = v->d->nerrors;
+		check_module(v, &v->g->modules[i]);
+		v->bad_module[i] = v->d->nerrors > before;
 	}
 }
 
@@ -1003,6 +1012,8 @@ static void check_kernel(struct vctx *v, struct node *n, size_t self)
 			  v->g->nmodules, or_pos(k->function_pos, at));
 	if (mi >= 0 && v->g->modules[mi].builtin)
 		check_builtin(v, k, or_pos(k->function_pos, at));
+	else if (mi >= 0 && v->mods && !v->bad_module[mi])
+		mod_check_kernel(v->mods, n);
 }
 
 /* Memset and copy -------------------------------------------------------- */
@@ -1896,6 +1907,12 @@ static void reset(struct gdef *g)
 
 bool gdef_validate(struct gdef *g, struct diag *d)
 {
+	static const struct mod_settings run = {.sm = 0, .use_cache = true};
+	return gdef_validate_with(g, d, &run);
+}
+
+bool gdef_validate_with(struct gdef *g, struct diag *d, const struct mod_settings *ms)
+{
 	unsigned errors = d->nerrors;
 	struct vctx v = {.g = g, .d = d};
 	size_t nb = g->nbuffers;
@@ -1906,9 +1923,12 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	for (size_t i = 0; i < nb; i++)
 		v.alloc_node[i] = v.free_node[i] = -1;
 	v.recorded = xcalloc(g->nevents ? g->nevents : 1, sizeof *v.recorded);
+	v.bad_module = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *v.bad_module);
 
 	index_all_names(&v);
 	check_modules(&v);
+	if (ms)
+		v.mods = mod_check_new(g, d, ms);
 	check_buffers(&v);
 	size_t auto_ids[NK_COUNT] = {0};
 	/* At its length: grown by doubling, it would leave as much again unused in the arena. */
@@ -1943,6 +1963,8 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	validate_driver(g, d, d->nerrors == errors);
 	validate_devices(g, d);
 
+	mod_check_free(v.mods);
+	free(v.bad_module);
 	free(v.module_names);
 	free(v.buffer_names);
 	free(v.event_names);

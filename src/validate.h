@@ -11,9 +11,16 @@
 #include <stdbool.h>
 
 #include "diag.h"
+#include "mod_check.h"
 #include "model.h"
 
-/* True when g is valid; errors go to d. */
+/*
+ * True when g is valid; errors go to d.  Kernel nodes are checked against
+ * their modules (mod_check.h) as ms says; ms NULL: not at all (a suite's
+ * look at a file's run: section).
+ */
+bool gdef_validate_with(struct gdef *g, struct diag *d, const struct mod_settings *ms);
+/* The same as a run validates: modules read, checked for any device, none compiled. */
 bool gdef_validate(struct gdef *g, struct diag *d);
 
 /*

@@ -39,7 +39,7 @@ def report(file, s=None, points=None):
         "graph": None,
         "phases": {"load_s": 0.0003, "build_s": 8e-05, "instantiate_s": 0.0004,
                    "upload_s": 2e-05, "compile_s": None},
-        "disabled": [], "compile": None, "first_launch_s": 6e-05,
+        "disabled": [], "graph_memory": None, "compile": None, "first_launch_s": 6e-05,
         "launch": launch(s) if s is not None else None,
         "events": [], "throughput": None, "checks": {"passed": 1, "failed": 0}, "exit_status": 0,
     }

@@ -7,7 +7,8 @@
 #
 #   bin/       cugraphrun, gpu_unit and the benchmark programs, as built
 #   lib/       the shared libraries they need that the GPU machine lacks
-#   kernels/   tests/gpu/kernels compiled to .ptx, .cubin (sm_90), .fatbin
+#   kernels/   tests/gpu/kernels compiled to .ptx, .cubin (sm_90), .fatbin,
+#              -z.fatbin (compressed: the validator cannot read it)
 #   cases/     the suite's cases (tests/gpu/cases)
 #   sources/   CUDA C++ of the source-module cases (tests/gpu/sources)
 #   examples/  the examples with their PTX and data
@@ -68,6 +69,9 @@ for cu in "$src"/tests/gpu/kernels/*.cu; do
 	"$nvcc" -cubin -arch=sm_90 -o "$out/kernels/$k.cubin" "$cu"
 	"$nvcc" -fatbin -gencode arch=compute_90,code=sm_90 \
 		-gencode arch="$arch",code="$arch" -o "$out/kernels/$k.fatbin" "$cu"
+	# everything compressed: what the validator cannot read, the driver checks
+	"$nvcc" -fatbin -Xfatbin -compress-all -gencode arch=compute_90,code=sm_90 \
+		-gencode arch="$arch",code="$arch" -o "$out/kernels/$k-z.fatbin" "$cu"
 done
 cp "$src"/tests/gpu/kernels/*.ptx "$out/kernels/" 2>/dev/null || true
 cp "$src"/tests/gpu/cases/* "$out/cases/"

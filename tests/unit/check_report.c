@@ -393,6 +393,45 @@ START_TEST(test_human_compile)
 }
 END_TEST
 
+/* A graph with alloc nodes: the device's graph memory, after the upload and the launches. */
+START_TEST(test_graph_memory)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	struct cap c;
+	r.has_graph_mem = true;
+	r.mem_uploaded = (struct graph_mem){64u << 20, 64u << 20, 64u << 20, 64u << 20};
+	r.mem_launched = (struct graph_mem){0, 96u << 20, 1536u << 20, (3u << 30) / 2 + 1000};
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c),
+		"  launch       3 x (3 warm-up): median 58.1 us  min 57.6  mean 59.6  max 63.0  stddev 3.0 (5.0%)\n"
+		"  graph memory after upload: used 64 MiB (high 64 MiB), reserved 64 MiB (high 64 MiB)\n"
+		"               after launches: used 0 B (high 96 MiB), reserved 1.50 GiB (high 1.50 GiB)\n"
+		"  events       start -> stop 12.3 us\n"));
+	cap_close(&c);
+	cap_open(&c);
+	report_print_json(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c),
+		"  \"graph_memory\": {\n"
+		"    \"after_upload\": {\"used_bytes\": 67108864, \"used_high_bytes\": 67108864, "
+		"\"reserved_bytes\": 67108864, \"reserved_high_bytes\": 67108864},\n"
+		"    \"after_launches\": {\"used_bytes\": 0, \"used_high_bytes\": 100663296, "
+		"\"reserved_bytes\": 1610612736, \"reserved_high_bytes\": 1610613736}\n"
+		"  },\n"
+		"  \"events\": [\n"));
+	cap_close(&c);
+	keep_report("graph-memory", &r);
+	/* none without alloc nodes: no line, and null */
+	r.has_graph_mem = false;
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	ck_assert_ptr_null(strstr(cap_text(&c), "graph memory"));
+	cap_close(&c);
+	gdef_free(g);
+}
+END_TEST
+
 static struct graph *add_body(struct node *n)
 {
 	struct graph *body = graph_new(n->graph, n);
@@ -554,6 +593,7 @@ static const char example_json[] =
 	"    \"stddev_s\": 2.98384539e-06,\n"
 	"    \"samples_s\": [5.76e-05, 6.3e-05, 5.81e-05]\n"
 	"  },\n"
+	"  \"graph_memory\": null,\n"
 	"  \"events\": [\n"
 	"    {\"from\": \"start\", \"to\": \"stop\", \"seconds\": 1.23e-05}\n"
 	"  ],\n"
@@ -1667,6 +1707,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_human_nested);
 	tcase_add_test(tc, test_json_example);
 	tcase_add_test(tc, test_json_throughput_comparison);
+	tcase_add_test(tc, test_graph_memory);
 	tcase_add_test(tc, test_json_python);
 	tcase_add_test(tc, test_json_tool);
 	tcase_add_test(tc, test_json_not_finite);
