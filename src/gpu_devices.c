@@ -87,11 +87,15 @@ static int buffer_device(const struct gdef *g, long b)
 	return 0;
 }
 
-/* The GPUs a run has: 0 when the driver cannot say. */
+/*
+ * The GPUs a suite's worker sees: 0 when the driver cannot say.  The
+ * worker opened the driver at its start (gpu_worker_init); when that
+ * failed, gpu_run says why for each file, and this says nothing.
+ */
 static int gpu_count(void)
 {
 	int count = 0;
-	if (!cu_open() || cu.Init(0) != CUDA_SUCCESS || cu.DeviceGetCount(&count) != CUDA_SUCCESS)
+	if (cu.Init == NULL || cu.Init(0) != CUDA_SUCCESS || cu.DeviceGetCount(&count) != CUDA_SUCCESS)
 		return 0;
 	return count;
 }
