@@ -102,6 +102,7 @@ def main():
                 break
     if exe is None:
         ap.error("no cugraphrun found: give --cugraphrun")
+    a.examples = os.path.abspath(a.examples)
     prog = os.path.join(a.examples, "pdl-chain.yaml")
     dflt = os.path.join(a.examples, "pdl-chain-default.yaml")
 
