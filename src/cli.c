@@ -23,7 +23,7 @@ const char *const dot_flag_names[DOT_FLAG_COUNT] = {
 enum {
 	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
-	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE,
+	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
 	OPT_MODULES, OPT_NO_PEER,
 };
@@ -39,6 +39,8 @@ static const struct opt_help {
 	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default: run.device, else 0); in a\n                                suite, the one GPU unless --devices is given"},
 	{{"timeout", required_argument, NULL, OPT_TIMEOUT}, "DURATION", "abort when one launch takes longer (\"10 s\", \"500ms\")"},
 	{{"instantiate", required_argument, NULL, OPT_INSTANTIATE}, "LIST", "instantiate flags: upload, auto_free_on_launch,\n                                use_node_priority, device_launch (or \"none\")"},
+	{{"axis", required_argument, NULL, 'a'}, "NAME=V1,V2,...", "sweep axis NAME over these values (replacing the\n                                file's, or adding one its expressions use);\n                                repeatable"},
+	{{"set", required_argument, NULL, OPT_SET}, "NAME=VALUE", "fix axis NAME to one value; repeatable"},
 	{{"disable", required_argument, NULL, OPT_DISABLE}, "IDS", "switch these nodes off at every launch (kernel,\n                                memset and copy nodes of the top-level graph);\n                                comma-separated, repeatable"},
 	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only, its kernels against their\n                                modules too; no driver is loaded"},
 	{{"arch", required_argument, NULL, OPT_ARCH}, "sm_XY", "with --validate: the GPU architecture to check\n                                fatbins and compile CUDA C++ for (default sm_90)"},
@@ -283,8 +285,24 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	/* 0, not 1: glibc then also forgets a "-xv" an earlier call left half read. */
 	optind = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":n:w:d:j:qvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:w:d:j:a:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'a':
+		case OPT_SET: {
+			/* NAME=VALUES: the sweep (sweep.h) reads the values with the file's axes */
+			const char *opt = c == 'a' ? "--axis" : "--set";
+			const char *eq = strchr(optarg, '=');
+			if (eq == NULL || eq == optarg || eq[1] == '\0')
+				return usage_error("invalid %s '%s': expected NAME=%s", opt, optarg,
+						   c == 'a' ? "V1,V2,..." : "VALUE");
+			struct axis_arg *aa = VEC_PUSH(o->axis_args, o->naxis_args,
+						       o->axis_args_cap);
+			aa->name = optarg;
+			aa->name_len = (size_t)(eq - optarg);
+			aa->values = eq + 1;
+			aa->set = c == OPT_SET;
+			break;
+		}
 		case 'n':
 			if (!parse_count(optarg, &o->repeat))
 				return usage_error("invalid --repeat '%s': expected a count", optarg);
@@ -466,6 +484,9 @@ void cli_free(struct options *o)
 	free(o->disable);
 	o->disable = NULL;
 	o->ndisable = 0;
+	free(o->axis_args);
+	o->axis_args = NULL;
+	o->naxis_args = 0;
 	free(o->dumps);
 	o->dumps = NULL;
 	o->ndumps = 0;

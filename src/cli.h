@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "run_settings.h"
+#include "sweep.h"
 
 struct cmp_doc;
 
@@ -51,6 +52,9 @@ struct options {
 	const char *trace;              /* --trace=FILE */
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
 	bool no_peer;                   /* --no-peer: no peer access between a file's GPUs */
+	/* -a/--axis NAME=V1,... and --set NAME=V, in order (sweep.h) */
+	struct axis_arg *axis_args;
+	size_t naxis_args, axis_args_cap;
 	const char *csv;                /* --csv=FILE ("-": standard output) */
 	const char *plot;               /* --plot=FILE */
 	const char *compare;            /* --compare=BASE.json */

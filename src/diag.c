@@ -125,6 +125,8 @@ void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
 			level_names[level]);
 	else
 		fprintf(d->out, "%s: %s: ", d->file, level_names[level]);
+	if (d->prefix)
+		fprintf(d->out, "%s: ", d->prefix);
 	print_text(d->out, fmt, ap);
 	fputc('\n', d->out);
 }

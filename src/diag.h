@@ -45,6 +45,13 @@ struct diag {
 	uint64_t seen[256];
 	unsigned nseen;
 	bool repeat;         /* the last error was a repeat: drop its notes */
+	/*
+	 * Said after "error: " (or the level) and before the text, as in
+	 * "error: n=2^31: ...": a sweep's point whose model is being read.
+	 * A repeat is judged on the text without it, so an error every point
+	 * shares is given once, for the first.  Not owned; NULL: none.
+	 */
+	const char *prefix;
 };
 
 void diag_init(struct diag *d, const char *file, FILE *out);

@@ -22,6 +22,7 @@
 #include "mod_check.h"
 #include "monotime.h"
 #include "strmap.h"
+#include "sweep_diff.h"
 #include "buf_data.h"
 #include "xmalloc.h"
 
@@ -231,15 +232,25 @@ static int compile_module(struct gpu *gp, size_t i)
 {
 	const struct module *m = &gp->g->modules[i];
 	struct strlist names = {0};
-	for (size_t j = 0; j < gp->g->nall_nodes; j++) {
-		const struct node *n = gp->g->all_nodes[j];
-		if (n->kind != NK_KERNEL || n->u.kernel.module.idx != (long)i)
-			continue;
-		bool dup = false;
-		for (size_t k = 0; k < names.n && !dup; k++)
-			dup = strcmp(names.v[k], n->u.kernel.func) == 0;
-		if (!dup)
-			strlist_add(&names, n->u.kernel.func);
+	/*
+	 * A sweep's points may name other instances of a template kernel
+	 * ("k.scale<${T}>"): the module is compiled with the names of every
+	 * point that loads it as it is now, and loaded once for them all.
+	 */
+	size_t nmodels = gp->nmodels ? gp->nmodels : 1;
+	for (size_t mi = 0; mi < nmodels; mi++) {
+		const struct gdef *g = gp->nmodels ? gp->models[mi] : gp->g;
+		for (size_t j = 0; g && j < g->nall_nodes; j++) {
+			const struct node *n = g->all_nodes[j];
+			if (n->kind != NK_KERNEL ||
+			    strcmp(g->modules[n->u.kernel.module.idx].name, m->name) != 0)
+				continue;
+			bool dup = false;
+			for (size_t k = 0; k < names.n && !dup; k++)
+				dup = strcmp(names.v[k], n->u.kernel.func) == 0;
+			if (!dup)
+				strlist_add(&names, n->u.kernel.func);
+		}
 	}
 	struct rtc_settings s = {
 		.use_cache = !gp->no_cache,
@@ -415,6 +426,11 @@ static void ask_params(struct gpu *gp, const struct kernel_node *k, struct kfunc
 	free(sizes);
 }
 
+bool gpu_func_known(const struct gpu *gp, const struct node *n)
+{
+	return gp->func_index && strmap_get(gp->func_index, n->u.kernel.function) >= 0;
+}
+
 /* The function of a kernel node, loaded once per "module.function". */
 static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 {
@@ -489,6 +505,34 @@ static bool allow_shared(struct gpu *gp, const struct node *n, struct kfunc *kf)
 	return true;
 }
 
+int gpu_prepare_kernel(struct gpu *gp, const struct node *n, bool *noted)
+{
+	struct kfunc *kf = find_func(gp, n);
+	if (!gpu_kernel_loaded(gp, (size_t)n->u.kernel.module.idx))
+		return 0;
+	if (kf->f == NULL) {
+		report_missing(gp, n);
+		return 2;
+	}
+	int rc = allow_shared(gp, n, kf) ? 0 : 3;
+	if (kf->has_params) {
+		unsigned before = gp->d->nerrors;
+		check_args(gp, n, kf);
+		if (rc == 0 && gp->d->nerrors > before)
+			rc = 2;
+	} else if (!*noted) {
+		char ver[16];
+		gpu_verbose(gp, "note: this driver (CUDA %s) cannot report kernel "
+			    "parameters (CUDA 12.4 can): arguments are not checked",
+			    cu_version_str(cu.driver_version, ver, sizeof ver));
+		*noted = true;
+	}
+	return rc;
+}
+
+/* Load module i of gp->g (a source compiled first).  0, 2 or 3. */
+static int load_module(struct gpu *gp, size_t i);
+
 int gpu_load(struct gpu *gp)
 {
 	struct gdef *g = gp->g;
@@ -512,32 +556,45 @@ int gpu_load(struct gpu *gp)
 	free(used);
 	gp->func_index = strmap_new(16);
 	bool noted = false, refused = false;
-	for (size_t i = 0; i < g->nall_nodes; i++) {
-		struct node *n = g->all_nodes[i];
-		if (n->kind != NK_KERNEL)
+	/*
+	 * A sweep's every point whose modules are these, before any runs:
+	 * each function found while the module images are at hand, each
+	 * point's arguments checked (its errors labelled with the point).
+	 */
+	const char *prefix = gp->d->prefix;
+	for (size_t k = 0; k < (gp->nmodels ? gp->nmodels : 1); k++) {
+		struct gdef *mg = gp->nmodels ? gp->models[k] : g;
+		bool same = mg->nmodules == g->nmodules;
+		for (size_t i = 0; same && i < g->nmodules; i++)
+			same = module_same(&mg->modules[i], &g->modules[i]) &&
+			       strcmp(mg->modules[i].name, g->modules[i].name) == 0;
+		if (!same)
 			continue;
-		struct kfunc *kf = find_func(gp, n);
-		if (!gpu_kernel_loaded(gp, (size_t)n->u.kernel.module.idx))
-			continue;
-		if (kf->f == NULL) {
-			report_missing(gp, n);
-			continue;
+		if (mg != g)
+			gp->d->prefix = gp->labels ? gp->labels[k] : NULL;
+		for (size_t i = 0; i < mg->nall_nodes; i++) {
+			struct node *n = mg->all_nodes[i];
+			if (n->kind == NK_KERNEL && gpu_prepare_kernel(gp, n, &noted) == 3)
+				refused = true;
 		}
-		if (!allow_shared(gp, n, kf))
-			refused = true;
-		if (kf->has_params) {
-			check_args(gp, n, kf);
-		} else if (!noted) {
-			char ver[16];
-			gpu_verbose(gp, "note: this driver (CUDA %s) cannot report kernel "
-				    "parameters (CUDA 12.4 can): arguments are not checked",
-				    cu_version_str(cu.driver_version, ver, sizeof ver));
-			noted = true;
-		}
+		gp->d->prefix = prefix;
 	}
 	/* the other devices' kernels, from the same images */
 	if (rc == 0 && !refused && gp->d->nerrors == before)
 		rc = gpu_devices_load(gp);
+	gpu_load_done(gp);
+	if (rc == 0 && refused)
+		rc = 3;
+	if (rc == 0 && gp->d->nerrors > before)
+		rc = 2;
+	return rc;
+}
+
+void gpu_load_done(struct gpu *gp)
+{
+	struct gdef *g = gp->g;
+	if (gp->file_bytes == NULL)
+		return;
 	for (size_t i = 0; i < g->nmodules; i++) {
 		free(gp->file_bytes[i]);
 		/* a source's names stay: gpu_close frees them */
@@ -549,14 +606,137 @@ int gpu_load(struct gpu *gp)
 	free(gp->file_len);
 	gp->file_bytes = NULL;
 	gp->file_len = NULL;
-	if (rc == 0 && refused)
-		rc = 3;
-	if (rc == 0 && gp->d->nerrors > before)
-		rc = 2;
+}
+
+int gpu_reload_module(struct gpu *gp, size_t i)
+{
+	struct gdef *g = gp->g;
+	/* the old one may still back an executable graph: unloaded at the end */
+	gpu_kernel_retire(gp, i);
+	rtc_image_free(&gp->images[i]);
+	memset(&gp->images[i], 0, sizeof gp->images[i]);
+	gp->file_bytes = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_bytes);
+	gp->file_len = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_len);
+	int rc = load_module(gp, i);
+	/* the functions of the old module are forgotten: found again by name */
+	for (size_t f = 0; f < gp->nfuncs; f++)
+		free(gp->funcs[f].sizes);
+	gp->nfuncs = 0;
+	strmap_free(gp->func_index);
+	gp->func_index = strmap_new(16);
 	return rc;
 }
 
 /* Buffers, events, handles ----------------------------------------------- */
+
+/* Buffer i of gp->g (not graph memory): allocated.  0, or 3 after a message. */
+static int alloc_buffer(struct gpu *gp, size_t i)
+{
+	const struct buffer *b = &gp->g->buffers[i];
+	size_t size = b->size ? b->size : 1;
+	CUresult r = CUDA_SUCCESS;
+	switch (b->memory) {
+	case MEM_DEVICE:
+		/* on its device (cugraphrun(5), Devices): in that device's context */
+		gpu_devices_enter(gp, b->device);
+		r = cu.MemAlloc(&gp->dptr[i], size);
+		gpu_devices_leave(gp);
+		break;
+	case MEM_HOST:
+		r = cu.MemHostAlloc(&gp->host[i], size,
+				    CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+		if (r == CUDA_SUCCESS)
+			r = cu.MemHostGetDevicePointer(&gp->dptr[i], gp->host[i], 0);
+		break;
+	case MEM_MANAGED:
+		r = cu.MemAllocManaged(&gp->dptr[i], size, CU_MEM_ATTACH_GLOBAL);
+		if (r == CUDA_SUCCESS)
+			gp->host[i] = (void *)(uintptr_t)gp->dptr[i];
+		break;
+	case MEM_GRAPH:
+	case MEM_COUNT:
+		return 0;
+	}
+	if (r != CUDA_SUCCESS) {
+		char sz[32];
+		gp->dptr[i] = 0;
+		gp->host[i] = NULL;
+		format_size(b->size, sz, sizeof sz);
+		diag_error(gp->d, b->pos, "cannot allocate %s of %s memory for buffer "
+			   "'%s': %s", sz, mem_kind_names[b->memory], b->name,
+			   cu_strerror(r));
+		return 3;
+	}
+	gpu_verbose(gp, "buffer '%s': %llu bytes of %s memory at 0x%llx", b->name,
+		    (unsigned long long)b->size, mem_kind_names[b->memory],
+		    (unsigned long long)gp->dptr[i]);
+	return 0;
+}
+
+/* Buffer i as allocated for memory kind kind (graph memory is the graph's). */
+static void free_buffer(struct gpu *gp, size_t i, enum mem_kind kind)
+{
+	switch (kind) {
+	case MEM_DEVICE:
+	case MEM_MANAGED:
+		if (gp->dptr[i]) {
+			gpu_devices_enter(gp, kind == MEM_DEVICE ? gp->g->buffers[i].device : 0);
+			cu.MemFree(gp->dptr[i]);
+			gpu_devices_leave(gp);
+		}
+		break;
+	case MEM_HOST:
+		if (gp->host[i])
+			cu.MemFreeHost(gp->host[i]);
+		break;
+	case MEM_GRAPH:
+	case MEM_COUNT:
+		break;
+	}
+	gp->dptr[i] = 0;
+	gp->host[i] = NULL;
+}
+
+void gpu_release(struct gpu *gp)
+{
+	struct gdef *g = gp->g;
+	for (size_t i = 0; gp->dptr && i < g->nbuffers; i++)
+		free_buffer(gp, i, g->buffers[i].memory);
+	free(gp->dptr);
+	free(gp->host);
+	gp->dptr = NULL;
+	gp->host = NULL;
+	for (size_t i = 0; gp->events && i < g->nevents; i++)
+		if (gp->events[i])
+			cu.EventDestroy(gp->events[i]);
+	free(gp->events);
+	free(gp->recorded);
+	gp->events = NULL;
+	gp->recorded = NULL;
+	for (size_t i = 0; gp->modules && i < g->nmodules; i++) {
+		gpu_kernel_retire(gp, i);
+		rtc_image_free(&gp->images[i]);
+	}
+	free(gp->modules);
+	free(gp->libs);
+	free(gp->images);
+	gp->modules = NULL;
+	gp->libs = NULL;
+	gp->images = NULL;
+	for (size_t i = 0; i < gp->nfuncs; i++)
+		free(gp->funcs[i].sizes);
+	free(gp->funcs);
+	gp->funcs = NULL;
+	gp->nfuncs = gp->capfuncs = 0;
+	strmap_free(gp->func_index);
+	gp->func_index = NULL;
+}
+
+int gpu_realloc_buffer(struct gpu *gp, size_t i, enum mem_kind was)
+{
+	free_buffer(gp, i, was);
+	return alloc_buffer(gp, i);
+}
 
 int gpu_alloc(struct gpu *gp)
 {
@@ -564,43 +744,9 @@ int gpu_alloc(struct gpu *gp)
 	size_t nb = g->nbuffers ? g->nbuffers : 1;
 	gp->dptr = xcalloc(nb, sizeof *gp->dptr);
 	gp->host = xcalloc(nb, sizeof *gp->host);
-	for (size_t i = 0; i < g->nbuffers; i++) {
-		const struct buffer *b = &g->buffers[i];
-		size_t size = b->size ? b->size : 1;
-		CUresult r = CUDA_SUCCESS;
-		switch (b->memory) {
-		case MEM_DEVICE:
-			gpu_devices_enter(gp, b->device);
-			r = cu.MemAlloc(&gp->dptr[i], size);
-			gpu_devices_leave(gp);
-			break;
-		case MEM_HOST:
-			r = cu.MemHostAlloc(&gp->host[i], size,
-					    CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
-			if (r == CUDA_SUCCESS)
-				r = cu.MemHostGetDevicePointer(&gp->dptr[i], gp->host[i], 0);
-			break;
-		case MEM_MANAGED:
-			r = cu.MemAllocManaged(&gp->dptr[i], size, CU_MEM_ATTACH_GLOBAL);
-			if (r == CUDA_SUCCESS)
-				gp->host[i] = (void *)(uintptr_t)gp->dptr[i];
-			break;
-		case MEM_GRAPH:
-		case MEM_COUNT:
-			continue;
-		}
-		if (r != CUDA_SUCCESS) {
-			char sz[32];
-			format_size(b->size, sz, sizeof sz);
-			diag_error(gp->d, b->pos, "cannot allocate %s of %s memory for buffer "
-				   "'%s': %s", sz, mem_kind_names[b->memory], b->name,
-				   cu_strerror(r));
+	for (size_t i = 0; i < g->nbuffers; i++)
+		if (alloc_buffer(gp, i) != 0)
 			return 3;
-		}
-		gpu_verbose(gp, "buffer '%s': %llu bytes of %s memory at 0x%llx", b->name,
-			    (unsigned long long)b->size, mem_kind_names[b->memory],
-			    (unsigned long long)gp->dptr[i]);
-	}
 	gp->events = xcalloc(g->nevents ? g->nevents : 1, sizeof *gp->events);
 	gp->recorded = xcalloc(g->nevents ? g->nevents : 1, sizeof *gp->recorded);
 	for (size_t i = 0; i < g->nevents; i++) {
@@ -907,8 +1053,8 @@ static void verbose_node(const struct gpu *gp, const struct node *n, const CUgra
  * added: the driver copies it) that the builder fills in place after.
  * 0, or 3 after a message.
  */
-static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
-		       CUgraph *empty_child)
+int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
+		    CUgraph *empty_child)
 {
 	struct gdef *g = gp->g;
 	memset(p, 0, sizeof *p);
@@ -1033,6 +1179,7 @@ static void record_node(struct gpu *gp, struct built_graph *bg, struct node *n, 
 	struct node_handle *nh = VEC_PUSH(gp->nodes, gp->nnodes, gp->capnodes);
 	nh->h = h;
 	nh->n = n;
+	gp->handle_of[n->seq] = h;
 	*VEC_PUSH(bg->created, bg->ncreated, bg->capcreated) = n;
 	if (n->kind == NK_ALLOC)
 		gp->dptr[n->u.buffer.idx] = p->alloc.dptr;
@@ -1076,7 +1223,7 @@ static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
 {
 	CUgraphNodeParams p;
 	CUgraph empty_child;
-	int rc = node_params(gp, n, &p, &empty_child);
+	int rc = gpu_node_params(gp, n, &p, &empty_child);
 	if (rc != 0)
 		return rc;
 	CUresult r = cu_graph_add_node(out, bg->h, deps, data, ndeps, &p);
@@ -1176,6 +1323,8 @@ static struct built_graph *build_graph(struct gpu *gp, const struct graph *gr, C
 int gpu_build(struct gpu *gp)
 {
 	struct gdef *g = gp->g;
+	free(gp->handle_of);
+	gp->handle_of = xcalloc(g->nall_nodes ? g->nall_nodes : 1, sizeof *gp->handle_of);
 	CUresult r = cu.GraphCreate(&gp->root, 0);
 	if (r != CUDA_SUCCESS) {
 		gp->root = NULL;
@@ -1208,6 +1357,69 @@ int gpu_build(struct gpu *gp)
 	return build_graph(gp, g->root, gp->root) ? 0 : 3;
 }
 
+/* The graph of g that stands where gr stands in another model of the same structure. */
+static const struct graph *graph_twin(const struct gdef *g, const struct graph *gr)
+{
+	if (gr->owner == NULL)
+		return g->root;
+	const struct node *o = g->all_nodes[gr->owner->seq];
+	if (o->kind == NK_GRAPH)
+		return o->u.child;
+	return o->u.cond.bodies[gr->body_index];
+}
+
+void gpu_rebind(struct gpu *gp, struct gdef *g)
+{
+	gp->g = g;
+	for (size_t i = 0; i < gp->nnodes; i++)
+		gp->nodes[i].n = g->all_nodes[gp->nodes[i].n->seq];
+	for (size_t i = 0; i < gp->nbuilt; i++) {
+		struct built_graph *bg = gp->built[i];
+		bg->gr = graph_twin(g, bg->gr);
+		for (size_t k = 0; k < bg->ncreated; k++)
+			bg->created[k] = g->all_nodes[bg->created[k]->seq];
+	}
+	for (size_t i = 0; i < gp->ncalls; i++)
+		gp->calls[i]->n = g->all_nodes[gp->calls[i]->n->seq];
+}
+
+void gpu_detach_graph(struct gpu *gp, struct gpu_graph_state *st)
+{
+	*st = (struct gpu_graph_state){
+		.root = gp->root, .built = gp->built, .nbuilt = gp->nbuilt,
+		.nodes = gp->nodes, .calls = gp->calls, .ncalls = gp->ncalls,
+		.handle_of = gp->handle_of, .handles = gp->handles,
+	};
+	gp->root = NULL;
+	gp->built = NULL;
+	gp->nbuilt = gp->capbuilt = 0;
+	gp->nodes = NULL;
+	gp->nnodes = gp->capnodes = 0;
+	gp->calls = NULL;
+	gp->ncalls = gp->capcalls = 0;
+	gp->handle_of = NULL;
+	gp->handles = NULL;
+}
+
+void gpu_free_graph_state(struct gpu_graph_state *st)
+{
+	if (st->root)
+		cu.GraphDestroy(st->root);
+	for (size_t i = 0; i < st->nbuilt; i++) {
+		free(st->built[i]->created);
+		free(st->built[i]);
+	}
+	free(st->built);
+	free(st->nodes);
+	/* the executable graph whose host nodes called these is gone or updated */
+	for (size_t i = 0; i < st->ncalls; i++)
+		free(st->calls[i]);
+	free(st->calls);
+	free(st->handle_of);
+	free(st->handles);
+	memset(st, 0, sizeof *st);
+}
+
 struct node *gpu_node_of(const struct gpu *gp, CUgraphNode h)
 {
 	for (size_t i = 0; i < gp->nnodes; i++)
@@ -1238,25 +1450,8 @@ void gpu_close(struct gpu *gp)
 			if (gp->events[i])
 				cu.EventDestroy(gp->events[i]);
 		gpu_kernel_unload(gp);
-		for (size_t i = 0; gp->dptr && i < g->nbuffers; i++) {
-			switch (g->buffers[i].memory) {
-			case MEM_DEVICE:
-			case MEM_MANAGED:
-				if (gp->dptr[i]) {
-					gpu_devices_enter(gp, g->buffers[i].device);
-					cu.MemFree(gp->dptr[i]);
-					gpu_devices_leave(gp);
-				}
-				break;
-			case MEM_HOST:
-				if (gp->host[i])
-					cu.MemFreeHost(gp->host[i]);
-				break;
-			case MEM_GRAPH:
-			case MEM_COUNT:
-				break;
-			}
-		}
+		for (size_t i = 0; gp->dptr && i < g->nbuffers; i++)
+			free_buffer(gp, i, g->buffers[i].memory);
 		if (gp->stream)
 			cu.StreamDestroy(gp->stream);
 		gpu_attr_close(gp);
@@ -1287,10 +1482,12 @@ void gpu_close(struct gpu *gp)
 	}
 	free(gp->built);
 	free(gp->nodes);
+	free(gp->handle_of);
 	for (size_t i = 0; i < gp->ncalls; i++)
 		free(gp->calls[i]);
 	free(gp->calls);
 	free(gp->argbuf);
 	free(gp->opbuf);
+	free(gp->retired);
 	memset(gp, 0, sizeof *gp);
 }

@@ -155,6 +155,19 @@ CUresult gpu_kernel_set_attribute(struct gpu *gp, const struct kfunc *kf,
 	return cu.FuncSetAttribute(kf->f, attr, value);
 }
 
+void gpu_kernel_retire(struct gpu *gp, size_t i)
+{
+	struct retired_module rm = {
+		gp->modules ? gp->modules[i] : NULL, gp->libs ? gp->libs[i] : NULL,
+	};
+	if (rm.mod || rm.lib)
+		*VEC_PUSH(gp->retired, gp->nretired, gp->capretired) = rm;
+	if (gp->modules)
+		gp->modules[i] = NULL;
+	if (gp->libs)
+		gp->libs[i] = NULL;
+}
+
 void gpu_kernel_unload(struct gpu *gp)
 {
 	for (size_t i = 0; i < gp->g->nmodules; i++) {
@@ -163,4 +176,11 @@ void gpu_kernel_unload(struct gpu *gp)
 		if (gp->libs && gp->libs[i])
 			cu.LibraryUnload(gp->libs[i]);
 	}
+	for (size_t i = 0; i < gp->nretired; i++) {
+		if (gp->retired[i].mod)
+			cu.ModuleUnload(gp->retired[i].mod);
+		if (gp->retired[i].lib)
+			cu.LibraryUnload(gp->retired[i].lib);
+	}
+	gp->nretired = 0;
 }

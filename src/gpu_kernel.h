@@ -58,7 +58,12 @@ CUresult gpu_kernel_target(const struct gpu *gp, const struct kfunc *kf, CUconte
 /* Set a function attribute where launches see it: the function, or the library's kernel on the device. */
 CUresult gpu_kernel_set_attribute(struct gpu *gp, const struct kfunc *kf,
 				  CUfunction_attribute attr, int value);
-/* Unload every module or library (the driver must still be usable). */
+/*
+ * Set module i aside (a sweep's point loads another in its place); it may
+ * still back an executable graph, so it is unloaded with the rest.
+ */
+void gpu_kernel_retire(struct gpu *gp, size_t i);
+/* Unload every module or library, those set aside too (the driver must still be usable). */
 void gpu_kernel_unload(struct gpu *gp);
 
 #endif

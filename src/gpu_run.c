@@ -22,6 +22,7 @@
 #include "gpu_dot.h"
 #include "gpu_launch.h"
 #include "gpu_mem.h"
+#include "gpu_run.h"
 #include "monotime.h"
 #include "prof_run.h"
 #include "report.h"
@@ -30,16 +31,8 @@
 #include "buf_data.h"
 #include "xmalloc.h"
 
-/* What the run needs besides the built graph. */
-struct run {
-	struct launcher ln;             /* the gpu, the settings, the executable graph */
-	CUevent *ev;                    /* start and end per launch */
-	size_t nev;
-	struct prof_run profile;     /* --profile (prof_run.h) */
-};
-
 /* The buffer --dump=NAME=FILE names, or -1 after a message. */
-static long dump_buffer(const struct gdef *g, const struct dump_req *dr)
+long run_dump_buffer(const struct gdef *g, const struct dump_req *dr)
 {
 	for (size_t i = 0; i < g->nbuffers; i++)
 		if (strlen(g->buffers[i].name) == dr->buffer_len &&
@@ -108,7 +101,7 @@ static int verify(struct run *rn, struct report *rep)
 	}
 	for (size_t i = 0; i < rn->ln.s->out.ndumps && rc == 0; i++) {
 		const struct dump_req *dr = &rn->ln.s->out.dumps[i];
-		long b = dump_buffer(g, dr);
+		long b = run_dump_buffer(g, dr);
 		const void *data = read_buffer(rn, &rb, b, &rc);
 		if (data == NULL)
 			break;
@@ -209,8 +202,75 @@ static int timed_launches(struct run *rn, double *samples)
 	return 0;
 }
 
+/* Events enough for the verification launch, the warm-up and the timed ones.  0 or 3. */
+static int make_events(struct run *rn)
+{
+	size_t need = 2 * (1 + (size_t)rn->ln.warmup + rn->ln.s->repeat);
+	if (need <= rn->nev)
+		return 0;
+	for (size_t i = 0; i < rn->nev; i++)
+		if (rn->ev[i])
+			cu.EventDestroy(rn->ev[i]);
+	free(rn->ev);
+	rn->nev = need;
+	rn->ev = xcalloc(rn->nev, sizeof *rn->ev);
+	for (size_t i = 0; i < rn->nev; i++) {
+		CUresult r = cu.EventCreate(&rn->ev[i], CU_EVENT_DEFAULT);
+		if (r != CUDA_SUCCESS) {
+			rn->ev[i] = NULL;
+			errorx("cannot create an event: %s", cu_strerror(r));
+			return 3;
+		}
+	}
+	return 0;
+}
+
+int run_launches(struct run *rn, struct report *rep)
+{
+	struct gpu *gp = rn->ln.gp;
+	const struct run_settings *s = rn->ln.s;
+	int rc;
+	if ((rc = gpu_init_buffers(gp)) != 0 || (rc = make_events(rn)) != 0)
+		return rc;
+
+	gpu_verbose(gp, "verification launch");
+	CUresult r = launcher_queue(&rn->ln, rn->ev[0], rn->ev[1]);
+	if (r != CUDA_SUCCESS)
+		return launcher_failed(&rn->ln, -1, r);
+	if ((rc = launcher_wait(&rn->ln, -1, rn->ev[1], monotime())) != 0)
+		return rc;
+	float ms = 0;
+	if ((r = cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1])) == CUDA_SUCCESS)
+		rep->first_launch_s = ms * 1e-3;
+	struct event_span *spans = event_spans(rn, &rep->nspans);
+	rep->spans = spans;
+	if ((rc = verify(rn, rep)) != 0)
+		return rc;
+
+	gpu_verbose(gp, "%u warm-up and %u timed launches", rn->ln.warmup, s->repeat);
+	double *samples = xcalloc(s->repeat ? s->repeat : 1, sizeof *samples);
+	rep->samples = samples;
+	rep->nsamples = s->repeat;
+	return timed_launches(rn, samples);
+}
+
+void run_teardown(struct run *rn)
+{
+	struct gpu *gp = rn->ln.gp;
+	if (!gp->sticky && gp->ctx_retained) {
+		for (size_t i = 0; i < rn->nev; i++)
+			if (rn->ev[i])
+				cu.EventDestroy(rn->ev[i]);
+		launcher_drop(&rn->ln);
+	}
+	prof_run_free(&rn->profile);
+	free(rn->ev);
+	rn->ev = NULL;
+	rn->nev = 0;
+}
+
 /* The report and everything written from it (report_emit.h); the exit status. */
-static int print_report(const struct run *rn, struct report *rep)
+int run_report(const struct run *rn, struct report *rep)
 {
 	return report_emit(rep, rn->ln.s);
 }
@@ -260,40 +320,7 @@ static int run_stages(struct run *rn, struct report *rep)
 		return rc;
 	if (rep->has_graph_mem && (rc = gpu_mem_read(gp, &rep->mem_uploaded)) != 0)
 		return rc;
-	if ((rc = gpu_init_buffers(gp)) != 0)
-		return rc;
-
-	/* two events per launch: the verification launch, then warm-up + timed */
-	rn->nev = 2 * (1 + (size_t)rn->ln.warmup + s->repeat);
-	rn->ev = xcalloc(rn->nev, sizeof *rn->ev);
-	for (size_t i = 0; i < rn->nev; i++) {
-		CUresult r = cu.EventCreate(&rn->ev[i], CU_EVENT_DEFAULT);
-		if (r != CUDA_SUCCESS) {
-			rn->ev[i] = NULL;
-			errorx("cannot create an event: %s", cu_strerror(r));
-			return 3;
-		}
-	}
-
-	gpu_verbose(gp, "verification launch");
-	CUresult r = launcher_queue(&rn->ln, rn->ev[0], rn->ev[1]);
-	if (r != CUDA_SUCCESS)
-		return launcher_failed(&rn->ln, -1, r);
-	if ((rc = launcher_wait(&rn->ln, -1, rn->ev[1], monotime())) != 0)
-		return rc;
-	float ms = 0;
-	if ((r = cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1])) == CUDA_SUCCESS)
-		rep->first_launch_s = ms * 1e-3;
-	struct event_span *spans = event_spans(rn, &rep->nspans);
-	rep->spans = spans;
-	if ((rc = verify(rn, rep)) != 0)
-		return rc;
-
-	gpu_verbose(gp, "%u warm-up and %u timed launches", rn->ln.warmup, s->repeat);
-	double *samples = xcalloc(s->repeat ? s->repeat : 1, sizeof *samples);
-	rep->samples = samples;
-	rep->nsamples = s->repeat;
-	if ((rc = timed_launches(rn, samples)) != 0)
+	if ((rc = run_launches(rn, rep)) != 0)
 		return rc;
 	if (rep->has_graph_mem && (rc = gpu_mem_read(gp, &rep->mem_launched)) != 0)
 		return rc;
@@ -313,7 +340,7 @@ static int run_stages(struct run *rn, struct report *rep)
 	 * main applies.
 	 */
 	int reported = rep->exit_status = s->expect_fail && status <= 1 ? 1 - status : status;
-	rc = print_report(rn, rep);
+	rc = run_report(rn, rep);
 	return rc == reported ? status : rc;
 }
 
@@ -321,7 +348,7 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 {
 	/* bad --dump names before any GPU work */
 	for (size_t i = 0; i < s->out.ndumps; i++)
-		if (dump_buffer(g, &s->out.dumps[i]) < 0)
+		if (run_dump_buffer(g, &s->out.dumps[i]) < 0)
 			return 2;
 	struct gpu gp;
 	int rc = gpu_open(&gp, g, s->device, s->verbosity, d);
@@ -345,21 +372,15 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 		rep.driver_version = cu.driver_version;
 		rep.root = g->root;
 		rep.peak_gb_per_s = gp.peak_gb_per_s;
-		/* the sweep's core fills them from throughput: when the file declares it */
-		rep.bytes = rep.items = NAN;
+		/* throughput: in the file, or NaN */
+		rep.bytes = g->throughput.has_bytes ? g->throughput.bytes : NAN;
+		rep.items = g->throughput.has_items ? g->throughput.items : NAN;
 		rep.warmup = rn.ln.warmup;
 		gpu_verbose(&gp, "device %d: %s (sm_%d%d)", s->device, name, gp.cc_major,
 			    gp.cc_minor);
 		rc = run_stages(&rn, &rep);
 	}
-	if (!gp.sticky && gp.ctx_retained) {
-		for (size_t i = 0; i < rn.nev; i++)
-			if (rn.ev[i])
-				cu.EventDestroy(rn.ev[i]);
-		launcher_drop(&rn.ln);
-	}
-	prof_run_free(&rn.profile);
-	free(rn.ev);
+	run_teardown(&rn);
 	free((void *)rep.spans);
 	free((void *)rep.samples);
 	free((void *)rep.devices);

@@ -28,14 +28,18 @@
 #include <unistd.h>
 
 #include "load.h"
+#include "load_axes.h"
 #include "load_events.h"
+#include "monotime.h"
 #include "strmap.h"
+#include "sweep.h"
 #include "xmalloc.h"
 
 const struct load_limits load_default_limits = {
 	.max_depth = 64,
 	.max_alias_events = 1000000,
 	.max_file_size = (size_t)1 << 30,
+	.max_generated_events = 10000000,
 };
 
 /* A merge key waiting for the end of its mapping. */
@@ -83,6 +87,9 @@ struct ld {
 		const char *answer;
 	} hints[16];
 	size_t nhints;
+	/* a template's point (load_events.h: TEMPLATES): its sweep; NULL in a plain load */
+	struct sweep *sw;
+	bool axes_pass;         /* reading axes: only, before the points */
 };
 
 static const struct pos nopos;
@@ -154,33 +161,7 @@ static bool null_text(const char *s)
 /* The current event as a message shows it: "a list", "'abc'", ... */
 static const char *found(const struct ev *e, char *buf, size_t len)
 {
-	switch (e->type) {
-	case EV_SEQ:
-		return "a list";
-	case EV_MAP:
-		return "a mapping";
-	case EV_ALIAS:
-		return "an alias";
-	case EV_SCALAR:
-		break;
-	default:
-		return "nothing";
-	}
-	if (!e->quoted && null_text(e->value))
-		return "null";
-	size_t n = 0;
-	while (n < e->len && e->value[n] != '\n' && e->value[n] != '\0' && n < 40)
-		n++;
-	/* Cut at a character boundary. */
-	if (n < e->len)
-		while (n > 0 && ((unsigned char)e->value[n] & 0xc0) == 0x80)
-			n--;
-	const char *more = n < e->len ? "..." : "";
-	if (e->quoted)
-		snprintf(buf, len, "the string \"%.*s%s\"", (int)n, e->value, more);
-	else
-		snprintf(buf, len, "'%.*s%s'", (int)n, e->value, more);
-	return buf;
+	return ev_found(e, buf, len);
 }
 
 /* "expected WHAT for 'NAME', found ...", then skip the value. */
@@ -1045,9 +1026,11 @@ static char *add_module(struct ld *l, const char *name, struct pos kpos)
 	}
 	struct gdef *g = l->g;
 	struct module *m = VEC_PUSH(g->modules, g->nmodules, g->capmodules);
+	size_t evals = l->es.axis_evals;
 	m->name = gdef_strdup(g, name);
 	m->pos = kpos;
 	parse_module(l, m);
+	m->dynamic = l->es.axis_evals != evals;
 	return m->name;
 }
 
@@ -1267,12 +1250,14 @@ static char *add_buffer(struct ld *l, const char *name, struct pos kpos)
 	b->type = ET_U8;
 	b->memory = MEM_DEVICE;
 	b->init.kind = INIT_ZERO;
+	size_t evals = l->es.axis_evals;
 	if (want_map(l, "a mapping {type, count or size, memory, init}", b->name)) {
 		char ctx[160];
 		struct seen s;
 		snprintf(ctx, sizeof ctx, "in buffer '%.60s'", b->name);
 		parse_keys(l, &buffer_tab, b, ctx, &s);
 	}
+	b->dynamic = l->es.axis_evals != evals;
 	return b->name;
 }
 
@@ -1331,8 +1316,10 @@ static char *add_condition(struct ld *l, const char *name, struct pos kpos)
 	c->pos = kpos;
 	c->user = -1;
 	char ctx[160];
+	size_t evals = l->es.axis_evals;
 	snprintf(ctx, sizeof ctx, "in condition '%.60s'", c->name);
 	parse_optional_map(l, &condition_tab, c, c->name, ctx);
+	c->dynamic = l->es.axis_evals != evals;
 	return c->name;
 }
 
@@ -1349,15 +1336,18 @@ static void key_conditions(struct ld *l, void *obj, const struct keydef *kd, str
 static void parse_graph(struct ld *l, struct graph *gr, const char *name);
 
 static void parse_node(struct ld *l, struct graph *gr);
+static void parse_generator(struct ld *l, struct graph *gr);
 
 static void parse_node_list(struct ld *l, struct graph *gr, const char *name)
 {
 	next(l);
 	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
-		if (l->es.ev.type == EV_MAP)
-			parse_node(l, gr);
-		else
+		if (l->es.ev.type != EV_MAP)
 			expected(l, "a node (a mapping with a kind such as 'kernel: {...}')", name);
+		else if (ev_next_is(&l->es, "for"))
+			parse_generator(l, gr);
+		else
+			parse_node(l, gr);
 	}
 	next(l);
 }
@@ -2771,10 +2761,12 @@ static void parse_node(struct ld *l, struct graph *gr)
 {
 	struct node *n = graph_add_node(gr, NK_COUNT);
 	struct seen s;
+	size_t evals = l->es.axis_evals;
 	n->pos = l->es.ev.pos;
 	if (l->nested)
 		*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = n;
 	parse_keys(l, &node_tab, n, "in a node", &s);
+	n->dynamic = l->es.axis_evals != evals;
 	if (n->kind != NK_COUNT) {
 		if (n->id == NULL)
 			node_auto_id(l, n);
@@ -2786,6 +2778,122 @@ static void parse_node(struct ld *l, struct graph *gr)
 		err(l, n->pos, "a node needs a kind: one of %s", kinds);
 	}
 	drop_node(l, gr, n);
+}
+
+/* ---------------------------------------------------------------------
+ * Generators: {for: {i: RANGE}, nodes: [...]} in a list of nodes
+ */
+
+/* for: {VAR: RANGE}: the variable's name into var and its values into range; false after an error. */
+static bool generator_for(struct ld *l, char *var, size_t varlen, struct axis *range)
+{
+	static const char what[] = "a variable and its values, such as {i: {from: 0, to: 15}}";
+	struct pos pos = l->es.ev.pos;
+	if (!want_map(l, what, "for"))
+		return false;
+	bool ok = false;
+	size_t nvars = 0;
+	next(l);
+	while (!l->es.fatal && l->es.ev.type != EV_MAP_END) {
+		struct pos kpos = l->es.ev.pos;
+		if (!is_scalar(l)) {
+			expected(l, "a variable name", "for");
+			skip_value(l);
+			continue;
+		}
+		if (nvars++) {
+			err(l, kpos, "a generator has one variable, found '%.60s' and '%.60s' (nest "
+			    "generators for more)", var, l->es.ev.value);
+			next(l);
+			skip_value(l);
+			ok = false;
+			continue;
+		}
+		snprintf(var, varlen, "%s", l->es.ev.value);
+		next(l);
+		long slot = load_is_name(var) ? ev_slot(&l->es, var) : -1;
+		if (slot < 0)
+			err(l, kpos, "generator variable '%.60s' is not a name expressions can use (a "
+			    "letter or '_', then letters, digits or '_')", var);
+		else if (l->es.is_axis[slot])
+			err(l, kpos, "generator variable '%.60s' is an axis of the file (give the "
+			    "generator a name of its own)", var);
+		else if (l->es.bound[slot])
+			err(l, kpos, "generator variable '%.60s' is already that of a generator around "
+			    "this one", var);
+		if (slot < 0 || l->es.is_axis[slot] || l->es.bound[slot]) {
+			skip_value(l);
+			continue;
+		}
+		ok = load_range(&l->es, l->sw, range, var);
+	}
+	next(l);
+	if (nvars == 0)
+		err(l, pos, "'for' names no variable (expected %s)", what);
+	return ok;
+}
+
+/*
+ * A generator: its nodes, read again from the file once per value of its
+ * variable (ev_mark, ev_rewind), into the graph of the list it is in.  In
+ * a plain load, the first one makes the file a template.
+ */
+static void parse_generator(struct ld *l, struct graph *gr)
+{
+	struct pos pos = l->es.ev.pos;
+	if (l->sw == NULL) {
+		ev_want_template(&l->es);
+		return;
+	}
+	char var[128] = "";
+	struct axis range = {0};
+	next(l);                        /* the key 'for' */
+	next(l);
+	bool ok = generator_for(l, var, sizeof var, &range);
+	bool seen = false;
+	while (!l->es.fatal && l->es.ev.type != EV_MAP_END) {
+		struct pos kpos = l->es.ev.pos;
+		if (!is_scalar(l) || strcmp(l->es.ev.value, "nodes") != 0 || seen) {
+			if (is_scalar(l) && strcmp(l->es.ev.value, "nodes") == 0)
+				err(l, kpos, "duplicate key 'nodes' in a generator");
+			else if (is_scalar(l) && strcmp(l->es.ev.value, "for") == 0)
+				err(l, kpos, "duplicate key 'for' in a generator");
+			else if (!l->es.ev.bad)
+				err(l, kpos, "unknown key '%.60s' in a generator (it takes 'for', then "
+				    "'nodes')", is_scalar(l) ? l->es.ev.value : "?");
+			skip_value(l);
+			skip_value(l);
+			continue;
+		}
+		seen = true;
+		next(l);
+		struct ev_mark m;
+		if (!want_seq(l, "a list of nodes", "nodes"))
+			continue;
+		if (!ev_mark(&l->es, &m)) {
+			err(l, l->es.ev.pos, "a generator cannot be inside an anchored node, nor its "
+			    "nodes an alias");
+			skip_value(l);
+			continue;
+		}
+		if (!ok) {
+			skip_value(l);
+			continue;
+		}
+		long slot = ev_slot(&l->es, var);
+		for (size_t i = 0; i < range.nvalues && !l->es.fatal; i++) {
+			if (i)
+				ev_rewind(&l->es, &m, pos);
+			ev_bind(&l->es, slot, range.values[i]);
+			parse_node_list(l, gr, "nodes");
+		}
+		ev_unbind(&l->es, slot);
+	}
+	next(l);
+	if (!seen && !l->es.fatal)
+		err(l, pos, "missing key 'nodes' in a generator ({for: {i: ...}, nodes: [...]})");
+	free(range.values);
+	free(range.labels);
 }
 
 /* ---------------------------------------------------------------------
@@ -2864,10 +2972,12 @@ static void key_checks(struct ld *l, void *obj, const struct keydef *kd, struct 
 			continue;
 		struct check *c = VEC_PUSH(g->checks, g->nchecks, g->capchecks);
 		struct seen s;
+		size_t evals = l->es.axis_evals;
 		c->pos = l->es.ev.pos;
 		c->buffer.idx = -1;
 		parse_keys(l, &check_tab, c, "in a check", &s);
 		require(l, &check_tab, &s, 3, "in a check");
+		c->dynamic = l->es.axis_evals != evals;
 	}
 	next(l);
 }
@@ -3007,6 +3117,54 @@ static void key_edges(struct ld *l, void *obj, const struct keydef *kd, struct p
 	parse_edges(l, ((struct gdef *)obj)->root, kd->name);
 }
 
+/*
+ * axes: a plain load stops here (the file is a template); a template
+ * reads its axes before its points, and its points pass them by.
+ */
+static void key_axes(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	if (l->sw == NULL)
+		ev_want_template(&l->es);
+	else if (l->axes_pass)
+		load_axes(&l->es, l->sw);
+	else
+		skip_value(l);
+}
+
+static void key_tp_bytes(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct throughput_decl *t = obj;
+	struct pos pos;
+	t->has_bytes = get_nonneg(l, kd->name, &t->bytes, &pos);
+}
+
+static void key_tp_items(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct throughput_decl *t = obj;
+	struct pos pos;
+	t->has_items = get_nonneg(l, kd->name, &t->items, &pos);
+}
+
+static const struct keydef throughput_keys[] = {
+	{"bytes", key_tp_bytes, 0},
+	{"items", key_tp_items, 0},
+};
+static const struct keytab throughput_tab = KEYTAB(throughput_keys);
+
+/* throughput: {bytes: N, items: N}, one of them at least. */
+static void key_throughput(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct gdef *g = obj;
+	struct seen s;
+	g->throughput.pos = kpos;
+	if (!want_map(l, "a mapping {bytes: N, items: N}", kd->name))
+		return;
+	parse_keys(l, &throughput_tab, &g->throughput, "in 'throughput'", &s);
+	if (s.mask == 0 && s.unknown == 0)
+		err(l, s.pos, "empty 'throughput' (expected bytes, items or both: what one launch "
+		    "moves and processes)");
+}
+
 static const struct keydef top_keys[] = {
 	{"cugraphrun", key_version, 0},
 	{"name", key_name, 0},
@@ -3019,6 +3177,8 @@ static const struct keydef top_keys[] = {
 	{"edges", key_edges, 0},
 	{"checks", key_checks, 0},
 	{"run", key_run, 0},
+	{"axes", key_axes, 0},
+	{"throughput", key_throughput, 0},
 };
 static const struct keytab top_tab = KEYTAB(top_keys);
 
@@ -3086,13 +3246,32 @@ static void assign_ids(struct ld *l)
 	strmap_free(given);
 }
 
-static void ld_free(struct ld *l)
+/* What a model's reading leaves behind in the loader, but the event source. */
+static void ld_model_free(struct ld *l)
 {
-	ev_free(&l->es);
 	arena_free(&l->scratch);
 	names_free(&l->modules);
 	names_free(&l->buffers);
 	names_free(&l->conditions);
+	memset(&l->modules, 0, sizeof l->modules);
+	memset(&l->buffers, 0, sizeof l->buffers);
+	memset(&l->conditions, 0, sizeof l->conditions);
+	l->nested = false;
+	l->nodes = NULL;
+	l->nnodes = l->capnodes = 0;
+	memset(l->auto_counts, 0, sizeof l->auto_counts);
+	l->renumber = false;
+	l->last_kernel = NULL;
+	l->last_kernel_len = 0;
+	l->last_ref = NULL;
+	l->last_ref_len = 0;
+	l->g = NULL;
+}
+
+static void ld_free(struct ld *l)
+{
+	ld_model_free(l);
+	ev_free(&l->es);
 }
 
 /* A loader for the file called name, its input not yet set. */
@@ -3103,8 +3282,8 @@ static void ld_init(struct ld *l, const char *name, const struct load_limits *li
 	ev_init(&l->es, name, limits, d);
 }
 
-/* l's input is set: read it into a new definition named name, or NULL. */
-static struct gdef *load(struct ld *l, const char *name)
+/* One model from l's events (the file, or a template's point), or NULL. */
+static struct gdef *load_model(struct ld *l, const char *name)
 {
 	l->g = gdef_new(name);
 	struct module *builtin = VEC_PUSH(l->g->modules, l->g->nmodules, l->g->capmodules);
@@ -3113,16 +3292,147 @@ static struct gdef *load(struct ld *l, const char *name)
 	bool ok = parse_stream(l);
 	if (ok)
 		assign_ids(l);
-	ld_free(l);
+	struct gdef *g = l->g;
+	ld_model_free(l);
 	if (!ok) {
-		gdef_free(l->g);
+		gdef_free(g);
 		return NULL;
 	}
-	return l->g;
+	return g;
 }
 
-struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
-			      const struct load_limits *limits, struct diag *d)
+/* l's input is set: read it into a new definition named name, or NULL (and *restart). */
+static struct gdef *load(struct ld *l, const char *name, bool *restart)
+{
+	struct gdef *g = load_model(l, name);
+	*restart = l->es.restart;
+	ld_free(l);
+	return g;
+}
+
+/* A plain file's one model as a sweep of one point without axes. */
+static struct sweep *one_point(struct gdef *g)
+{
+	if (g == NULL)
+		return NULL;
+	struct sweep *sw = sweep_new();
+	sw->npoints = 1;
+	sw->index = xcalloc(1, sizeof *sw->index);
+	sw->labels = xcalloc(1, sizeof *sw->labels);
+	sw->labels[0] = arena_strdup(&sw->arena, "");
+	sw->models = xcalloc(1, sizeof *sw->models);
+	sw->models[0] = g;
+	return sw;
+}
+
+/* axes: alone, before the points: every other key is passed by, unread. */
+static void read_axes(struct ld *l)
+{
+	next(l);                        /* stream start */
+	next(l);
+	if (l->es.fatal || l->es.ev.type != EV_DOC_START)
+		return;
+	next(l);
+	if (l->es.ev.type != EV_MAP)
+		return;
+	struct mapiter it;
+	bool seen = false;
+	map_open(l, &it, &top_tab);
+	while (map_key(l, &it)) {
+		if (!seen && it.index >= 0 && strcmp(it.key, "axes") == 0) {
+			seen = true;
+			load_axes(&l->es, l->sw);
+		} else {
+			skip_value(l);
+		}
+	}
+}
+
+/*
+ * A template (load_events.h: TEMPLATES): its events recorded once, its
+ * axes read, the command line's applied, the points enumerated, then one
+ * model per point, each read from the recorded events with the point's
+ * values bound.  The first point's errors are said as a plain file's,
+ * the others' with the point's label.  After a fatal error (the format
+ * version, a limit) no further point is read: each would say it again.
+ */
+static struct sweep *load_template(const char *name, const char *text, size_t len,
+				   const struct load_limits *lim, const struct axis_arg *args,
+				   size_t nargs, bool first_only, struct diag *d)
+{
+	struct ld l;
+	ld_init(&l, name, lim, d);
+	ev_input_string(&l.es, text, len);
+	struct sweep *sw = sweep_new();
+	l.sw = l.es.sw = sw;
+	unsigned before = d->nerrors;
+	bool ok = ev_record(&l.es);
+	if (ok) {
+		ev_replay_start(&l.es, false);
+		l.axes_pass = true;
+		read_axes(&l);
+		l.axes_pass = false;
+		ok = !l.es.fatal && d->nerrors == before;
+	}
+	if (ok && nargs) {
+		ev_note_names(&l.es);
+		ok = sweep_apply_args(sw, args, nargs, d);
+	}
+	ok = ok && sweep_enumerate(sw, d);
+	if (!ok) {
+		ld_free(&l);
+		sweep_free(sw);
+		return NULL;
+	}
+	long *slots = xcalloc(sw->naxes ? sw->naxes : 1, sizeof *slots);
+	for (size_t a = 0; a < sw->naxes; a++) {
+		slots[a] = ev_slot(&l.es, sw->axes[a].name);
+		l.es.is_axis[slots[a]] = true;
+	}
+	sw->models = xcalloc(sw->npoints, sizeof *sw->models);
+	sw->eval_s = xcalloc(sw->npoints, sizeof *sw->eval_s);
+	const char *prefix = d->prefix;
+	/* all points together read at most SWEEP_MAX_EVENTS: each alone is bounded already */
+	size_t events = 0;
+	for (size_t k = 0; k < (first_only ? 1 : sw->npoints); k++) {
+		if (events > SWEEP_MAX_EVENTS) {
+			d->prefix = prefix;
+			diag_error(d, (struct pos){1, 1}, "the %zu points of the sweep read more "
+				   "than %d YAML events in all (%s is point %zu)", sw->npoints,
+				   SWEEP_MAX_EVENTS, sw->labels[k], k + 1);
+			break;
+		}
+		double t = monotime();
+		ev_replay_start(&l.es, true);
+		for (size_t a = 0; a < sw->naxes; a++)
+			ev_bind(&l.es, slots[a], *sweep_value(sw, k, a));
+		d->prefix = k ? sw->labels[k] : NULL;
+		sw->models[k] = load_model(&l, name);
+		sw->eval_s[k] = monotime() - t;
+		events += l.es.raw_read + l.es.alias_events;
+		if (sw->models[k] == NULL && l.es.fatal)
+			break;
+	}
+	d->prefix = prefix;
+	free(slots);
+	ld_free(&l);
+	if (sw->models[0] == NULL) {
+		sweep_free(sw);
+		return NULL;
+	}
+	return sw;
+}
+
+/* Is there "${" in text? */
+static bool has_expr(const char *text, size_t len)
+{
+	return len >= 2 && memmem(text, len, "${", 2) != NULL;
+}
+
+/* sweep_load_string, or with first_only the first point's model alone (gdef_load_string). */
+static struct sweep *load_string(const char *name, const char *text, size_t len,
+				 const struct load_limits *limits, const struct axis_arg *args,
+				 size_t nargs, bool first_only, struct diag *d)
 {
 	if (limits == NULL)
 		limits = &load_default_limits;
@@ -3131,10 +3441,58 @@ struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 			   limits->max_file_size);
 		return NULL;
 	}
-	struct ld l;
-	ld_init(&l, name, limits, d);
-	ev_input_string(&l.es, text, len);
-	return load(&l, name);
+	if (nargs == 0 && !has_expr(text, len)) {
+		struct ld l;
+		bool restart;
+		ld_init(&l, name, limits, d);
+		ev_input_string(&l.es, text, len);
+		struct gdef *g = load(&l, name, &restart);
+		if (!restart)
+			return one_point(g);
+	}
+	return load_template(name, text, len, limits, args, nargs, first_only, d);
+}
+
+struct sweep *sweep_load_string(const char *name, const char *text, size_t len,
+				const struct load_limits *limits, const struct axis_arg *args,
+				size_t nargs, struct diag *d)
+{
+	return load_string(name, text, len, limits, args, nargs, false, d);
+}
+
+struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
+			      const struct load_limits *limits, struct diag *d)
+{
+	return sweep_first(load_string(name, text, len, limits, NULL, 0, true, d));
+}
+
+struct gdef *sweep_first(struct sweep *sw)
+{
+	if (sw == NULL)
+		return NULL;
+	struct gdef *g = sw->models[0];
+	sw->models[0] = NULL;
+	sweep_free(sw);
+	return g;
+}
+
+/* len bytes of fd from its start, or NULL with errno. */
+static char *read_from_start(int fd, size_t len)
+{
+	char *buf = xmalloc(len ? len : 1);
+	for (size_t done = 0; done < len;) {
+		ssize_t n = pread(fd, buf + done, len - done, (off_t)done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			free(buf);
+			return NULL;
+		}
+		done += (size_t)n;
+	}
+	return buf;
 }
 
 /* The rest of fd into a buffer, for what cannot be streamed by size (pipes, procfs). */
@@ -3170,8 +3528,13 @@ static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
 	return buf;
 }
 
-/* A regular file is streamed into libyaml (see ev_input_fd); the rest are read whole. */
-struct gdef *gdef_load(const char *path, struct diag *d)
+/*
+ * A regular file is streamed into libyaml (see ev_input_fd); the rest are
+ * read whole.  A template is read whole too, once it is known to be one.
+ */
+/* sweep_load, or with first_only the first point's model alone (gdef_load). */
+static struct sweep *load_path(const char *path, const struct axis_arg *args, size_t nargs,
+			       bool first_only, struct diag *d)
 {
 	const struct load_limits *lim = &load_default_limits;
 	/* "-" is standard input (a copy of the descriptor, closed like any). */
@@ -3192,12 +3555,26 @@ struct gdef *gdef_load(const char *path, struct diag *d)
 	}
 	/* (procfs and the like say 0 bytes, and are read to their end below) */
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		struct ld l;
-		ld_init(&l, path, lim, d);
-		ev_input_fd(&l.es, fd, (size_t)st.st_size);
-		struct gdef *g = load(&l, path);
+		size_t size = (size_t)st.st_size;
+		bool restart = nargs > 0;
+		struct sweep *sw = NULL;
+		if (!restart) {
+			struct ld l;
+			ld_init(&l, path, lim, d);
+			ev_input_fd(&l.es, fd, size);
+			sw = one_point(load(&l, path, &restart));
+		}
+		if (restart) {
+			char *text = read_from_start(fd, size);
+			if (text == NULL)
+				diag_error(d, nopos, "cannot read %s: %s", path, strerror(errno));
+			else
+				sw = load_template(path, text, size, lim, args, nargs, first_only,
+						   d);
+			free(text);
+		}
 		close(fd);
-		return g;
+		return sw;
 	}
 	size_t len = 0;
 	bool too_large;
@@ -3212,7 +3589,18 @@ struct gdef *gdef_load(const char *path, struct diag *d)
 			diag_error(d, nopos, "cannot read %s: %s", path, strerror(e));
 		return NULL;
 	}
-	struct gdef *g = gdef_load_string(path, buf, len, lim, d);
+	struct sweep *sw = load_string(path, buf, len, lim, args, nargs, first_only, d);
 	free(buf);
-	return g;
+	return sw;
+}
+
+struct sweep *sweep_load(const char *path, const struct axis_arg *args, size_t nargs,
+			 struct diag *d)
+{
+	return load_path(path, args, nargs, false, d);
+}
+
+struct gdef *gdef_load(const char *path, struct diag *d)
+{
+	return sweep_first(load_path(path, NULL, 0, true, d));
 }

@@ -19,7 +19,10 @@
 #include "monotime.h"
 #include "report_plot.h"
 #include "suite.h"
+#include "sweep.h"
 #include "validate.h"
+#include "validate_devices.h"
+#include "xmalloc.h"
 
 /* --describe=FILE: "-" is stdout. */
 static int write_description(const struct gdef *g, const struct options *o)
@@ -94,13 +97,42 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	};
 }
 
+/*
+ * Outputs of one run that a sweep of several points would write once per
+ * point over the same file: refused, naming --set, which picks a point.
+ * (--describe and --dot draw the first point: the graph a sweep builds.)
+ */
+static bool one_point_outputs(const struct sweep *sw, const struct options *o)
+{
+	const char *what = o->ndumps ? "--dump" : o->trace ? "--trace" :
+		o->profile ? "--profile" : NULL;
+	if (what == NULL || o->validate || sw->npoints < 2)
+		return true;
+	usage_error("%s is for one point, and %s sweeps %zu: pick one with --set NAME=VALUE "
+		    "(its axes: %s)", what, o->file, sw->npoints, sw->labels[0]);
+	return false;
+}
+
+/* A sweep: its points' settings, each from its own run: section (gpu.h). */
+static int run_sweep(const struct sweep *sw, const struct options *o, double frontend_s,
+		     struct diag *d)
+{
+	struct run_settings *ps = xcalloc(sw->npoints, sizeof *ps);
+	for (size_t k = 0; k < sw->npoints; k++) {
+		settings_from(&ps[k], sw->models[k], o);
+		ps[k].frontend_s = frontend_s;
+	}
+	int status = gpu_run_sweep(sw, ps, d);
+	free(ps);
+	return status;
+}
+
 /* One file: what the single-file command does, and what a suite's worker runs. */
 static int run_file(const struct options *o, struct file_outcome *fo)
 {
 	struct diag d;
 	diag_init(&d, o->file, stderr);
 	double t0 = monotime();
-	struct gdef *g = gdef_load(o->file, &d);
 	/*
 	 * Kernels are checked against their modules: for any device in a run
 	 * (the GPU run checks the rest against its driver), for --arch's under
@@ -112,20 +144,34 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		.use_cache = !o->no_cache,
 		.verbose = o->verbosity >= VERB_VERBOSE,
 	};
-	bool valid = g != NULL && d.nerrors == 0 && gdef_validate_with(g, &d, &ms);
+	/* a template is one model per point (sweep.h); any other file one */
+	struct sweep *sw = sweep_load(o->file, o->axis_args, o->naxis_args, &d);
+	bool valid = sw != NULL && d.nerrors == 0 && sweep_validate(sw, &d, &ms);
+	/* a sweep's points are updated in one context (validate_devices.h) */
+	for (size_t k = 0; valid && sw->naxes > 0 && k < sw->npoints; k++)
+		valid = validate_one_device(sw->models[k], &d);
 	/* --disable names nodes of this file: an id it lacks is an error about it */
-	if (valid && o->ndisable)
-		valid = gdef_disable(g, (const char *const *)o->disable, o->ndisable, &d);
+	for (size_t k = 0; valid && o->ndisable && k < sw->npoints; k++)
+		valid = gdef_disable(sw->models[k], (const char *const *)o->disable,
+				     o->ndisable, &d);
 	/* --profile instantiates a second time, which cuda.h forbids such a graph */
-	const struct node *upd = valid && o->profile && !o->validate ? gdef_device_updatable(g) : NULL;
+	const struct node *upd = valid && o->profile && !o->validate ?
+		gdef_device_updatable(sw->models[0]) : NULL;
 	if (upd) {
-		diag_error(&d, kernel_attrs_of(g, upd)->pos[KATTR_DEVICE_UPDATABLE], "--profile "
-			   "instantiates the graph a second time, which a graph with a "
+		diag_error(&d, kernel_attrs_of(sw->models[0], upd)->pos[KATTR_DEVICE_UPDATABLE],
+			   "--profile instantiates the graph a second time, which a graph with a "
 			   "device-updatable node ('%s') does not allow", upd->id);
 		valid = false;
 	}
 	diag_finish(&d);
+	struct gdef *g = sw ? sw->models[0] : NULL;
+	/* a file with axes is a sweep, even of one point (--set): its report has points */
+	bool sweep = valid && sw->naxes > 0;
 	int status = 0;
+	if (valid && !one_point_outputs(sw, o)) {
+		sweep_free(sw);
+		return 2;
+	}
 	/* --describe alone draws the file; with --profile it colours a run's figures */
 	bool describe_only = o->describe && !(o->profile && !o->validate);
 	bool skip = valid && g->run.skip && !describe_only;
@@ -146,12 +192,14 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		settings_from(&s, g, o);
 		s.frontend_s = monotime() - t0;
 		/* in a suite, a file that needs more GPUs than it has is skipped */
-		if (fo && gpu_too_few(g, &s, fo->note, sizeof fo->note))
+		if (fo && gpu_too_few(g, &s, fo->note, sizeof fo->note)) {
 			fo->skipped = true;
-		else
-			status = expectation(g, o, gpu_run(g, &s, &d), &d, fo);
+		} else {
+			status = sweep ? run_sweep(sw, o, s.frontend_s, &d) : gpu_run(g, &s, &d);
+			status = expectation(g, o, status, &d, fo);
+		}
 	}
-	gdef_free(g);
+	sweep_free(sw);
 	return status;
 }
 

@@ -74,6 +74,7 @@ struct module {
 	char *std;                  /* "c++17" */
 	/* where the source-only keys were, for errors on a non-source module */
 	struct pos defines_pos, includes_pos, options_pos, std_pos;
+	bool dynamic;               /* a sweep: some value of it reads an axis */
 };
 
 enum mem_kind { MEM_DEVICE, MEM_HOST, MEM_MANAGED, MEM_GRAPH, MEM_COUNT };
@@ -117,6 +118,7 @@ struct buffer {
 	bool has_device;
 	uint8_t device;                 /* 'device: N' (device memory); default 0 */
 	struct pos device_pos;
+	bool dynamic;                   /* a sweep: some value of it reads an axis */
 };
 
 struct event {
@@ -132,6 +134,7 @@ struct condition {
 	struct pos default_pos;
 	long user;                      /* validator: -1, or set while walking */
 	uint8_t device;                 /* validator: its conditional node's device */
+	bool dynamic;                   /* a sweep: its default reads an axis */
 };
 
 enum node_kind {
@@ -384,15 +387,17 @@ struct node {
 	uint32_t nafter;
 	uint32_t ndeps, capdeps;
 	enum node_kind kind;
-	bool id_given;
-	/* validator: node_index maps this node's id to it (the first node of that id) */
-	bool id_first;
-	uint8_t where;                  /* validator: NODE_IN_BODY, NODE_IN_CHILD */
 	/*
-	 * validator (enabled: false) or gdef_disable (--disable): switched
-	 * off on the executable graph (cuGraphNodeSetEnabled) at every launch.
+	 * Flags, as bits so that the node stays 232 bytes.  id_first,
+	 * validator: node_index maps this node's id to it (the first node of
+	 * that id).  disabled, validator (enabled: false) or gdef_disable
+	 * (--disable): switched off on the executable graph
+	 * (cuGraphNodeSetEnabled) at every launch.  dynamic, a sweep: some
+	 * value of the node (or of a node in a graph it holds) reads an axis,
+	 * so its parameters may differ from point to point.
 	 */
-	bool disabled;
+	bool id_given : 1, id_first : 1, disabled : 1, dynamic : 1;
+	uint8_t where;                  /* validator: NODE_IN_BODY, NODE_IN_CHILD */
 	/*
 	 * validator: the index in graph->nodes, that of the root node
 	 * holding this one (itself at the top level), and the index in
@@ -495,6 +500,7 @@ struct check {
 	char *path;                     /* resolved */
 	double rtol, atol;              /* default 0 */
 	struct pos rtol_pos, atol_pos;
+	bool dynamic;                   /* a sweep: some value of it reads an axis */
 };
 
 /* instantiate flags by name (the values are not CUDA's). */
@@ -539,6 +545,16 @@ struct switched_off {
 	struct pos pos;
 };
 
+/*
+ * throughput: {bytes: N, items: N}: what one launch of the graph moves and
+ * processes, for GB/s and items/s in the report.
+ */
+struct throughput_decl {
+	struct pos pos;
+	bool has_bytes, has_items;
+	double bytes, items;
+};
+
 struct gdef {
 	struct arena arena;             /* every string and node of the model */
 	char *file;                     /* as given on the command line */
@@ -576,6 +592,7 @@ struct gdef {
 	 */
 	uint8_t *device_of;
 	unsigned ndevices;
+	struct throughput_decl throughput;
 	/*
 	 * validator: name lookups.  node_index may hold only the explicit ids
 	 * (and those the validator made up): ids the loader made up are added

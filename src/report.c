@@ -35,8 +35,9 @@
  *                      finding them in the cache
  *   compile            null without source modules, else {modules,
  *                      compiled, cached}: how many, and how each was had
- *   first_launch_s     the verification launch
- *   launch             the timed launches:
+ *   first_launch_s     the verification launch (a sweep: its first point's)
+ *   launch             null for a sweep (each point has its own), else
+ *                      the timed launches:
  *     repeat             how many (the number of samples)
  *     warmup             untimed launches before them
  *     median_s, min_s, mean_s, max_s
@@ -58,6 +59,8 @@
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
  *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
+ *   points             only for a sweep: one object per point, in the
+ *                      order they ran (report_points.h)
  *   comparison         only with --compare: see compare.c and cugraphrun(1)
  *
  * schemas/report.schema.json describes this document ($defs/report and a
@@ -77,6 +80,7 @@
 #include "json.h"
 #include "prof_stat.h"
 #include "report.h"
+#include "report_points.h"
 #include "report_table.h"
 #include "scalar.h"
 
@@ -533,7 +537,10 @@ void report_print_json(FILE *out, const struct report *r)
 	json_key(out, 1, false, "first_launch_s");
 	json_number(out, r->first_launch_s);
 	json_key(out, 1, false, "launch");
-	json_launch(out, r);
+	if (r->npoints)
+		fputs("null", out);
+	else
+		json_launch(out, r);
 
 	json_key(out, 1, false, "graph_memory");
 	if (r->has_graph_mem) {
@@ -569,6 +576,10 @@ void report_print_json(FILE *out, const struct report *r)
 	if (r->profile) {
 		json_key(out, 1, false, "profile");
 		prof_print_json(out, r->profile, 1);
+	}
+	if (r->npoints) {
+		json_key(out, 1, false, "points");
+		report_points_json(out, r, r->peak_gb_per_s);
 	}
 	if (r->comparison) {
 		json_key(out, 1, false, "comparison");

@@ -39,6 +39,11 @@ struct point_report {
     unsigned checks_passed, checks_failed;
     double bytes, items;           /* throughput declared: NaN when not */
     int exit_status;               /* 0, 1 (a check failed), ... */
+    /*
+     * (core) reading and validating the point's model, before the GPU was
+     * touched: the evaluation part of its preparation; NaN: not measured
+     */
+    double eval_s;
 };
 
 /* One of a file's devices (cugraphrun(5), Devices): the GPU it was. */

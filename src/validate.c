@@ -666,6 +666,14 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 		return;
 	}
 	const struct node *first = v->g->all_nodes[old];
+	/* written once, read once per value of a generator */
+	if (n->id_given && first->id_given && first->id_pos.line == n->id_pos.line &&
+	    first->id_pos.col == n->id_pos.col) {
+		diag_error(v->d, n->id_pos, "duplicate node id '%s': a generator repeats this "
+			   "node with the same id each time; put its variable in the id, as in "
+			   "\"%s${i}\"", n->id, n->id);
+		return;
+	}
 	if (n->id_given)
 		diag_error(v->d, or_pos(n->id_pos, n->pos), "duplicate node id '%s'", n->id);
 	else

@@ -128,6 +128,33 @@ static unsigned check_buffers(struct dctx *c)
 	return most;
 }
 
+bool validate_one_device(const struct gdef *g, struct diag *d)
+{
+	if (g->ndevices <= 1)
+		return true;
+	struct pos at = {0};
+	const char *what = "a buffer";
+	unsigned dev = 0;
+	for (size_t i = 0; i < g->ndevs && at.line == 0; i++)
+		if (walked(g, g->devs[i].node) && g->devs[i].device != 0) {
+			at = g->devs[i].pos;
+			what = "a node";
+			dev = g->devs[i].device;
+		}
+	for (size_t i = 0; i < g->nbuffers; i++) {
+		const struct buffer *b = &g->buffers[i];
+		if (b->has_device && b->device != 0 && (at.line == 0 || b->device_pos.line < at.line ||
+		    (b->device_pos.line == at.line && b->device_pos.col < at.col))) {
+			at = b->device_pos;
+			what = "a buffer";
+			dev = b->device;
+		}
+	}
+	diag_error(d, at, "%s on device %u in a sweep, which runs on one GPU: its points are "
+		   "updated in place in one context (cugraphrun(5), Devices)", what, dev);
+	return false;
+}
+
 void validate_devices(struct gdef *g, struct diag *d)
 {
 	g->device_of = NULL;

@@ -23,4 +23,12 @@
 
 void validate_devices(struct gdef *g, struct diag *d);
 
+/*
+ * A sweep's point (sweep.h) on one device: its update path changes the
+ * nodes of one executable graph in one context, and does not follow a
+ * point's nodes or buffers onto other GPUs.  false after an error at the
+ * first 'device' that names another device than 0.
+ */
+bool validate_one_device(const struct gdef *g, struct diag *d);
+
 #endif

@@ -6,13 +6,14 @@
 # calls this to fill OUT (default SRCDIR/.gpu, which git ignores) with
 #
 #   bin/       cugraphrun, gpu_unit and the benchmark programs, as built
+#              (with bench/cu_count.so, the driver-call counter)
 #   lib/       the shared libraries they need that the GPU machine lacks
 #   kernels/   tests/gpu/kernels compiled to .ptx, .cubin (sm_90), .fatbin,
 #              -z.fatbin (compressed: the validator cannot read it)
 #   cases/     the suite's cases (tests/gpu/cases)
 #   sources/   CUDA C++ of the source-module cases (tests/gpu/sources)
 #   examples/  the examples with their PTX and data
-#   bench/     the benchmark scripts
+#   bench/     the benchmark scripts, and their kernels compiled to PTX
 #   schemas/report.schema.json, report-schema.py
 #              the --json report's schema and its validator (run.sh checks
 #              the reports the cases write with them)
@@ -36,7 +37,8 @@ mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/cases" "$out/bench" "$out/sc
 
 # Programs: VPATH builds make plain executables (no libtool wrappers).
 progs=
-for p in cugraphrun tests/unit/gpu_unit bench/gpu_ref bench/yaml_scan; do
+for p in cugraphrun tests/unit/gpu_unit bench/gpu_ref bench/yaml_scan bench/sweep_ref \
+	bench/update_rules bench/cu_count.so; do
 	if [ -x "$build/$p" ]; then
 		cp "$build/$p" "$out/bin/"
 		progs="$progs $build/$p"
@@ -93,6 +95,11 @@ done
 
 for f in "$src"/bench/*; do
 	case $f in *.c) ;; *) cp "$f" "$out/bench/" ;; esac
+done
+# the benchmarks' kernels
+for cu in "$out"/bench/*.cu; do
+	[ -e "$cu" ] || continue
+	"$nvcc" -ptx -arch=compute_75 -o "${cu%.cu}.ptx" "$cu"
 done
 
 cp "$src/schemas/report.schema.json" "$out/schemas/"

@@ -638,6 +638,78 @@ START_TEST(test_json_throughput_comparison)
 }
 END_TEST
 
+/* A sweep: launch null at the top, each point with its preparation, samples and throughput. */
+START_TEST(test_json_points)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	static const double s0[] = {10e-6, 12e-6}, s1[] = {20e-6, 22e-6};
+	static const struct axis_value a0[] = {{"n", "2^10"}, {"T", "f32"}};
+	static const struct axis_value a1[] = {{"n", "2^11"}, {"T", "f32"}};
+	const struct point_report pts[] = {
+		{.label = "n=2^10,T=f32", .axes = a0, .naxes = 2, .prep = PREP_INSTANTIATE,
+		 .prep_s = 250e-6, .first_launch_s = 15e-6, .samples = s0, .nsamples = 2,
+		 .checks_passed = 1, .bytes = 12288, .items = 1024, .eval_s = 30e-6},
+		{.label = "n=2^11,T=f32", .axes = a1, .naxes = 2, .prep = PREP_UPDATE,
+		 .prep_s = 1.5e-6, .updated_nodes = 1, .first_launch_s = 25e-6, .samples = s1,
+		 .nsamples = 2, .checks_failed = 1, .bytes = NAN, .items = NAN, .exit_status = 1,
+		 .eval_s = NAN,
+		 .rebuild_why = "node 'k' \"quoted\" (t.yaml:3:5)"},
+	};
+	r.samples = NULL;
+	r.nsamples = 0;
+	r.points = pts;
+	r.npoints = 2;
+	struct cap c;
+	cap_open(&c);
+	report_print_json(c.f, &r);
+	const char *text = cap_text(&c);
+	ck_assert_ptr_nonnull(strstr(text, "  \"launch\": null,\n"));
+	ck_assert_ptr_nonnull(strstr(text,
+		"  \"points\": [\n"
+		"    {\n"
+		"      \"label\": \"n=2^10,T=f32\",\n"
+		"      \"axes\": {\n"
+		"        \"n\": \"2^10\",\n"
+		"        \"T\": \"f32\"\n"
+		"      },\n"
+		"      \"prepare\": {\n"
+		"        \"kind\": \"instantiate\",\n"
+		"        \"seconds\": 0.00025,\n"
+		"        \"evaluate_s\": 3e-05,\n"
+		"        \"reason\": null,\n"
+		"        \"updated_nodes\": 0\n"
+		"      },\n"
+		"      \"first_launch_s\": 1.5e-05,\n"
+		"      \"launch\": {\n"
+		"        \"repeat\": 2,\n"
+		"        \"warmup\": 3,\n"
+		"        \"median_s\": 1.1e-05,\n"));
+	/* 12288 bytes in 11 us: 1.117 GB/s; 1024 items: 93.1 M/s */
+	ck_assert_ptr_nonnull(strstr(text,
+		"      \"throughput\": {\n"
+		"        \"bytes\": 12288,\n"
+		"        \"items\": 1024,\n"
+		"        \"gb_per_s\": 1.11709091,\n"
+		"        \"items_per_s\": 93090909.1,\n"
+		"        \"peak_percent\": 0.0333261011\n"
+		"      },\n"
+		"      \"exit_status\": 0\n"
+		"    },\n"));
+	ck_assert_ptr_nonnull(strstr(text,
+		"        \"kind\": \"update\",\n"
+		"        \"seconds\": 1.5e-06,\n"
+		"        \"evaluate_s\": null,\n"
+		"        \"reason\": \"node 'k' \\\"quoted\\\" (t.yaml:3:5)\",\n"
+		"        \"updated_nodes\": 1\n"));
+	ck_assert_ptr_nonnull(strstr(text, "      \"throughput\": null,\n"
+				     "      \"exit_status\": 1\n    }\n  ]"));
+	cap_close(&c);
+	keep_report("sweep", &r);
+	gdef_free(g);
+}
+END_TEST
+
 START_TEST(test_json_example)
 {
 	struct gdef *g = example_graph();
@@ -1706,6 +1778,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_human_example);
 	tcase_add_test(tc, test_human_nested);
 	tcase_add_test(tc, test_json_example);
+	tcase_add_test(tc, test_json_points);
 	tcase_add_test(tc, test_json_throughput_comparison);
 	tcase_add_test(tc, test_graph_memory);
 	tcase_add_test(tc, test_json_python);
