@@ -117,17 +117,27 @@ bool gpu_too_few(const struct gdef *g, const struct run_settings *s, char *why, 
 	return true;
 }
 
-/* Where a file asks for its last device, for the message that the run has too few. */
+static bool before(struct pos a, struct pos b)
+{
+	return b.line == 0 || a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+/*
+ * Where a file first asks for its last device (a node's or a buffer's
+ * 'device' key), for the message that the run has too few.
+ */
 static struct pos last_device_pos(const struct gdef *g)
 {
 	unsigned last = g->ndevices - 1;
+	struct pos at = {0};
 	for (size_t i = 0; i < g->ndevs; i++)
-		if (g->devs[i].device == last)
-			return g->devs[i].pos;
+		if (g->devs[i].device == last && before(g->devs[i].pos, at))
+			at = g->devs[i].pos;
 	for (size_t i = 0; i < g->nbuffers; i++)
-		if (g->buffers[i].has_device && g->buffers[i].device == last)
-			return g->buffers[i].device_pos;
-	return (struct pos){0};
+		if (g->buffers[i].has_device && g->buffers[i].device == last &&
+		    before(g->buffers[i].device_pos, at))
+			at = g->buffers[i].device_pos;
+	return at;
 }
 
 /* Device k's GPU and primary context.  0, or 3 after a message. */
