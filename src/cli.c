@@ -25,7 +25,7 @@ enum {
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
-	OPT_MODULES,
+	OPT_MODULES, OPT_NO_PEER,
 };
 
 /* The one option table: getopt's view and the help text side by side. */
@@ -54,7 +54,8 @@ static const struct opt_help {
 	{{"plot", required_argument, NULL, OPT_PLOT}, "FILE", "draw a sweep's median times (and GB/s) against its\n                                first axis as SVG, with gnuplot"},
 	{{"compare", required_argument, NULL, OPT_COMPARE}, "BASE", "compare the times with an earlier --json report:\n                                SAME, FASTER, SLOWER (exit 4) or UNCERTAIN"},
 	{{"compare-threshold", required_argument, NULL, OPT_COMPARE_THRESHOLD}, "PCT", "what --compare calls a change (default 5%)"},
-	{{"devices", required_argument, NULL, OPT_DEVICES}, "LIST", "suites: the GPUs to spread files over: \"all\"\n                                or ordinals such as 0,1 (default: -d's GPU, else\n                                all; for one file, its run.device, else 0);\n                                wins over -d"},
+	{{"devices", required_argument, NULL, OPT_DEVICES}, "LIST", "suites: the GPUs to spread files over: \"all\"\n                                or ordinals such as 0,1 (default: -d's GPU, else\n                                all; for one file, its run.device, else 0);\n                                wins over -d; a file's other devices are GPUs\n                                of this list too"},
+	{{"no-peer", no_argument, NULL, OPT_NO_PEER}, NULL, "files on several GPUs: no peer access between\n                                them (the driver stages copies)"},
 	{{"jobs", required_argument, NULL, 'j'}, "N", "suites: worker processes per GPU (default 1)"},
 	{{"junit", required_argument, NULL, OPT_JUNIT}, "FILE", "write the results as JUnit XML (a suite of one\n                                file too)"},
 	{{"shard", required_argument, NULL, OPT_SHARD}, "K/N", "run only the K-th of N shares of the files"},
@@ -396,6 +397,9 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_CACHE:
 			o->no_cache = true;
+			break;
+		case OPT_NO_PEER:
+			o->no_peer = true;
 			break;
 		case OPT_CSV:
 			o->csv = optarg;

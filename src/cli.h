@@ -51,6 +51,7 @@ struct options {
 	uint32_t profile_launches;      /* default 20 */
 	const char *trace;              /* --trace=FILE */
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
+	bool no_peer;                   /* --no-peer: no peer access between a file's GPUs */
 	/* -a/--axis NAME=V1,... and --set NAME=V, in order (sweep.h) */
 	struct axis_arg *axis_args;
 	size_t naxis_args, axis_args_cap;

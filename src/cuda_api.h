@@ -40,6 +40,8 @@
 	X(DevicePrimaryCtxRetain, 7000, 1)                \
 	X(DevicePrimaryCtxRelease, 11000, 1)              \
 	X(CtxSetCurrent, 4000, 1)                         \
+	X(DeviceCanAccessPeer, 4000, 1)                   \
+	X(CtxEnablePeerAccess, 4000, 1)                   \
 	X(CtxSynchronize, 2000, 1)                        \
 	X(StreamCreate, 2000, 1)                          \
 	X(StreamDestroy, 4000, 1)                         \

@@ -574,6 +574,13 @@ static const struct kind_look {
 	[NK_MEMOP] = {"component", label_memop},
 };
 
+/* The kinds that run on a device of their own (cugraphrun(5), Devices). */
+static bool runs_on_device(enum node_kind k)
+{
+	return k == NK_KERNEL || k == NK_MEMSET || k == NK_COPY || k == NK_MEMOP ||
+		k == NK_ALLOC || k == NK_GRAPH || node_kind_is_conditional(k);
+}
+
 static Agnode_t *put_node(struct writer *w, Agraph_t *sg, const struct node *n)
 {
 	/* The id itself, unless it would not survive agwrite (see dot_safe). */
@@ -586,6 +593,11 @@ static Agnode_t *put_node(struct writer *w, Agraph_t *sg, const struct node *n)
 	sb_text(b, n->id, 0);
 	sb_line(b);
 	kind_looks[n->kind].label(w, n, b);
+	/* a file on several devices: where each node that runs on one does */
+	if (w->g->device_of && runs_on_device(n->kind)) {
+		sb_line(b);
+		sb_printf(b, "on device %u", node_device(w->g, n));
+	}
 	struct describe_mark mk = {0};
 	bool marked = w->overlay && w->overlay->mark(w->overlay->ctx, n, &mk);
 	if (marked && mk.note) {
@@ -812,6 +824,8 @@ static void put_buffers(struct writer *w)
 		sb_printf(b, ")");
 		sb_line(b);
 		sb_printf(b, "%s", mem_kind_names[buf->memory]);
+		if (buf->memory == MEM_DEVICE && (g->device_of || g->ndevices > 1))
+			sb_printf(b, " memory on device %u", buf->device);
 		cg_set(bn[i], "label", b->s);
 		cg_set(bn[i], "shape", "cylinder");
 	}

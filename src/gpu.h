@@ -9,6 +9,9 @@
 #ifndef CGR_GPU_H
 #define CGR_GPU_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "diag.h"
 #include "model.h"
 #include "run_settings.h"
@@ -23,6 +26,14 @@ struct sweep;
  * with a row per point.  s holds each point's settings (npoints of them).
  */
 int gpu_run_sweep(const struct sweep *sw, const struct run_settings *s, struct diag *d);
+
+/*
+ * A suite's file that needs more GPUs than the suite has (from s->device,
+ * among s->device_mask's): true, with the reason for the SKIPPED line in
+ * why ("needs 2 GPUs, and the suite has 1 (GPU 1)").  A single run says
+ * so itself, as an error (exit 3).
+ */
+bool gpu_too_few(const struct gdef *g, const struct run_settings *s, char *why, size_t len);
 
 /*
  * A suite worker's start, before its first file (suite.h): load the

@@ -17,6 +17,7 @@
 #include "fileio.h"
 #include "gpu_attr.h"
 #include "gpu_build.h"
+#include "gpu_devices.h"
 #include "gpu_kernel.h"
 #include "mod_check.h"
 #include "monotime.h"
@@ -372,6 +373,16 @@ static const void *module_image(const struct gpu *gp, long mi, size_t *len)
 	return gp->file_bytes[mi];
 }
 
+const void *gpu_module_image(const struct gpu *gp, long mi, size_t *len)
+{
+	return module_image(gp, mi, len);
+}
+
+const char *gpu_kernel_symbol(const struct gpu *gp, const struct kernel_node *k)
+{
+	return symbol_of(gp, k);
+}
+
 /*
  * The sizes of kf's parameters, from the driver.  cuFuncGetParamInfo
  * reports one parameter at a time but not how many there are (CUDA 13.0
@@ -568,6 +579,9 @@ int gpu_load(struct gpu *gp)
 		}
 		gp->d->prefix = prefix;
 	}
+	/* the other devices' kernels, from the same images */
+	if (rc == 0 && !refused && gp->d->nerrors == before)
+		rc = gpu_devices_load(gp);
 	gpu_load_done(gp);
 	if (rc == 0 && refused)
 		rc = 3;
@@ -623,7 +637,10 @@ static int alloc_buffer(struct gpu *gp, size_t i)
 	CUresult r = CUDA_SUCCESS;
 	switch (b->memory) {
 	case MEM_DEVICE:
+		/* on its device (cugraphrun(5), Devices): in that device's context */
+		gpu_devices_enter(gp, b->device);
 		r = cu.MemAlloc(&gp->dptr[i], size);
+		gpu_devices_leave(gp);
 		break;
 	case MEM_HOST:
 		r = cu.MemHostAlloc(&gp->host[i], size,
@@ -662,8 +679,11 @@ static void free_buffer(struct gpu *gp, size_t i, enum mem_kind kind)
 	switch (kind) {
 	case MEM_DEVICE:
 	case MEM_MANAGED:
-		if (gp->dptr[i])
+		if (gp->dptr[i]) {
+			gpu_devices_enter(gp, kind == MEM_DEVICE ? gp->g->buffers[i].device : 0);
 			cu.MemFree(gp->dptr[i]);
+			gpu_devices_leave(gp);
+		}
 		break;
 	case MEM_HOST:
 		if (gp->host[i])
@@ -1019,8 +1039,12 @@ static void verbose_node(const struct gpu *gp, const struct node *n, const CUgra
 	default:
 		break;
 	}
-	gpu_verbose(gp, "%*sadded %s node '%s'%s", 2 * depth, "", node_kind_names[n->kind],
-		    n->id, extra);
+	unsigned dev = node_device(gp->g, n);
+	char on[32] = "";
+	if (dev)
+		snprintf(on, sizeof on, " on device %u", dev);
+	gpu_verbose(gp, "%*sadded %s node '%s'%s%s", 2 * depth, "", node_kind_names[n->kind],
+		    n->id, extra, on);
 }
 
 /*
@@ -1039,9 +1063,8 @@ int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 	case NK_KERNEL: {
 		const struct kernel_node *k = &n->u.kernel;
 		p->type = CU_GRAPH_NODE_TYPE_KERNEL;
-		/* the run's context: a module's function, or a library's kernel there */
-		gpu_kernel_target(gp, &gp->funcs[strmap_get(gp->func_index, k->function)], gp->ctx,
-				  &p->kernel);
+		/* its device's context: a module's function loaded there, or a library's kernel in it */
+		gpu_devices_kernel(gp, n, &p->kernel);
 		p->kernel.gridDimX = k->grid[0];
 		p->kernel.gridDimY = k->grid[1];
 		p->kernel.gridDimZ = k->grid[2];
@@ -1063,14 +1086,14 @@ int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->memset.elementSize = width;
 		p->memset.width = count;
 		p->memset.height = 1;
-		p->memset.ctx = gp->ctx;
+		p->memset.ctx = gpu_devices_ctx(gp, n);
 		break;
 	}
 	case NK_COPY: {
 		const struct copy_node *c = &n->u.copy;
 		CUDA_MEMCPY3D *m = &p->memcpy.copyParams;
 		p->type = CU_GRAPH_NODE_TYPE_MEMCPY;
-		p->memcpy.copyCtx = gp->ctx;
+		p->memcpy.copyCtx = gpu_devices_ctx(gp, n);
 		/* unified addressing: every buffer has a device address */
 		m->srcMemoryType = CU_MEMORYTYPE_UNIFIED;
 		m->srcDevice = gpu_buffer_addr(gp, c->from.buffer.idx, c->from.offset);
@@ -1101,8 +1124,8 @@ int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
 		p->alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
 		p->alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-		p->alloc.poolProps.location.id = gp->dev;
 		p->alloc.bytesize = b->size ? b->size : 1;
+		gpu_devices_alloc_params(gp, n, &p->alloc);
 		break;
 	}
 	case NK_FREE:
@@ -1134,11 +1157,11 @@ int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->conditional.handle = gp->handles[n->u.cond.condition.idx];
 		p->conditional.type = cond_type(n->kind);
 		p->conditional.size = n->kind == NK_WHILE ? 1 : (unsigned)n->u.cond.nbodies;
-		p->conditional.ctx = gp->ctx;
+		p->conditional.ctx = gpu_devices_ctx(gp, n);
 		break;
 	case NK_MEMOP:
 		p->type = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
-		p->memOp.ctx = gp->ctx;
+		p->memOp.ctx = gpu_devices_ctx(gp, n);
 		p->memOp.count = (unsigned)n->u.memop.nops;
 		p->memOp.paramArray = memop_params(gp, &n->u.memop);
 		p->memOp.flags = 0;
@@ -1316,7 +1339,9 @@ int gpu_build(struct gpu *gp)
 	gp->handles = xcalloc(g->nconditions ? g->nconditions : 1, sizeof *gp->handles);
 	for (size_t i = 0; i < g->nconditions; i++) {
 		const struct condition *c = &g->conditions[i];
-		r = cu.GraphConditionalHandleCreate(&gp->handles[i], gp->root, gp->ctx,
+		/* in its conditional node's context: only kernels there may set it */
+		r = cu.GraphConditionalHandleCreate(&gp->handles[i], gp->root,
+						    gpu_devices_ctx_of(gp, c->device),
 						    c->default_value, CU_GRAPH_COND_ASSIGN_DEFAULT);
 		if (r != CUDA_SUCCESS) {
 			diag_error(gp->d, c->pos, "cannot create conditional handle '%s': %s",
@@ -1433,8 +1458,10 @@ void gpu_close(struct gpu *gp)
 		/* graph allocations go back to the pool at graph teardown */
 		cu.CtxSynchronize();
 		cu.DeviceGraphMemTrim(gp->dev);
+		gpu_devices_close(gp, true);
 		cu.DevicePrimaryCtxRelease(gp->dev);
 	}
+	gpu_devices_close(gp, false);
 	for (size_t i = 0; gp->images && i < g->nmodules; i++)
 		rtc_image_free(&gp->images[i]);
 	free(gp->images);

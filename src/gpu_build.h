@@ -63,6 +63,8 @@ struct host_call {
 	const struct node *n;
 };
 
+struct gpu_devs;
+
 struct gpu {
 	struct gdef *g;                 /* borrowed */
 	struct diag *d;                 /* borrowed */
@@ -115,6 +117,8 @@ struct gpu {
 	/* run.persisting_l2 set the context's limit (gpu_attr.c), which was this */
 	bool l2_set;
 	size_t l2_before;
+	/* the file's devices beyond the run's own GPU (gpu_devices.h); NULL before gpu_devices_open */
+	struct gpu_devs *devs;
 	/* a sweep: every point's model (the names source modules are compiled with) */
 	struct gdef *const *models;
 	size_t nmodels;
@@ -136,6 +140,13 @@ int gpu_open(struct gpu *gp, struct gdef *g, int device, enum verbosity v, struc
  * memory opt-in.  0 or 3 (load, shared memory refused) / 2 (args).
  */
 int gpu_load(struct gpu *gp);
+/*
+ * During gpu_load only (gpu_devices.c loads a module once per device): the
+ * image a module was loaded from (NULL: none kept), and the name a kernel
+ * node's function has in it.
+ */
+const void *gpu_module_image(const struct gpu *gp, long mi, size_t *len);
+const char *gpu_kernel_symbol(const struct gpu *gp, const struct kernel_node *k);
 /* Buffers (not graph-owned ones), events, conditional handles.  0 or 3. */
 int gpu_alloc(struct gpu *gp);
 /* Copy every buffer's init contents to it.  0 or 3. */

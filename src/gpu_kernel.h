@@ -7,7 +7,9 @@
  * context it runs in (CUDA_KERNEL_NODE_PARAMS' kern and ctx) rather than
  * a function.  That is how nodes on several GPUs get their kernels from
  * one load (issue 26).  gpu_build.c loads, finds and checks kernels
- * through here; nothing else calls the module or library entry points.
+ * through here; the only other caller of the module entry points is
+ * gpu_devices.c, which loads a module once more in each other device's
+ * context of a file on several devices (--modules=module).
  *
  * Ownership: the modules and libraries are the struct gpu's
  * (gpu_kernel_unload releases them); names returned are the driver's.

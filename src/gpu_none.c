@@ -11,6 +11,13 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 	return 3;
 }
 
+/* No driver to count GPUs with: gpu_run says why the file cannot run. */
+bool gpu_too_few(const struct gdef *g, const struct run_settings *s, char *why, size_t len)
+{
+	(void)g; (void)s; (void)why; (void)len;
+	return false;
+}
+
 int gpu_run_sweep(const struct sweep *sw, const struct run_settings *s, struct diag *d)
 {
 	(void)sw;

@@ -18,6 +18,7 @@
 #include "fileio.h"
 #include "gpu.h"
 #include "gpu_build.h"
+#include "gpu_devices.h"
 #include "gpu_dot.h"
 #include "gpu_launch.h"
 #include "gpu_mem.h"
@@ -351,6 +352,8 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 			return 2;
 	struct gpu gp;
 	int rc = gpu_open(&gp, g, s->device, s->verbosity, d);
+	if (rc == 0)
+		rc = gpu_devices_open(&gp, s);
 	struct report rep;
 	memset(&rep, 0, sizeof rep);
 	struct run rn;
@@ -363,6 +366,7 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 		rep.file = g->file;
 		rep.device = s->device;
 		rep.device_name = name;
+		rep.devices = gpu_devices_report(&gp, &rep.ndevices);
 		rep.cc_major = gp.cc_major;
 		rep.cc_minor = gp.cc_minor;
 		rep.driver_version = cu.driver_version;
@@ -379,6 +383,7 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 	run_teardown(&rn);
 	free((void *)rep.spans);
 	free((void *)rep.samples);
+	free((void *)rep.devices);
 	gpu_close(&gp);
 	diag_finish(d);
 	return rc;

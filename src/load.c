@@ -1221,12 +1221,23 @@ static void key_buffer_init(struct ld *l, void *obj, const struct keydef *kd, st
 	}
 }
 
+/* device: N, relative to the run's GPU (cugraphrun(5), Devices). */
+static void key_buffer_device(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct buffer *b = obj;
+	uint64_t v;
+	b->device_pos = kpos;
+	if ((b->has_device = get_u64(l, kd->name, 0, GDEF_MAX_FILE_DEVICE, &v, NULL)))
+		b->device = (uint8_t)v;
+}
+
 static const struct keydef buffer_keys[] = {
 	{"type", key_buffer_type, 0},
 	{"count", key_buffer_count, 0},
 	{"size", key_buffer_size, 0},
 	{"memory", key_buffer_memory, 0},
 	{"init", key_buffer_init, 0},
+	{"device", key_buffer_device, 0},
 };
 static const struct keytab buffer_tab = KEYTAB(buffer_keys);
 
@@ -2703,6 +2714,18 @@ static void key_node_enabled(struct ld *l, void *obj, const struct keydef *kd, s
 	}
 }
 
+/* device: N is listed with where it was written (gdef.devs); the validator says which kinds take it. */
+static void key_node_device(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	uint64_t v;
+	if (get_u64(l, kd->name, 0, GDEF_MAX_FILE_DEVICE, &v, NULL)) {
+		struct node_device *nd = VEC_PUSH(l->g->devs, l->g->ndevs, l->g->capdevs);
+		nd->node = obj;
+		nd->device = (uint8_t)v;
+		nd->pos = kpos;
+	}
+}
+
 static const struct keydef node_keys[] = {
 	{"kernel", key_node_kind, NK_KERNEL},
 	{"id", key_node_id, 0},
@@ -2721,6 +2744,7 @@ static const struct keydef node_keys[] = {
 	{"switch", key_node_kind, NK_SWITCH},
 	{"memop", key_node_kind, NK_MEMOP},
 	{"enabled", key_node_enabled, 0},
+	{"device", key_node_device, 0},
 };
 static const struct keytab node_tab = KEYTAB(node_keys);
 

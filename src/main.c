@@ -21,6 +21,7 @@
 #include "suite.h"
 #include "sweep.h"
 #include "validate.h"
+#include "validate_devices.h"
 #include "xmalloc.h"
 
 /* --describe=FILE: "-" is stdout. */
@@ -71,6 +72,8 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	s->repeat = o->has_repeat ? o->repeat : r->has_repeat ? r->repeat : 100;
 	s->warmup = o->has_warmup ? o->warmup : r->has_warmup ? r->warmup : 3;
 	s->device = o->has_device ? o->device : r->has_device ? r->device : 0;
+	s->device_mask = o->has_devices && !o->devices_all ? o->device_mask : 0;
+	s->no_peer = o->no_peer;
 	s->timeout_ns = o->has_timeout ? o->timeout_ns : r->has_timeout ? r->timeout_ns : 0;
 	s->timeout_from_file = !o->has_timeout && r->has_timeout;
 	s->instantiate = o->has_instantiate ? o->instantiate :
@@ -144,6 +147,9 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	/* a template is one model per point (sweep.h); any other file one */
 	struct sweep *sw = sweep_load(o->file, o->axis_args, o->naxis_args, &d);
 	bool valid = sw != NULL && d.nerrors == 0 && sweep_validate(sw, &d, &ms);
+	/* a sweep's points are updated in one context (validate_devices.h) */
+	for (size_t k = 0; valid && sw->naxes > 0 && k < sw->npoints; k++)
+		valid = validate_one_device(sw->models[k], &d);
 	/* --disable names nodes of this file: an id it lacks is an error about it */
 	for (size_t k = 0; valid && o->ndisable && k < sw->npoints; k++)
 		valid = gdef_disable(sw->models[k], (const char *const *)o->disable,
@@ -185,8 +191,13 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		struct run_settings s;
 		settings_from(&s, g, o);
 		s.frontend_s = monotime() - t0;
-		status = sweep ? run_sweep(sw, o, s.frontend_s, &d) : gpu_run(g, &s, &d);
-		status = expectation(g, o, status, &d, fo);
+		/* in a suite, a file that needs more GPUs than it has is skipped */
+		if (fo && gpu_too_few(g, &s, fo->note, sizeof fo->note)) {
+			fo->skipped = true;
+		} else {
+			status = sweep ? run_sweep(sw, o, s.frontend_s, &d) : gpu_run(g, &s, &d);
+			status = expectation(g, o, status, &d, fo);
+		}
 	}
 	sweep_free(sw);
 	return status;

@@ -123,6 +123,7 @@ struct gdef *gdef_new(const char *file)
 	g->dir = gdef_strndup(g, file, slash ? (size_t)(slash - file) + 1 : 0);
 	g->root = graph_new(NULL, NULL);
 	g->root->arena = &g->arena;
+	g->ndevices = 1;
 	return g;
 }
 
@@ -233,6 +234,7 @@ void gdef_free(struct gdef *g)
 	free(g->checks);
 	free(g->kattrs);
 	free(g->off);
+	free(g->devs);
 	strmap_free(g->module_index);
 	strmap_free(g->buffer_index);
 	strmap_free(g->event_index);

@@ -31,6 +31,12 @@
 #define GDEF_FORMAT_VERSION 1
 /* The largest GPU ordinal accepted, from the file or the command line. */
 #define GDEF_MAX_DEVICE 1024
+/*
+ * The largest device number a node or buffer may give ('device: N').  A
+ * file's device numbers are relative to the run (cugraphrun(5), Devices):
+ * 0 is the GPU the file runs on, 1 the next one, and so on.
+ */
+#define GDEF_MAX_FILE_DEVICE 63
 
 /* A reference to a named thing, as written; idx is set by the validator. */
 struct name_ref {
@@ -109,6 +115,9 @@ struct buffer {
 	enum mem_kind memory;
 	struct pos memory_pos;
 	struct init init;
+	bool has_device;
+	uint8_t device;                 /* 'device: N' (device memory); default 0 */
+	struct pos device_pos;
 	bool dynamic;                   /* a sweep: some value of it reads an axis */
 };
 
@@ -124,6 +133,7 @@ struct condition {
 	bool has_default;
 	struct pos default_pos;
 	long user;                      /* validator: -1, or set while walking */
+	uint8_t device;                 /* validator: its conditional node's device */
 	bool dynamic;                   /* a sweep: its default reads an axis */
 };
 
@@ -519,6 +529,16 @@ struct run_defaults {
 	struct pos persisting_l2_pos;
 };
 
+/*
+ * A node written with 'device: N', and where.  Kept beside the nodes, as
+ * the launch attributes are: most files never name a device.
+ */
+struct node_device {
+	struct node *node;
+	uint8_t device;
+	struct pos pos;
+};
+
 /* A node written with 'enabled: false', and where. */
 struct switched_off {
 	struct node *node;
@@ -561,6 +581,17 @@ struct gdef {
 	/* nodes written with 'enabled: false' (malloc'd) */
 	struct switched_off *off;
 	size_t noff, capoff;
+	/* nodes written with 'device: N', file order (malloc'd) */
+	struct node_device *devs;
+	size_t ndevs, capdevs;
+	/*
+	 * validator (validate_devices.c): per all_nodes index, the device the
+	 * node runs on, its own 'device:' or its graph's (in the arena); NULL
+	 * when every node is on device 0.  ndevices: 1 + the highest device
+	 * number a node or buffer uses, so how many GPUs the file needs.
+	 */
+	uint8_t *device_of;
+	unsigned ndevices;
 	struct throughput_decl throughput;
 	/*
 	 * validator: name lookups.  node_index may hold only the explicit ids
@@ -610,6 +641,12 @@ static inline const struct kernel_attrs *kernel_attrs_of(const struct gdef *g,
  * again or update in place asks here first.
  */
 const struct node *gdef_device_updatable(const struct gdef *g);
+
+/* The device node n runs on, relative to the run's (after validation). */
+static inline unsigned node_device(const struct gdef *g, const struct node *n)
+{
+	return g->device_of ? g->device_of[n->seq] : 0;
+}
 
 /* Counts by kind over a graph and everything nested in it. */
 void graph_count_kinds(const struct graph *gr, size_t counts[NK_COUNT], bool recurse);

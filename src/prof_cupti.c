@@ -89,7 +89,7 @@ struct profiler {
 /* The CUPTI major version whose record layouts take_record reads. */
 #define CUPTI_RECORDS_MAJOR 13
 #if CUPTI_API_VERSION / 10000 != CUPTI_RECORDS_MAJOR
-#error "take_record reads CUPTI 13's records (CUpti_ActivityKernel10, Memset4, Memcpy6)"
+#error "take_record reads CUPTI 13's records (CUpti_ActivityKernel10, Memset4, Memcpy6, MemcpyPtoP4)"
 #endif
 
 /* CUPTI's buffer callbacks take no user data: the one profiler of the process. */
@@ -311,6 +311,20 @@ static void take_record(struct profiler *p, const CUpti_Activity *a)
 		corr = m->correlationId;
 		break;
 	}
+	case CUPTI_ACTIVITY_KIND_MEMCPY2: {
+		/* a copy between two GPUs (cugraphrun(5), Devices): deviceId is the GPU that ran it */
+		const CUpti_ActivityMemcpyPtoP4 *m = (const void *)a;
+		r = new_rec(p, m->graphNodeId);
+		r->kind = PROF_MEMCPY;
+		r->start_ns = m->start;
+		r->end_ns = m->end;
+		r->stream = m->streamId;
+		r->device = m->deviceId;
+		r->bytes = m->bytes;
+		graph = m->graphId;
+		corr = m->correlationId;
+		break;
+	}
 	default:
 		return;
 	}
@@ -354,9 +368,10 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 	free(buf);
 }
 
+/* MEMCPY2: copies between GPUs (peer to peer), which MEMCPY leaves out. */
 static const CUpti_ActivityKind kinds[] = {
 	CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMSET,
-	CUPTI_ACTIVITY_KIND_MEMCPY,
+	CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2,
 };
 
 static int cmp_pair(const void *a, const void *b)

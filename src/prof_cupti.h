@@ -1,6 +1,7 @@
 /*
  * CUPTI, opened at run time like the driver (never linked): the profiled
- * launches' activity records (kernels, memsets, memcpys), each mapped back
+ * launches' activity records (kernels, memsets, memcpys, copies between
+ * GPUs), each mapped back
  * to the YAML node it ran for through its graph node id.  <cupti*.h> is
  * included in prof_cupti.c and nowhere else.
  *

@@ -91,7 +91,8 @@ int prof_run_outputs(struct prof_run *pr, const struct run_settings *s,
 	if (o->trace) {
 		size_t n;
 		const struct prof_rec *recs = profiler_records(pr->prof, &n);
-		struct trace_info ti = {graph, rep->device_name, rep->device};
+		struct trace_info ti = {graph, rep->device_name, rep->device, rep->devices,
+					rep->ndevices};
 		FILE *f = output_open(o->trace);
 		if (f == NULL) {
 			rc = 2;

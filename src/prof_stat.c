@@ -386,8 +386,10 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 			idw = strlen(s->nodes[i].node->id);
 	fprintf(out, "  %-12s GPU time per execution in us; share: GPU time per launch over the "
 		"median launch%s\n", "nodes", s->has_plain ? "" : " (profiled)");
-	fprintf(out, "    %-*s  %-6s %6s %9s %9s %9s %7s\n", (int)idw, "id", "kind", "runs",
-		"median", "min", "max", "share");
+	/* a file on several devices: a column of the device each node runs on */
+	bool devs = s->g->device_of != NULL;
+	fprintf(out, "    %-*s  %-6s %s%6s %9s %9s %9s %7s\n", (int)idw, "id", "kind",
+		devs ? "dev " : "", "runs", "median", "min", "max", "share");
 	for (size_t i = 0; i < s->nnodes; i++) {
 		const struct prof_node *pn = &s->nodes[i];
 		if (!prof_kind_is_device_work(pn->node->kind))
@@ -397,8 +399,11 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 			snprintf(a, sizeof a, "off");
 		else
 			format_runs(pn->execs_per_launch, a, sizeof a);
-		fprintf(out, "    %-*s  %-6s %6s", (int)idw, pn->node->id,
-			node_kind_names[pn->node->kind], a);
+		fprintf(out, "    %-*s  %-6s ", (int)idw, pn->node->id,
+			node_kind_names[pn->node->kind]);
+		if (devs)
+			fprintf(out, "%3u ", node_device(s->g, pn->node));
+		fprintf(out, "%6s", a);
 		if (pn->nexec)
 			fprintf(out, " %9.2f %9.2f %9.2f %6.1f%%\n", pn->median * 1e6,
 				pn->min * 1e6, pn->max * 1e6, 100 * pn->share);
@@ -499,7 +504,11 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 		fprintf(out, "%s\n%*s{\"id\": ", first ? "" : ",", (d + 1) * 2, "");
 		first = false;
 		json_string(out, pn->node->id);
-		fprintf(out, ", \"kind\": \"%s\", \"executions\": ", node_kind_names[pn->node->kind]);
+		fprintf(out, ", \"kind\": \"%s\", ", node_kind_names[pn->node->kind]);
+		/* a file on several devices: the one the node runs on (cugraphrun(5), Devices) */
+		if (s->g->device_of)
+			fprintf(out, "\"device\": %u, ", node_device(s->g, pn->node));
+		fputs("\"executions\": ", out);
 		json_number(out, pn->execs_per_launch);
 		fprintf(out, ", \"executions_total\": %zu", pn->nexec);
 		static const char *const keys[] = {"median_s", "min_s", "max_s", "per_launch_s",

@@ -1,8 +1,9 @@
 /*
  * Chrome trace events (see prof_trace.h).  One complete event ("ph": "X") per
  * node execution, named by the node's YAML id, with ts and dur in
- * microseconds from the first record; one track (tid) per CUDA stream that
- * CUPTI named.  A track must hold events that nest or follow each other,
+ * microseconds from the first record; one process (pid) per GPU, 1 for
+ * the run's own and 1 + k for a file's device k, and in it one track (tid)
+ * per CUDA stream that CUPTI named.  A track must hold events that nest or follow each other,
  * so when two executions on one stream overlap (the graph's branches can
  * run at once), the later one goes to the stream's next lane, a track of
  * its own ("stream 7 (2)").  Track 0, "launches", spans each profiled
@@ -18,10 +19,12 @@
 
 #include "json.h"
 #include "prof_trace.h"
+#include "report.h"
 #include "xmalloc.h"
 
-/* A track: a stream and a lane on it, and where its last event ends. */
+/* A track: a GPU's stream and a lane on it, and where its last event ends. */
 struct lane {
+	unsigned pid;
 	uint32_t stream;
 	unsigned lane;
 	uint64_t end;
@@ -52,6 +55,34 @@ static void put_dims(FILE *out, const char *key, const uint32_t d[3])
 	fprintf(out, ", \"%s\": [%u, %u, %u]", key, d[0], d[1], d[2]);
 }
 
+/* The process of a record: its GPU's device in the file (CUPTI's deviceId is the ordinal). */
+static unsigned pid_of(const struct prof_rec *r, const struct trace_info *ti)
+{
+	for (size_t k = 0; ti->ndevices > 1 && k < ti->ndevices; k++)
+		if (ti->devices[k].ordinal >= 0 && (uint32_t)ti->devices[k].ordinal == r->device)
+			return 1 + (unsigned)k;
+	return 1;
+}
+
+/* The metadata naming process pid, and its place among the others. */
+static void put_process(FILE *out, unsigned pid, int ordinal, const char *name, long device)
+{
+	char pname[320];
+	if (device >= 0)
+		snprintf(pname, sizeof pname, "GPU %d: %s (device %ld)", ordinal, name ? name : "?",
+			 device);
+	else
+		snprintf(pname, sizeof pname, "GPU %d: %s", ordinal, name ? name : "?");
+	fprintf(out, "%s{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"process_name\", "
+		"\"pid\": %u, \"tid\": 0, \"args\": {\"name\": ", pid == 1 ? "" : ",\n", pid);
+	json_string(out, pname);
+	fputs("}}", out);
+	if (device >= 0)
+		fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": "
+			"\"process_sort_index\", \"pid\": %u, \"tid\": 0, \"args\": "
+			"{\"sort_index\": %u}}", pid, pid);
+}
+
 int trace_write(FILE *out, const struct prof_rec *recs, size_t n, const struct trace_info *ti)
 {
 	uint64_t t0 = UINT64_MAX;
@@ -70,10 +101,11 @@ int trace_write(FILE *out, const struct prof_rec *recs, size_t n, const struct t
 	unsigned *tid = xcalloc(n ? n : 1, sizeof *tid);
 	for (size_t oi = 0; oi < n; oi++) {
 		const struct prof_rec *r = &recs[order[oi].i];
+		unsigned pid = pid_of(r, ti);
 		struct lane *l = NULL;
 		unsigned count = 0;
 		for (size_t k = 0; k < nlanes && l == NULL; k++) {
-			if (lanes[k].stream != r->stream)
+			if (lanes[k].stream != r->stream || lanes[k].pid != pid)
 				continue;
 			count++;
 			if (lanes[k].end <= r->start_ns)
@@ -81,6 +113,7 @@ int trace_write(FILE *out, const struct prof_rec *recs, size_t n, const struct t
 		}
 		if (l == NULL) {
 			l = VEC_PUSH(lanes, nlanes, caplanes);
+			l->pid = pid;
 			l->stream = r->stream;
 			l->lane = count;
 			l->tid = (unsigned)nlanes;  /* 0 is the launches track */
@@ -94,25 +127,26 @@ int trace_write(FILE *out, const struct prof_rec *recs, size_t n, const struct t
 	fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"graph\": ", out);
 	json_string(out, ti->graph);
 	fputs("},\n\"traceEvents\": [\n", out);
-	char pname[320];
-	snprintf(pname, sizeof pname, "GPU %d: %s", ti->device,
-		 ti->device_name ? ti->device_name : "?");
-	fputs("{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0, "
-	      "\"args\": {\"name\": ", out);
-	json_string(out, pname);
-	fputs("}},\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 0, "
+	if (ti->ndevices > 1)
+		for (size_t k = 0; k < ti->ndevices; k++)
+			put_process(out, 1 + (unsigned)k, ti->devices[k].ordinal,
+				    ti->devices[k].name, (long)k);
+	else
+		put_process(out, 1, ti->device, ti->device_name, -1);
+	fputs(",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 0, "
 	      "\"args\": {\"name\": \"launches\"}}", out);
 	for (size_t k = 0; k < nlanes; k++) {
 		if (lanes[k].lane)
-			fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": 1, "
+			fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": %u, "
 				"\"tid\": %u, \"args\": {\"name\": \"stream %u (%u)\"}}",
-				lanes[k].tid, lanes[k].stream, lanes[k].lane + 1);
+				lanes[k].pid, lanes[k].tid, lanes[k].stream, lanes[k].lane + 1);
 		else
-			fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": 1, "
+			fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_name\", \"pid\": %u, "
 				"\"tid\": %u, \"args\": {\"name\": \"stream %u\"}}",
-				lanes[k].tid, lanes[k].stream);
-		fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_sort_index\", \"pid\": 1, "
-			"\"tid\": %u, \"args\": {\"sort_index\": %u}}", lanes[k].tid, lanes[k].tid);
+				lanes[k].pid, lanes[k].tid, lanes[k].stream);
+		fprintf(out, ",\n{\"ph\": \"M\", \"cat\": \"__metadata\", \"name\": \"thread_sort_index\", \"pid\": %u, "
+			"\"tid\": %u, \"args\": {\"sort_index\": %u}}", lanes[k].pid, lanes[k].tid,
+			lanes[k].tid);
 	}
 	/* each launch, from its first start to its last end */
 	for (size_t i = 0; i < n;) {
@@ -135,13 +169,15 @@ int trace_write(FILE *out, const struct prof_rec *recs, size_t n, const struct t
 		fputs(",\n{\"ph\": \"X\", \"name\": ", out);
 		json_string(out, r->node ? r->node->id : r->name ? r->name :
 				 prof_kind_names[r->kind]);
-		fprintf(out, ", \"cat\": \"%s\", \"pid\": 1, \"tid\": %u, \"ts\": %.3f, "
+		fprintf(out, ", \"cat\": \"%s\", \"pid\": %u, \"tid\": %u, \"ts\": %.3f, "
 			"\"dur\": %.3f, \"args\": {\"launch\": %u, \"node_kind\": ",
-			prof_kind_names[r->kind], tid[i], us(r->start_ns, t0),
+			prof_kind_names[r->kind], pid_of(r, ti), tid[i], us(r->start_ns, t0),
 			r->end_ns > r->start_ns ? (double)(r->end_ns - r->start_ns) * 1e-3 : 0.0,
 			r->launch + 1);
 		json_string(out, r->node ? node_kind_names[r->node->kind] : NULL);
 		fprintf(out, ", \"stream\": %u", r->stream);
+		if (ti->ndevices > 1)
+			fprintf(out, ", \"gpu\": %u", r->device);
 		if (r->kind == PROF_KERNEL) {
 			put_dims(out, "grid", r->grid);
 			put_dims(out, "block", r->block);

@@ -18,6 +18,10 @@
  *     driver             "13.0"
  *     peak_bandwidth_gb_per_s  2 x memory clock x bus width / 8 from the
  *                        driver's attributes, or null when it does not say
+ *   devices            only for a file on several devices (cugraphrun(5),
+ *                      Devices): per device, from 0, {device, ordinal,
+ *                      name, peers: the devices whose memory it reaches
+ *                      with peer access}
  *   graph              null when there is no graph, else an object:
  *     nodes              every node, nested ones included
  *     by_kind            {kind: count} over every node, nested ones
@@ -238,6 +242,50 @@ static void print_launch_line(FILE *out, const struct report *r)
 	fputc('\n', out);
 }
 
+/* A file's devices: their GPUs and the devices each reaches with peer access. */
+static void json_devices(FILE *out, const struct report *r)
+{
+	fputc('[', out);
+	for (size_t k = 0; k < r->ndevices; k++) {
+		const struct report_device *d = &r->devices[k];
+		fprintf(out, "%s\n    {\"device\": %zu, \"ordinal\": %d, \"name\": ", k ? "," : "", k,
+			d->ordinal);
+		json_string(out, d->name);
+		fputs(", \"peers\": [", out);
+		bool first = true;
+		for (size_t b = 0; b < r->ndevices; b++)
+			if (b != k && (d->peers >> b & 1)) {
+				fprintf(out, "%s%zu", first ? "" : ", ", b);
+				first = false;
+			}
+		fputs("]}", out);
+	}
+	fputs("\n  ]", out);
+}
+
+/* "  devices      0: GPU 1, 1: GPU 0; peer access 0 <-> 1" for people. */
+static void print_devices(FILE *out, const struct report *r)
+{
+	if (r->ndevices < 2)
+		return;
+	fprintf(out, "  %-12s ", "devices");
+	for (size_t k = 0; k < r->ndevices; k++)
+		fprintf(out, "%s%zu: GPU %d", k ? ", " : "", k, r->devices[k].ordinal);
+	fputs("; peer access", out);
+	bool any = false;
+	for (size_t a = 0; a < r->ndevices; a++)
+		for (size_t b = 0; b < r->ndevices; b++) {
+			bool ab = a != b && (r->devices[a].peers >> b & 1);
+			bool ba = r->devices[b].peers >> a & 1;
+			/* a pair once: both ways at its first device, one way where it is */
+			if (!ab || (ba && b < a))
+				continue;
+			fprintf(out, "%s %zu %s %zu", any ? "," : "", a, ba ? "<->" : "->", b);
+			any = true;
+		}
+	fputs(any ? "\n" : " none\n", out);
+}
+
 /* Bytes for people: "0 B", "512 KiB", "64 MiB", "1.5 GiB". */
 static void format_mem(uint64_t bytes, char *buf, size_t len)
 {
@@ -276,6 +324,7 @@ void report_print_human(FILE *out, const struct report *r)
 		fprintf(out, "  %-12s %d: %s (sm_%d%d), driver %d.%d\n", "device", r->device,
 			r->device_name, r->cc_major, r->cc_minor, r->driver_version / 1000,
 			r->driver_version % 1000 / 10);
+	print_devices(out, r);
 	if (r->root)
 		print_graph_line(out, r->root);
 	print_disabled(out, r->root);
@@ -455,6 +504,10 @@ void report_print_json(FILE *out, const struct report *r)
 	json_string(out, r->file);
 	json_key(out, 1, false, "device");
 	json_device(out, r);
+	if (r->ndevices > 1) {
+		json_key(out, 1, false, "devices");
+		json_devices(out, r);
+	}
 	json_key(out, 1, false, "graph");
 	json_graph(out, r->root);
 	json_key(out, 1, false, "disabled");

@@ -46,6 +46,14 @@ struct point_report {
     double eval_s;
 };
 
+/* One of a file's devices (cugraphrun(5), Devices): the GPU it was. */
+struct report_device {
+	int ordinal;
+	const char *name;               /* as the driver reports it */
+	/* bit k: it reached device k's memory with peer access (itself included) */
+	unsigned long long peers;
+};
+
 /*
  * The device's memory for graph allocations at one moment, in bytes, as
  * cuDeviceGetGraphMemAttribute counts it: in use by graphs and reserved
@@ -60,6 +68,9 @@ struct report {
 	const char *file;
 	int device;
 	const char *device_name;
+	/* a file on several devices: each one's GPU, device 0 first (NULL, 0: one device) */
+	const struct report_device *devices;
+	size_t ndevices;
 	int cc_major, cc_minor;
 	int driver_version;             /* as cuDriverGetVersion: 13000 */
 	const struct graph *root;       /* for node counts */

@@ -56,7 +56,10 @@ enum module_api { MODULE_API_MODULE, MODULE_API_LIBRARY };
 struct run_settings {
 	uint32_t repeat;                /* default 100 */
 	uint32_t warmup;                /* default 3 */
-	int device;                     /* default 0 */
+	int device;                     /* default 0: the file's device 0 (cugraphrun(5), Devices) */
+	/* the GPUs the file's other devices may be (--devices in a suite), bit i: GPU i; 0: all */
+	uint64_t device_mask;
+	bool no_peer;                   /* --no-peer: no peer access between the file's devices */
 	uint64_t timeout_ns;            /* 0: none */
 	bool timeout_from_file;         /* run.timeout set it, not --timeout */
 	unsigned instantiate;           /* enum inst_flag bits */

@@ -557,8 +557,10 @@ static int suite_start(struct suite *st, const struct options *o, run_file_fn *r
 	st->stdout_taken = st->json_stdout || (o->junit && strcmp(o->junit, "-") == 0);
 	file_list_collect(o, &st->list);
 	st->res = xcalloc(st->list.n ? st->list.n : 1, sizeof *st->res);
-	for (size_t i = 0; i < st->list.n; i++)
+	for (size_t i = 0; i < st->list.n; i++) {
 		st->res[i].file = st->list.files[i];
+		st->res[i].device = -1;
+	}
 
 	const char *tmp = getenv("TMPDIR");
 	snprintf(st->tmpdir, sizeof st->tmpdir, "%s/cugraphrun.XXXXXX",

@@ -100,6 +100,11 @@ int suite_json_write(const char *path, const struct file_result *res, size_t n,
 		fprintf(out, ", \"result\": \"%s\", \"expected_failure\": %s, "
 			"\"exit_status\": %d, \"seconds\": %.6f",
 			result_names[r->kind], r->xfail ? "true" : "false", r->status, r->seconds);
+		/* the GPU of the worker that took it: where a file that made no report ran */
+		if (r->device >= 0)
+			fprintf(out, ", \"device\": %d", r->device);
+		else
+			fputs(", \"device\": null", out);
 		if (r->kind == RES_SKIPPED) {
 			fputs(", \"skip_reason\": ", out);
 			json_string(out, r->note);

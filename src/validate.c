@@ -3,7 +3,9 @@
  * meets the sections of the file: names, module files, buffers, every node
  * (its kind's rules and the driver's rules on where it may stand), the
  * dependencies of every graph (after, edges, chain, cycles, topological
- * order), graph-memory lifetimes, conditions and events, checks, run.
+ * order), graph-memory lifetimes, conditions and events, checks, run;
+ * then the CUDA 12/13 features' rules (validate_driver.c) and the devices
+ * (validate_devices.c).
  * Each pass keeps going after an error so that all of them are reported;
  * diag caps the printing.  Everything is linear in the size of the file
  * except the graph-memory pass, which walks the root graph twice per
@@ -25,6 +27,7 @@
 
 #include "strmap.h"
 #include "validate.h"
+#include "validate_devices.h"
 #include "validate_driver.h"
 #include "xmalloc.h"
 
@@ -1968,6 +1971,7 @@ bool gdef_validate_with(struct gdef *g, struct diag *d, const struct mod_setting
 	check_checks(&v);
 	check_run_section(&v);
 	validate_driver(g, d, d->nerrors == errors);
+	validate_devices(g, d);
 
 	mod_check_free(v.mods);
 	free(v.bad_module);

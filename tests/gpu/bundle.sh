@@ -19,6 +19,9 @@
 #              the reports the cases write with them)
 #   run.sh     the suite runner: `sh .gpu/run.sh` prints
 #              "N passed, N failed, N skipped"
+#   two-gpus.sh  on a machine with two GPUs: the suite on two and on one,
+#              the two-GPU example profiled, peer-bench, suite-bench
+#              --mode gpus (issue 26)
 #
 # Then, from the repository root, on the GPU machine: sh .gpu/run.sh
 set -eu
@@ -102,4 +105,5 @@ done
 cp "$src/schemas/report.schema.json" "$out/schemas/"
 cp "$src/tests/report-schema.py" "$out/report-schema.py"
 cp "$src/tests/gpu/run.sh" "$out/run.sh"
+cp "$src/tests/gpu/two-gpus.sh" "$out/two-gpus.sh"
 echo "bundle.sh: GPU suite in $out ($(du -sh "$out" | cut -f1)); on the GPU machine: sh ${out#"$src"/}/run.sh"

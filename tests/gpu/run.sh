@@ -21,6 +21,8 @@
 #                              its checks ("stdout": its standard output):
 #                              it must exist and be valid under the schema
 #       #@ needs: PROGRAM      skip the case when PROGRAM is not installed
+#       #@ gpus: N             skip the case when the machine has fewer than
+#                              N GPUs (an example may say so too)
 #       #@ shares-memory       its kernels use shared memory (SANITIZE=racecheck)
 #       #@ sanitizer-allows: TEXT  a compute-sanitizer report holding TEXT
 #                              is expected (a kernel that traps on purpose)
@@ -36,6 +38,11 @@
 #
 # Results (stdout, stderr, output files) stay in $RESULTS (default
 # results/ beside this script), one directory per case.
+#
+# GPUs: the suite counts them with nvidia-smi -L (as many as
+# CUDA_VISIBLE_DEVICES lists, when it is set), or takes GPUS=N from the
+# environment; cases and examples that say "#@ gpus: 2" skip with fewer,
+# saying so.  Everything else holds on one GPU and on several alike.
 #
 # Usage: run.sh [NAME...]   (case or example names; default all)
 #
@@ -73,6 +80,17 @@ fi
 
 pass=0 fail=0 skip=0
 failed_names=
+
+# The GPUs this process sees: nvidia-smi's list, cut to CUDA_VISIBLE_DEVICES's.
+gpu_count() {
+	n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+	if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then
+		v=$(printf '%s\n' "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c .)
+		[ "$v" -lt "$n" ] && n=$v
+	fi
+	echo "$n"
+}
+GPUS=${GPUS:-$(gpu_count)}
 
 RS=$D/report-schema.py
 RS_SCHEMA=$D/schemas/report.schema.json
@@ -280,11 +298,20 @@ run_unit() {
 	esac
 }
 
+# Skip $1 ($2 its YAML) when it says "#@ gpus: N" and the machine has fewer.
+gpus_skip() {
+	want=$(directives "$2" gpus)
+	[ -n "$want" ] && [ "$GPUS" -lt "$want" ] || return 1
+	skipped "$1" "needs $want GPUs, this machine has $GPUS"
+	return 0
+}
+
 run_example() {
 	f=$1
 	name=example:$(basename "$f" .yaml)
 	out=$RESULTS/$(basename "$f" .yaml).example
 	mkdir -p "$out"
+	gpus_skip "$name" "$f" && return
 	san_skip "$name" "$f" && return
 	sargs=
 	[ -n "$SANITIZE" ] && sargs=$SANITIZE_ARGS
@@ -323,6 +350,7 @@ run_case() {
 			return
 		fi
 	done
+	gpus_skip "$base" "$f" && return
 	san_skip "$base" "$f" && return
 	args=$(directives "$f" args)
 	want=$(directives "$f" status)
@@ -380,6 +408,7 @@ if command -v nvidia-smi >/dev/null 2>&1; then
 	nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null |
 		sed 's/^/GPU: /'
 fi
+echo "GPUs: $GPUS${CUDA_VISIBLE_DEVICES+ (CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES)}"
 
 [ -z "$SANITIZE" ] && wanted gpu_unit "$@" && run_unit
 if [ -n "$report_skip" ]; then

@@ -832,7 +832,7 @@ START_TEST(test_merge_errors)
 		"t.yaml:5:16: error: expected an alias (*name) in the list of '<<', found a mapping\n"
 		"t.yaml:6:11: error: unknown anchor in alias '*nowhere' (an anchor '&nowhere' must come before its aliases)\n"
 		"t.yaml:7:11: error: expected an alias (<<: *name) or a list of aliases for '<<', found '5'\n"
-		"t.yaml:8:7: error: unknown key '<<' in buffer 'f' (expected type, count, size, memory or init)\n");
+		"t.yaml:8:7: error: unknown key '<<' in buffer 'f' (expected type, count, size, memory, init or device)\n");
 }
 END_TEST
 
@@ -1046,7 +1046,7 @@ START_TEST(test_all_errors)
 		"t.yaml:3:13: error: unknown element type 'f31' (did you mean 'f32'?)\n"
 		"t.yaml:3:25: error: value '-1' for 'count' is out of range (0 to 18446744073709551615)\n"
 		"t.yaml:5:36: error: value '0' for 'grid' is out of range (1 to 2147483647)\n"
-		"t.yaml:7:6: error: unknown key 'bogus' in a node (expected kernel, id, after, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while, switch, memop or enabled)\n");
+		"t.yaml:7:6: error: unknown key 'bogus' in a node (expected kernel, id, after, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while, switch, memop, enabled or device)\n");
 	res_free(&r);
 }
 END_TEST

@@ -435,7 +435,7 @@ START_TEST(trace_lanes_and_json)
 	rec(&rs, g, "b20", 0, 1, 20, 7);
 	rec(&rs, g, "b40", 0, 2, 40, 7);
 	rec(&rs, g, NULL, 0, 50, 1, 7);
-	struct trace_info ti = {"fan \"1\"", "GPU\n", 0};
+	struct trace_info ti = {"fan \"1\"", "GPU\n", 0, NULL, 0};
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -464,6 +464,84 @@ START_TEST(trace_lanes_and_json)
 }
 END_TEST
 
+#define TWO_YAML \
+	"cugraphrun: 1\n" \
+	"buffers: {x: {type: i32, count: 16}, y: {type: i32, count: 16, device: 1}}\n" \
+	"nodes:\n" \
+	"  - {id: here, memset: {buffer: x, value: 1}}\n" \
+	"  - {id: there, memset: {buffer: y, value: 2}, device: 1}\n" \
+	"  - {id: back, after: [here, there], copy: {from: y, to: x}}\n"
+
+/*
+ * A file on two devices, run from GPU 1: device 0 is GPU 1 (process 1),
+ * device 1 is GPU 0 (process 2), each with its own tracks even where
+ * CUPTI's stream ids are the same; the launches track stays in process 1.
+ * The profile's table and JSON say each node's device.
+ */
+START_TEST(trace_two_devices)
+{
+	struct gdef *g = load_text(TWO_YAML);
+	struct recs rs = {.n = 0};
+	rec(&rs, g, "here", 0, 0, 10, 7);
+	rs.r[rs.n - 1].device = 1;
+	rec(&rs, g, "there", 0, 1, 10, 7);
+	rs.r[rs.n - 1].device = 0;
+	rec(&rs, g, "back", 0, 20, 5, 7);
+	rs.r[rs.n - 1].device = 1;
+	const struct report_device devs[] = {{1, "H100 a", 0x3}, {0, "H100 b", 0x3}};
+	struct trace_info ti = {"two", "H100 a", 1, devs, 2};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_int_eq(trace_write(f, rs.r, rs.n, &ti), 0);
+	fclose(f);
+	const char *keep = getenv("CGR_TRACE_OUT2");
+	if (keep) {
+		FILE *k = fopen(keep, "w");
+		ck_assert_msg(k != NULL, "cannot write %s", keep);
+		fputs(text, k);
+		ck_assert_int_eq(fclose(k), 0);
+	}
+	static const char *const want[] = {
+		"\"name\": \"process_name\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": "
+		"\"GPU 1: H100 a (device 0)\"}}",
+		"\"name\": \"process_name\", \"pid\": 2, \"tid\": 0, \"args\": {\"name\": "
+		"\"GPU 0: H100 b (device 1)\"}}",
+		"\"name\": \"process_sort_index\", \"pid\": 2, \"tid\": 0, \"args\": {\"sort_index\": 2}}",
+		"\"name\": \"thread_name\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": \"stream 7\"}}",
+		"\"name\": \"thread_name\", \"pid\": 2, \"tid\": 2, \"args\": {\"name\": \"stream 7\"}}",
+		"\"name\": \"here\", \"cat\": \"memset\", \"pid\": 1, \"tid\": 1, \"ts\": 0.000",
+		"\"name\": \"there\", \"cat\": \"memset\", \"pid\": 2, \"tid\": 2, \"ts\": 1.000",
+		"\"name\": \"back\", \"cat\": \"memcpy\", \"pid\": 1, \"tid\": 1, \"ts\": 20.000",
+		"\"stream\": 7, \"gpu\": 0, \"bytes\": 64}}",
+		"\"name\": \"launch 1\", \"cat\": \"launch\", \"pid\": 1, \"tid\": 0, \"ts\": 0.000, "
+		"\"dur\": 25.000",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		ck_assert_msg(strstr(text, want[i]) != NULL, "lacks %s in:\n%s", want[i], text);
+	free(text);
+	double launch_s[1] = {25e-6};
+	struct prof_summary *s = prof_summarize(g, rs.r, rs.n, 1, launch_s, true, 25e-6);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	prof_print_human(f, s);
+	fclose(f);
+	ck_assert_msg(strstr(text, "    id     kind   dev   runs") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "    there  memset   1      1") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "    back   copy     0      1") != NULL, "%s", text);
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	prof_print_json(f, s, 1);
+	fclose(f);
+	ck_assert_msg(strstr(text, "{\"id\": \"there\", \"kind\": \"memset\", \"device\": 1, "
+			     "\"executions\": 1,") != NULL, "%s", text);
+	free(text);
+	prof_summary_free(s);
+	gdef_free(g);
+}
+END_TEST
+
 static Suite *prof_stat_suite(void)
 {
 	Suite *s = suite_create("prof_stat");
@@ -476,6 +554,7 @@ static Suite *prof_stat_suite(void)
 	tcase_add_test(tc, colour_scale);
 	tcase_add_test(tc, coloured_description_reads_back);
 	tcase_add_test(tc, trace_lanes_and_json);
+	tcase_add_test(tc, trace_two_devices);
 	suite_add_tcase(s, tc);
 	return s;
 }

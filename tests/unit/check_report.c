@@ -309,6 +309,57 @@ START_TEST(test_disabled)
 }
 END_TEST
 
+/* A file on two devices: which GPU each was, and where peer access was on. */
+START_TEST(test_devices)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	const struct report_device devs[] = {
+		{1, "NVIDIA H100 80GB HBM3", 0x3},
+		{0, "NVIDIA H100 \"SXM\"", 0x3},
+	};
+	r.device = 1;
+	r.devices = devs;
+	r.ndevices = 2;
+	struct cap c;
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c), "driver 13.0\n  devices      0: GPU 1, 1: GPU 0; "
+				     "peer access 0 <-> 1\n  graph "));
+	cap_close(&c);
+	cap_open(&c);
+	report_print_json(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c), "  },\n  \"devices\": [\n"
+		"    {\"device\": 0, \"ordinal\": 1, \"name\": \"NVIDIA H100 80GB HBM3\", \"peers\": [1]},\n"
+		"    {\"device\": 1, \"ordinal\": 0, \"name\": \"NVIDIA H100 \\\"SXM\\\"\", \"peers\": [0]}\n"
+		"  ],\n  \"graph\": "));
+	cap_close(&c);
+	keep_report("devices", &r);
+	/* one way only, and none at all (--no-peer) */
+	const struct report_device one_way[] = {{0, "a", 0x3}, {1, "b", 0x2}, {2, "c", 0x4}};
+	r.devices = one_way;
+	r.ndevices = 3;
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c), "  devices      0: GPU 0, 1: GPU 1, 2: GPU 2; "
+				     "peer access 0 -> 1\n"));
+	cap_close(&c);
+	const struct report_device none[] = {{0, "a", 0x1}, {1, "b", 0x2}};
+	r.devices = none;
+	r.ndevices = 2;
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c), "1: GPU 1; peer access none\n"));
+	cap_close(&c);
+	cap_open(&c);
+	report_print_json(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c), "\"peers\": []}"));
+	cap_close(&c);
+	keep_report("devices-no-peer", &r);
+	gdef_free(g);
+}
+END_TEST
+
 /* Source modules add a compile phase: its time, or "cached" when every one was. */
 START_TEST(test_human_compile)
 {
@@ -1735,6 +1786,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_json_not_finite);
 	tcase_add_test(tc, test_human_compile);
 	tcase_add_test(tc, test_disabled);
+	tcase_add_test(tc, test_devices);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("init");

@@ -1231,6 +1231,58 @@ START_TEST(test_yaml_countdown)
 }
 END_TEST
 
+/* Each node's device: its own, else its graph's; how many GPUs the file needs. */
+START_TEST(test_yaml_devices)
+{
+	struct gdef *g;
+	char *got = load_validate(
+		"cugraphrun: 1\n"
+		"buffers:\n"
+		"  n: {type: i32, count: 1, init: 2}\n"
+		"  far: {type: i32, count: 4, device: 3}\n"
+		"conditions:\n"
+		"  again: {default: 1}\n"
+		"nodes:\n"
+		"  - {id: here, memset: {buffer: n, value: 2}}\n"
+		"  - id: away\n"
+		"    device: 1\n"
+		"    after: here\n"
+		"    graph:\n"
+		"      - {id: inside, memset: {buffer: far, value: 1}}\n"
+		"      - {id: back, memset: {buffer: far, value: 2}, device: 0, after: inside}\n"
+		"  - id: loop\n"
+		"    device: 2\n"
+		"    after: away\n"
+		"    while:\n"
+		"      condition: again\n"
+		"      body:\n"
+		"        - {id: tick, kernel: {function: builtin.countdown, args: [{handle: again}, n]}}\n",
+		&g);
+	ck_assert_str_eq(got, "");
+	free(got);
+	static const char *const ids[] = {"here", "away", "inside", "back", "loop", "tick"};
+	static const unsigned devs[] = {0, 1, 1, 0, 2, 2};
+	ck_assert_ptr_nonnull(g->device_of);
+	ck_assert_uint_eq(g->nall_nodes, 6);
+	for (size_t i = 0; i < 6; i++) {
+		ck_assert_str_eq(g->all_nodes[i]->id, ids[i]);
+		ck_assert_uint_eq(node_device(g, g->all_nodes[i]), devs[i]);
+	}
+	ck_assert_uint_eq(g->conditions[0].device, 2);
+	/* the buffer on device 3 makes it four GPUs */
+	ck_assert_uint_eq(g->ndevices, 4);
+	gdef_free(g);
+	/* a file that names no device needs one, and keeps no table */
+	got = load_validate("cugraphrun: 1\nnodes: [{empty: }]\n", &g);
+	ck_assert_str_eq(got, "");
+	free(got);
+	ck_assert_ptr_null(g->device_of);
+	ck_assert_uint_eq(g->ndevices, 1);
+	ck_assert_uint_eq(node_device(g, g->all_nodes[0]), 0);
+	gdef_free(g);
+}
+END_TEST
+
 START_TEST(test_yaml_errors)
 {
 	char *got = load_validate(
@@ -1304,6 +1356,7 @@ static Suite *validate_suite(void)
 	tc = tcase_create("yaml");
 	tcase_add_test(tc, test_yaml_countdown);
 	tcase_add_test(tc, test_yaml_errors);
+	tcase_add_test(tc, test_yaml_devices);
 	suite_add_tcase(s, tc);
 	return s;
 }
