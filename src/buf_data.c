@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "buf_data.h"
+#include "diag.h"
 #include "fileio.h"
 #include "xmalloc.h"
 
@@ -380,7 +381,7 @@ void buffer_print(FILE *out, const struct buffer *b, const void *data, size_t ma
 	uint64_t n = b->size / es;
 	const unsigned char *p = data;
 	char text[64];
-	fprintf(out, "%s[0..%" PRIu64 ") = [", b->name, n);
+	fprintf(out, "%s[0..%" PRIu64 ") = [", diag_esc(b->name), n);
 	uint64_t shown = n < max ? n : max;
 	for (uint64_t i = 0; i < shown; i++) {
 		elem_format(b->type, p + i * es, text, sizeof text);

@@ -203,7 +203,7 @@ enum cli_result usage_error(const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	fputs("cugraphrun: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	diag_vprint(stderr, fmt, ap);
 	va_end(ap);
 	fputs("\nTry 'cugraphrun --help' for more information.\n", stderr);
 	return CLI_USAGE;

@@ -47,7 +47,7 @@ static int expectation(const struct gdef *g, const struct options *o, int status
 			fo->xfail = true;
 		else if (o->verbosity > VERB_QUIET)
 			fprintf(stderr, "cugraphrun: %s: note: a check failed, as run.expect: "
-				"fail wants\n", o->file);
+				"fail wants\n", diag_esc(o->file));
 		return 0;
 	}
 	if (status == 0) {
@@ -105,7 +105,7 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		snprintf(fo->note, sizeof fo->note, "%s", g->run.skip);
 	} else if (skip) {
 		if (o->verbosity > VERB_QUIET)
-			printf("%s: skipped: %s\n", o->file, g->run.skip);
+			printf("%s: skipped: %s\n", diag_esc(o->file), diag_esc(g->run.skip));
 	} else if (describe_only) {
 		status = write_description(g, o);
 	}

@@ -373,11 +373,11 @@ static void print_log(FILE *out, const char *log, const char *real, const char *
 	for (const char *p = log; *p; ) {
 		const char *hit = strstr(p, real);
 		if (hit == NULL) {
-			fputs(p, out);
+			diag_write_block(out, p, strlen(p));
 			break;
 		}
-		fwrite(p, 1, (size_t)(hit - p), out);
-		fputs(path, out);
+		diag_write_block(out, p, (size_t)(hit - p));
+		diag_write_block(out, path, strlen(path));
 		p = hit + rl;
 	}
 	if (log[0] && log[strlen(log) - 1] != '\n')
@@ -529,10 +529,10 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 		if (forced && *forced)
 			fprintf(stderr, "cugraphrun: module '%s': note: not cached: "
 				"CUGRAPHRUN_NVRTC='%s' names no file (give a path, not a "
-				"library name)\n", m->name, forced);
+				"library name)\n", diag_esc(m->name), diag_esc(forced));
 		else
 			fprintf(stderr, "cugraphrun: module '%s': note: not cached: no NVRTC "
-				"library file found\n", m->name);
+				"library file found\n", diag_esc(m->name));
 	}
 	if (dir) {
 		void *data;
@@ -543,7 +543,7 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 			out->cached = true;
 			if (s->verbose)
 				fprintf(stderr, "cugraphrun: module '%s': compile cached (%s/%s)\n",
-					m->name, dir, key);
+					diag_esc(m->name), diag_esc(dir), key);
 			goto done;
 		}
 		if (cs == CACHE_HIT) {
@@ -572,7 +572,7 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 	if (rc == 0 && s->verbose) {
 		char *o = join(&opts);
 		fprintf(stderr, "cugraphrun: module '%s': compiled with NVRTC %d.%d in %.0f ms (%s)\n",
-			m->name, nv.major, nv.minor, out->seconds * 1e3, o);
+			diag_esc(m->name), nv.major, nv.minor, out->seconds * 1e3, diag_esc(o));
 		free(o);
 	}
 	if (rc == 0 && dir) {

@@ -444,23 +444,22 @@ static void print_result(const struct suite *st, size_t i)
 		errorx("the worker running %s died of signal %d (%s)", r->file, r->signal,
 		       strsignal(r->signal));
 	if (r->restarted && r->device >= 0)
-		fprintf(stderr, "cugraphrun: note: the worker on GPU %d left after %s "
-			"(status %d); a fresh one runs the remaining files\n", r->device,
-			r->file, r->status);
+		notex("the worker on GPU %d left after %s (status %d); a fresh one runs the "
+		      "remaining files", r->device, r->file, r->status);
 	else if (r->restarted)
-		fprintf(stderr, "cugraphrun: note: the worker left after %s (status %d); "
-			"a fresh one runs the remaining files\n", r->file, r->status);
+		notex("the worker left after %s (status %d); a fresh one runs the remaining "
+		      "files", r->file, r->status);
 	fflush(stderr);
 	bool quiet = st->o->verbosity == VERB_QUIET;
 	if (quiet && (r->kind == RES_PASSED || r->kind == RES_SKIPPED))
 		return;
-	fprintf(out, "%s: %s", r->xfail ? "XFAIL" : result_words[r->kind], r->file);
+	fprintf(out, "%s: %s", r->xfail ? "XFAIL" : result_words[r->kind], diag_esc(r->file));
 	if (r->kind == RES_SKIPPED)
-		fprintf(out, " (%s)", r->note);
+		fprintf(out, " (%s)", diag_esc(r->note));
 	else if (r->xfail)
 		fprintf(out, " (%.3f s; a check failed, as run.expect: fail wants)", r->seconds);
 	else if (r->kind == RES_ERROR && r->note[0])
-		fprintf(out, " (%s; exit %d)", r->note, r->status);
+		fprintf(out, " (%s; exit %d)", diag_esc(r->note), r->status);
 	else if (r->kind != RES_PASSED)
 		fprintf(out, " (%.3f s; exit %d)", r->seconds, r->status);
 	else
