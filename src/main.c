@@ -4,9 +4,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "describe.h"
@@ -120,20 +123,57 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	return status;
 }
 
+/*
+ * Descriptors 0 to 2 closed at the start (cugraphrun >&-) would be handed
+ * out by the first open or pipe: a suite's result pipe as descriptor 1,
+ * and every printf of the report into it.  Each is opened on /dev/null,
+ * the way round that makes using it fail as a closed one does (standard
+ * input write-only, the others read-only), as gnulib's stdopen does.
+ */
+static void std_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* the lowest free descriptor: fd itself */
+		if (open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY) != fd)
+			_exit(2);
+	}
+}
+
+/*
+ * A report that could not be written is no success: standard output is
+ * flushed and closed here, and a failure (>/dev/full, a closed standard
+ * output) makes the status at least 2.
+ */
+static int stdout_status(int status)
+{
+	bool failed = ferror(stdout) != 0;
+	errno = 0;
+	if (fclose(stdout) != 0)
+		failed = true;
+	if (!failed)
+		return status;
+	errorx("cannot write standard output%s%s", errno ? ": " : "",
+	       errno ? strerror(errno) : "");
+	return status == 0 || status == 1 ? 2 : status;
+}
+
 int main(int argc, char **argv)
 {
+	std_fds_open();
 	struct options o;
+	int status = 0;
 	switch (cli_parse(argc, argv, &o)) {
 	case CLI_OK:
+		status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
 		break;
 	case CLI_EXIT_OK:
-		cli_free(&o);
-		return 0;
+		break;
 	case CLI_USAGE:
-		cli_free(&o);
-		return 2;
+		status = 2;
+		break;
 	}
-	int status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
 	cli_free(&o);
-	return status;
+	return stdout_status(status);
 }
