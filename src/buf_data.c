@@ -350,7 +350,7 @@ int dump_write(const char *path, const struct buffer *b, const void *data)
 {
 	unsigned es = elem_infos[b->type].size;
 	uint64_t n = b->size / es;
-	FILE *f = fopen(path, "wb");
+	FILE *f = output_open(path);
 	if (f == NULL)
 		return -1;
 	bool ok = true;
@@ -366,13 +366,7 @@ int dump_write(const char *path, const struct buffer *b, const void *data)
 			ok = write_npy_header(f, b, n);
 		ok = ok && fwrite(data, 1, b->size, f) == b->size;
 	}
-	int saved = errno;
-	if (fclose(f) != 0 && ok) {
-		ok = false;
-		saved = errno;
-	}
-	errno = saved;
-	return ok ? 0 : -1;
+	return output_close(f, path, ok ? OUTPUT_OK : OUTPUT_FAILED) == 0 ? 0 : -1;
 }
 
 void buffer_print(FILE *out, const struct buffer *b, const void *data, size_t max)

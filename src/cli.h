@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fileio.h"
 #include "run_settings.h"
 
 struct options {
@@ -46,6 +47,14 @@ struct options {
 	uint32_t profile_launches;      /* default 20 */
 	const char *trace;              /* --trace=FILE */
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
+	/*
+	 * Every file an output option names (cli.c's table of them), in the
+	 * order given; an option given twice counts once, as its value does,
+	 * except --dump.  Standard output is not in it.
+	 */
+	struct output_name *outputs;
+	size_t noutputs, capoutputs;
+	const char *json_capture;       /* a suite worker's: this file's JSON report (not --json's) */
 };
 
 enum cli_result {

@@ -226,17 +226,17 @@ static bool find_root(Agraph_t *dg, unsigned *root)
 	return found;
 }
 
-int gpu_dot_annotate(const char *path, const struct gpu *gp)
+int gpu_dot_annotate(const char *from, const char *path, const struct gpu *gp)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(from, "r");
 	if (f == NULL) {
-		errorx("cannot read %s back: %m", path);
+		errorx("cannot read the driver's DOT back from %s: %m", from);
 		return -1;
 	}
 	Agraph_t *dg = agread(f, NULL);
 	fclose(f);
 	if (dg == NULL) {
-		errorx("cannot parse the driver's DOT in %s", path);
+		errorx("cannot parse the driver's DOT for %s", path);
 		return -1;
 	}
 	unsigned root;

@@ -109,7 +109,6 @@ static int verify(struct run *rn, struct report *rep)
 		if (data == NULL)
 			break;
 		if (dump_write(dr->file, &g->buffers[b], data) != 0) {
-			errorx("cannot write %s: %s", dr->file, strerror(errno));
 			rc = 2;
 		} else {
 			gpu_verbose(gp, "wrote buffer '%s' to %s", g->buffers[b].name, dr->file);
@@ -252,12 +251,19 @@ static int run_stages(struct run *rn, struct report *rep)
 		return rc;
 	rep->build_s = monotime() - t;
 	if (s->out.dot) {
-		CUresult r = cu.GraphDebugDotPrint(gp->root, s->out.dot, s->out.dot_flags);
+		/* the driver writes a file of its own, read back: --dot's is written whole */
+		char *tmp = scratch_file();
+		if (tmp == NULL)
+			return 2;
+		CUresult r = cu.GraphDebugDotPrint(gp->root, tmp, s->out.dot_flags);
+		rc = r == CUDA_SUCCESS ? gpu_dot_annotate(tmp, s->out.dot, gp) : 0;
+		unlink(tmp);
+		free(tmp);
 		if (r != CUDA_SUCCESS) {
 			errorx("cannot write %s: %s", s->out.dot, cu_strerror(r));
 			return 2;
 		}
-		if (gpu_dot_annotate(s->out.dot, gp) != 0)
+		if (rc != 0)
 			return 2;
 		gpu_verbose(gp, "wrote the driver's DOT to %s", s->out.dot);
 	}

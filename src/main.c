@@ -19,6 +19,7 @@
 #include "load.h"
 #include "model.h"
 #include "monotime.h"
+#include "outputs.h"
 #include "suite.h"
 #include "validate.h"
 
@@ -80,7 +81,7 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	s->out = (struct run_outputs){
 		.dot = o->dot, .dot_flags = o->has_dot_flags ? o->dot_flags : 0,
 		.dumps = o->dumps, .ndumps = o->ndumps,
-		.json = o->json, .json_file = o->json_file,
+		.json = o->json, .json_file = o->json_capture ? o->json_capture : o->json_file,
 		.trace = o->trace,
 		/* alone, --describe draws the file before any run (write_description) */
 		.describe = o->profile ? o->describe : NULL,
@@ -96,6 +97,18 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	double t0 = monotime();
 	struct gdef *g = gdef_load(o->file, &d);
 	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	/*
+	 * The outputs, before anything runs: each can be written (a suite's
+	 * parent saw to that for all), and none is a file this one reads.
+	 */
+	uint32_t clashed = 0;
+	if (valid && fo == NULL && outputs_prepare(o->outputs, o->noutputs) != 0)
+		valid = false;
+	if (valid && !outputs_vs_graph(o, g, &d, &clashed)) {
+		valid = false;
+		if (fo)
+			fo->clashed = clashed;
+	}
 	diag_finish(&d);
 	int status = 0;
 	/* --describe alone draws the file; with --profile it colours a run's figures */

@@ -28,6 +28,7 @@
 #include "gpu.h"
 #include "load.h"
 #include "monotime.h"
+#include "outputs.h"
 #include "suite.h"
 #include "suite_files.h"
 #include "suite_junit.h"
@@ -41,6 +42,7 @@ struct wmsg {
 	int32_t status;                 /* hello: the GPU count, or -1 */
 	uint8_t started;                /* the file is about to run: no result yet */
 	uint8_t skipped, xfail;
+	uint32_t clashed;               /* outputs that are files it reads (outputs.h) */
 	double seconds;
 	char note[256];
 };
@@ -71,6 +73,7 @@ struct suite {
 	bool gpu;                       /* not --validate: workers start the driver */
 	bool json_stdout;               /* --json to stdout: the reports are in it */
 	bool stdout_taken;              /* stdout holds --json or --junit=-: the rest to stderr */
+	uint32_t clashed;               /* outputs that a file found to be a file it reads */
 };
 
 /* SIGINT, SIGTERM, or SIGPIPE (stdout's reader left): stop, clean up, die of it. */
@@ -152,7 +155,7 @@ static _Noreturn void worker_main(struct suite *st, struct worker *me)
 			o.device = me->device;
 		}
 		if (o.json)
-			o.json_file = json;
+			o.json_capture = json;
 		struct file_outcome fo;
 		memset(&fo, 0, sizeof fo);
 		double t = monotime();
@@ -164,6 +167,7 @@ static _Noreturn void worker_main(struct suite *st, struct worker *me)
 		m.status = status;
 		m.skipped = fo.skipped;
 		m.xfail = fo.xfail;
+		m.clashed = fo.clashed;
 		m.seconds = monotime() - t;
 		memcpy(m.note, fo.note, sizeof m.note);
 		m.note[sizeof m.note - 1] = '\0';
@@ -325,6 +329,7 @@ static void on_result(struct suite *st, struct worker *w, const struct wmsg *m)
 		r->note[sizeof r->note - 1] = '\0';
 	}
 	r->xfail = m->xfail;
+	st->clashed |= m->clashed;
 	finish(st, (size_t)m->index, m->status, m->seconds, true);
 	w->file = -1;
 	w->last = m->index;
@@ -552,6 +557,14 @@ static int suite_start(struct suite *st, const struct options *o, run_file_fn *r
 	st->res = xcalloc(st->list.n ? st->list.n : 1, sizeof *st->res);
 	for (size_t i = 0; i < st->list.n; i++)
 		st->res[i].file = st->list.files[i];
+	/* every output writable, and none a graph file, before any file runs */
+	if (outputs_prepare(o->outputs, o->noutputs) != 0)
+		return 2;
+	bool clash = false;
+	for (size_t i = 0; i < st->list.n && o->noutputs; i++)
+		clash |= !outputs_vs_file(o, st->list.files[i]);
+	if (clash)
+		return 2;
 
 	const char *tmp = getenv("TMPDIR");
 	snprintf(st->tmpdir, sizeof st->tmpdir, "%s/cugraphrun.XXXXXX",
@@ -653,6 +666,22 @@ static void stop_workers(struct suite *st)
 }
 
 /*
+ * Whether the output of option may be written: false, after a message,
+ * when a file's run found it to be a file that file reads.
+ */
+static bool output_kept(const struct suite *st, const char *option)
+{
+	const struct options *o = st->o;
+	for (size_t i = 0; i < o->noutputs && i < 32; i++)
+		if (strcmp(o->outputs[i].option, option) == 0 && st->clashed >> i & 1) {
+			errorx("%s=%s not written: it is a file the suite reads (see above)",
+			       option, o->outputs[i].path);
+			return false;
+		}
+	return true;
+}
+
+/*
  * The summary line, --junit and --json; returns the suite's exit status,
  * the worst of rc (the pool's), a listing error (2), the files' and a
  * failed write's.
@@ -673,10 +702,15 @@ static int summarize(const struct suite *st, int rc, double seconds)
 		counts[RES_TIMEOUT]);
 	fflush(stdout);
 	int wrc = 0;
-	if (o->junit && junit_write_file(o->junit, st->res, st->list.n, seconds, o->shard_k,
-					 o->shard_n) != 0)
+	if (o->junit && !output_kept(st, "--junit"))
 		wrc = 2;
-	if (o->json && suite_json_write(o->json_file, st->res, st->list.n, counts, worst) != 0)
+	else if (o->junit && junit_write_file(o->junit, st->res, st->list.n, seconds, o->shard_k,
+					      o->shard_n) != 0)
+		wrc = 2;
+	if (o->json && !output_kept(st, "--json"))
+		wrc = 2;
+	else if (o->json && suite_json_write(o->json_file, st->res, st->list.n, counts,
+					     worst) != 0)
 		wrc = 2;
 	return status_rank(wrc) > status_rank(worst) ? wrc : worst;
 }
