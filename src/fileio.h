@@ -39,6 +39,13 @@ bool write_full(int fd, const void *buf, size_t len);
 bool read_full(int fd, void *buf, size_t len);
 
 /*
+ * The most a file that cugraphrun reads whole at run time may hold: a
+ * module (PTX, cubin, fatbin), a CUDA C++ source and each file it
+ * includes, as a graph file may (load.h).
+ */
+#define READ_MAX_BYTES ((size_t)1 << 30)
+
+/*
  * The whole file at path, as read_whole_file, when it holds at most max
  * bytes; NULL with errno EFBIG when it holds more (a regular file's size
  * is known before reading, anything else is read no further than max + 1).

@@ -219,7 +219,7 @@ static int load_module(struct gpu *gp, size_t i)
 			return rc;
 		image = gp->images[i].data;
 	} else if (!m->builtin) {
-		owned = read_whole_file(m->path, &len);
+		owned = read_whole_file_max(m->path, READ_MAX_BYTES, &len);
 		if (owned == NULL) {
 			diag_error(gp->d, m->file_pos, "cannot read module '%s' from '%s': %s",
 				   m->name, m->path, strerror(errno));

@@ -33,6 +33,13 @@ extern const struct load_limits load_default_limits;
  */
 struct gdef *gdef_load(const char *path, struct diag *d);
 
+/*
+ * The same from fd, open on the file that path names (messages call it
+ * path; relative paths in it resolve from path's folder), which it
+ * closes: for a caller that checked what it opened (suite.c).
+ */
+struct gdef *gdef_load_fd(const char *path, int fd, struct diag *d);
+
 /* The same from memory; name is what messages call the file. */
 struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 			      const struct load_limits *limits, struct diag *d);

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "strmap.h"
 #include "validate.h"
 #include "xmalloc.h"
@@ -369,6 +370,14 @@ static bool check_readable(struct vctx *v, const char *written, char **path,
 	return true;
 }
 
+/* A module is read whole at run time: READ_MAX_BYTES at most. */
+static void too_large(struct vctx *v, struct pos at, const char *what, const char *written,
+		      uint64_t size)
+{
+	diag_error(v->d, at, "%s '%s' is too large (%" PRIu64 " bytes; the limit is %zu)", what,
+		   written, size, READ_MAX_BYTES);
+}
+
 /* A C identifier, as a macro name must be. */
 static bool is_identifier(const char *s)
 {
@@ -387,10 +396,12 @@ static bool is_identifier(const char *s)
  */
 static void check_source(struct vctx *v, struct module *m)
 {
-	uint64_t size;
+	uint64_t size = 0;
 	struct pos at = or_pos(m->file_pos, m->pos);
 	if (check_readable(v, m->file, &m->path, at, "module source", &size) && size == 0)
 		diag_error(v->d, at, "module source '%s' is empty: expected CUDA C++", m->file);
+	else if (size > READ_MAX_BYTES)
+		too_large(v, at, "module source", m->file, size);
 	for (size_t i = 0; i < m->nincludes; i++) {
 		const struct module_include *in = &m->includes[i];
 		struct stat st;
@@ -431,7 +442,7 @@ static void check_modules(struct vctx *v)
 			diag_error(v->d, m->pos, "module '%s' has no file", m->name);
 			continue;
 		}
-		uint64_t size;
+		uint64_t size = 0;
 		struct pos at = or_pos(m->file_pos, m->pos);
 		if (m->source) {
 			check_source(v, m);
@@ -440,6 +451,8 @@ static void check_modules(struct vctx *v)
 		if (check_readable(v, m->file, &m->path, at, "module file", &size) && size == 0)
 			diag_error(v->d, at, "module file '%s' is empty: expected PTX, cubin or fatbin",
 				   m->file);
+		else if (size > READ_MAX_BYTES)
+			too_large(v, at, "module file", m->file, size);
 	}
 }
 
