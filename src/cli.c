@@ -329,6 +329,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		longopts[i] = opts[i].opt;
 	memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
 	memset(o, 0, sizeof *o);
+	o->file_fd = -1;
 	o->profile_launches = 20;
 	char bad[128];
 

@@ -55,6 +55,7 @@ struct options {
 	struct output_name *outputs;
 	size_t noutputs, capoutputs;
 	const char *json_capture;       /* a suite worker's: this file's JSON report (not --json's) */
+	int file_fd;                    /* a suite worker's: file open already (-1: not) */
 };
 
 enum cli_result {

@@ -11,9 +11,11 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 	return 3;
 }
 
-/* No driver to start: each file of a suite says so itself. */
+/* No driver to start: the suite says so once. */
 int gpu_worker_init(int device)
 {
 	(void)device;
+	errorx("this cugraphrun was built without the GPU back end "
+	       "(configure found no CUDA 12.8+ headers; see --with-cuda)");
 	return -1;
 }

@@ -95,7 +95,8 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	struct diag d;
 	diag_init(&d, o->file, stderr);
 	double t0 = monotime();
-	struct gdef *g = gdef_load(o->file, &d);
+	struct gdef *g = o->file_fd >= 0 ? gdef_load_fd(o->file, o->file_fd, &d) :
+		gdef_load(o->file, &d);
 	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
 	/*
 	 * The outputs, before anything runs: each can be written (a suite's

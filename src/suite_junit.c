@@ -67,7 +67,7 @@ static void output(FILE *out, const char *tag, const char *s, size_t len)
 	fprintf(out, "</%s>\n", tag);
 }
 
-static void testcase(FILE *out, const struct file_result *r)
+void junit_testcase(FILE *out, const struct file_result *r, const struct file_output *fo)
 {
 	static const char *const error_type[] = {"", "check", "invalid", "cuda"};
 	fprintf(out, "    <testcase");
@@ -75,13 +75,13 @@ static void testcase(FILE *out, const struct file_result *r)
 	attr(out, "name", r->file);
 	fprintf(out, " time=\"%.3f\">\n", r->seconds);
 	char msg[512];
-	result_first_error(r, msg, sizeof msg);
+	result_first_error(r, fo, msg, sizeof msg);
 	switch (r->kind) {
 	case RES_PASSED:
 		break;
 	case RES_SKIPPED:
 		fprintf(out, "      <skipped");
-		attr(out, "message", r->note);
+		attr(out, "message", r->note ? r->note : "");
 		fprintf(out, "/>\n");
 		break;
 	case RES_FAILED:
@@ -91,7 +91,8 @@ static void testcase(FILE *out, const struct file_result *r)
 		/* a signal ends the worker with status 3, but it was no CUDA error */
 		const char *type = r->kind == RES_TIMEOUT ? "timeout" :
 			r->signal ? "crash" :
-			r->kind == RES_ERROR && r->note[0] ? "not-run" :
+			r->unreadable ? "unreadable" :
+			r->kind == RES_ERROR && r->note ? "not-run" :
 			r->status >= 1 && r->status <= 3 ? error_type[r->status] : "crash";
 		if (msg[0] == '\0')
 			snprintf(msg, sizeof msg, "exit status %d", r->status);
@@ -99,27 +100,24 @@ static void testcase(FILE *out, const struct file_result *r)
 		attr(out, "message", msg);
 		attr(out, "type", type);
 		fputc('>', out);
-		junit_escape(out, r->err ? r->err : "", r->err_len, 0);
+		junit_escape(out, fo->err ? fo->err : "", fo->err_len, 0);
 		fprintf(out, "</%s>\n", tag);
 		break;
 	}
 	}
-	output(out, "system-out", r->out, r->out_len);
+	output(out, "system-out", fo->out, fo->out_len);
 	if (r->kind == RES_PASSED || r->kind == RES_SKIPPED)
-		output(out, "system-err", r->err, r->err_len);
+		output(out, "system-err", fo->err, fo->err_len);
 	fprintf(out, "    </testcase>\n");
 }
 
-int junit_write_file(const char *path, const struct file_result *res, size_t n,
+int junit_write_file(const char *path, FILE *body, const unsigned count[RES_COUNT], size_t n,
 		     double seconds, unsigned shard_k, unsigned shard_n)
 {
 	const char *file = strcmp(path, "-") == 0 ? NULL : path;
 	FILE *out = output_open(file);
 	if (out == NULL)
 		return -1;
-	unsigned count[RES_COUNT] = {0};
-	for (size_t i = 0; i < n; i++)
-		count[res[i].kind]++;
 	unsigned failures = count[RES_FAILED], errors = count[RES_ERROR] + count[RES_TIMEOUT];
 	char name[64] = "cugraphrun", stamp[32] = "", host[256] = "localhost";
 	if (shard_n)
@@ -143,8 +141,8 @@ int junit_write_file(const char *path, const struct file_result *res, size_t n,
 	attr(out, "timestamp", stamp);
 	attr(out, "hostname", host);
 	fprintf(out, ">\n");
-	for (size_t i = 0; i < n; i++)
-		testcase(out, &res[i]);
+	if (body && !copy_body(body, out))
+		return output_close(out, file, OUTPUT_FAILED) == 0 ? 0 : -1;
 	fprintf(out, "  </testsuite>\n</testsuites>\n");
 	return output_close(out, file, OUTPUT_OK) == 0 ? 0 : -1;
 }

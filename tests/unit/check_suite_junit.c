@@ -66,28 +66,46 @@ END_TEST
 
 START_TEST(test_document)
 {
-	struct file_result r[5];
+	struct file_result r[6];
+	struct file_output fo[6];
 	memset(r, 0, sizeof r);
+	memset(fo, 0, sizeof fo);
 	r[0] = (struct file_result){.file = "a.yaml", .kind = RES_PASSED, .seconds = 0.5};
-	r[1] = (struct file_result){.file = "b.yaml", .kind = RES_FAILED, .status = 1,
-				    .err = "b.yaml:3:1: error: check failed\n", .err_len = 32};
+	fo[0] = (struct file_output){.out = "report\n", .out_len = 7};
+	r[1] = (struct file_result){.file = "b.yaml", .kind = RES_FAILED, .status = 1};
+	fo[1] = (struct file_output){.err = "b.yaml:3:1: error: check failed\n", .err_len = 32};
 	r[2] = (struct file_result){.file = "c<&>.yaml", .kind = RES_TIMEOUT, .status = 124};
 	r[3] = (struct file_result){.file = "d.yaml", .kind = RES_SKIPPED, .note = "not \"now\""};
 	/* a worker killed by a signal: status 3, but a crash, not a CUDA error */
 	r[4] = (struct file_result){.file = "e.yaml", .kind = RES_ERROR, .status = 3, .signal = 11};
+	/* listed with why it cannot be read: never run */
+	r[5] = (struct file_result){.file = "f.yaml", .kind = RES_ERROR, .status = 2,
+				    .unreadable = true, .note = "cannot read: not a regular file"};
+	fo[5] = (struct file_output){.err = "cugraphrun: error: cannot read f.yaml: x\n",
+				     .err_len = 41};
+	/* the testcases go to a body as each file is printed, the document around it */
+	FILE *body = tmpfile();
+	ck_assert_ptr_nonnull(body);
+	unsigned counts[RES_COUNT] = {0};
+	for (size_t i = 0; i < 6; i++) {
+		junit_testcase(body, &r[i], &fo[i]);
+		counts[r[i].kind]++;
+	}
 	char path[] = "/tmp/check_junit.XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	ck_assert_int_eq(junit_write_file(path, r, 5, 1.25, 2, 3), 0);
+	ck_assert_int_eq(junit_write_file(path, body, counts, 6, 1.25, 2, 3), 0);
+	fclose(body);
 	FILE *f = fopen(path, "r");
-	char doc[4096];
+	char doc[8192];
 	size_t n = fread(doc, 1, sizeof doc - 1, f);
 	doc[n] = '\0';
 	fclose(f);
 	unlink(path);
-	ck_assert_ptr_nonnull(strstr(doc, "<testsuite name=\"cugraphrun shard 2 of 3\" tests=\"5\" "
-				     "failures=\"1\" errors=\"2\" skipped=\"1\" time=\"1.250\""));
+	ck_assert_ptr_nonnull(strstr(doc, "<testsuite name=\"cugraphrun shard 2 of 3\" tests=\"6\" "
+				     "failures=\"1\" errors=\"3\" skipped=\"1\" time=\"1.250\""));
+	ck_assert_ptr_nonnull(strstr(doc, "<system-out>report\n</system-out>"));
 	ck_assert_ptr_nonnull(strstr(doc, "<failure message=\"b.yaml:3:1: error: check failed\" "
 				     "type=\"check\">b.yaml:3:1: error: check failed\n</failure>"));
 	ck_assert_ptr_nonnull(strstr(doc, "name=\"c&lt;&amp;&gt;.yaml\""));
@@ -95,6 +113,12 @@ START_TEST(test_document)
 	ck_assert_ptr_nonnull(strstr(doc, "<skipped message=\"not &quot;now&quot;\"/>"));
 	ck_assert_ptr_nonnull(strstr(doc, "<error message=\"the worker died of signal 11\" "
 				     "type=\"crash\">"));
+	ck_assert_ptr_nonnull(strstr(doc, "<error message=\"cugraphrun: error: cannot read f.yaml: "
+				     "x\" type=\"unreadable\">"));
+	/* the body whole, in order, and the document's end after it */
+	ck_assert_ptr_nonnull(strstr(doc, "name=\"f.yaml\""));
+	ck_assert(strstr(doc, "name=\"a.yaml\"") < strstr(doc, "name=\"f.yaml\""));
+	ck_assert_ptr_nonnull(strstr(doc, "  </testsuite>\n</testsuites>\n"));
 }
 END_TEST
 
