@@ -130,12 +130,9 @@ static void locate(void)
 	nv_located = true;
 	nv.lib = find_lib();
 	struct stat st;
-	char buf[4400];
-	if (nv.lib && stat(nv.lib, &st) == 0) {
-		snprintf(buf, sizeof buf, "%s %lld %lld.%09ld", nv.lib, (long long)st.st_size,
-			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-		nv.ident = xstrdup(buf);
-	}
+	if (nv.lib && stat(nv.lib, &st) == 0)
+		nv.ident = xasprintf("%s %lld %lld.%09ld", nv.lib, (long long)st.st_size,
+				     (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 	nv.include = find_include(nv.lib);
 }
 
@@ -156,7 +153,7 @@ static void *open_lib(void)
 	if (nv.lib)
 		return try_open(nv.lib);
 	void *lib;
-	char name[512];
+	char name[32];
 	for (int major = 15; major >= 12; major--) {
 		snprintf(name, sizeof name, "libnvrtc.so.%d", major);
 		if ((lib = try_open(name)) != NULL)
@@ -167,8 +164,11 @@ static void *open_lib(void)
 		if (roots[r] == NULL || !*roots[r])
 			continue;
 		for (int major = 15; major >= 12; major--) {
-			snprintf(name, sizeof name, "%s/lib64/libnvrtc.so.%d", roots[r], major);
-			if ((lib = try_open(name)) != NULL)
+			/* built to its length: a long CUDA_HOME must not open a cut path */
+			char *path = xasprintf("%s/lib64/libnvrtc.so.%d", roots[r], major);
+			lib = try_open(path);
+			free(path);
+			if (lib != NULL)
 				return lib;
 		}
 	}

@@ -83,6 +83,7 @@ struct suite {
 	char why[256];                  /* why the loop stopped with files left (rc 3) */
 	struct strlist said;            /* the causes said once (no worker, no driver, no GPU) */
 	uint64_t dead_devices;          /* GPUs that a worker found missing: none started there */
+	bool device_missing;            /* one was: the suite exits 3, whatever its files did */
 	bool stop;                      /* the pool stops: no file left can run (why) */
 	bool gpu;                       /* not --validate: workers start the driver */
 	bool json_stdout;               /* --json to stdout: the reports are in it */
@@ -450,9 +451,16 @@ static void on_hello(struct suite *st, struct worker *w, const struct wmsg *m,
 		}
 		int device = w->device;
 		st->dead_devices |= 1ull << device;
+		st->device_missing = true;
+		int live = -1;
 		for (size_t i = 0; i < st->nw; i++)
 			if (st->w[i].pid && st->w[i].device == device)
 				drop_worker(st, &st->w[i]);
+			else if (st->w[i].pid)
+				live = st->w[i].device;
+		/* their files go to a fresh worker where one runs: the others may be done */
+		for (size_t n = st->nagain; n > 0 && live >= 0 && spawn(st, live); n--)
+			;
 		return;
 	}
 	if (*gpus_known)
@@ -983,7 +991,7 @@ static int summarize(const struct suite *st, int rc, double seconds)
 {
 	const struct options *o = st->o;
 	unsigned counts[RES_COUNT] = {0};
-	int worst = rc;
+	int worst = rc == 0 && st->device_missing ? 3 : rc;
 	for (size_t i = 0; i < st->list.n; i++) {
 		counts[st->res[i].kind]++;
 		if (status_rank(st->res[i].status) > status_rank(worst))
