@@ -179,6 +179,16 @@ static char *final_of(const char *path)
 	return xstrdup(path);
 }
 
+/*
+ * A path that names a descriptor or a device however it is reached
+ * (/dev/stdout, /dev/fd/3, /proc/self/fd/1): written directly, never
+ * replaced, even when what it leads to is a regular file.
+ */
+static bool direct_path(const char *path)
+{
+	return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+}
+
 FILE *output_open(const char *path)
 {
 	if (path == NULL)
@@ -189,7 +199,7 @@ FILE *output_open(const char *path)
 		errorx("cannot write %s: %s", path, strerror(EISDIR));
 		return NULL;
 	}
-	if (exists && !S_ISREG(st.st_mode)) {
+	if ((exists && !S_ISREG(st.st_mode)) || direct_path(path)) {
 		/* a FIFO or a device: what is written is gone at once, nothing to replace */
 		FILE *f = fopen(path, "w");
 		if (f == NULL)
@@ -317,7 +327,7 @@ static bool output_prepare(struct output_name *o)
 		}
 		if (access(o->path, W_OK) != 0)
 			goto fail;
-		if (!S_ISREG(st.st_mode))
+		if (!S_ISREG(st.st_mode) || direct_path(o->path))
 			return true;
 	} else if (errno != ENOENT) {
 		goto fail;

@@ -59,8 +59,9 @@ char *read_whole_file_max(const char *path, size_t max, size_t *len);
  * link, the folder of the file it leads to), which output_close renames
  * into place once all of it was written: a run that fails or is killed
  * never leaves a truncated file where a good one was.  The file keeps its
- * mode; a new one gets 0666 less the umask.  A FIFO or a device is opened
- * and written directly.  NULL after "cannot write PATH: why".
+ * mode; a new one gets 0666 less the umask.  A FIFO, a device and a path
+ * under /dev or /proc (/dev/stdout) are opened and written directly.  NULL
+ * after "cannot write PATH: why".
  */
 FILE *output_open(const char *path);
 
