@@ -38,7 +38,8 @@ enum {
  * writable before anything runs (outputs_prepare, outputs.c), and each
  * written whole or not at all (output_open and output_close).  A new
  * output option is one entry here, and a writer that goes through
- * output_open and output_close.
+ * output_open and output_close.  (--compare's BASE is read, not written:
+ * it is an input, which no output may replace; outputs.h.)
  */
 static const struct output_opt {
 	int val;                        /* the option's getopt value */
@@ -48,11 +49,14 @@ static const struct output_opt {
 	bool repeatable;                /* each one a file; else the last one counts */
 	bool dash;                      /* "-" is standard output */
 } output_opts[] = {
+	{OPT_CSV, "--csv", "--csv=points.csv", 0, false, true},
 	{OPT_DESCRIBE, "--describe", "--describe=graph.dot", 0, false, true},
 	{OPT_DOT, "--dot", "--dot=driver.dot", 0, false, false},
 	{OPT_DUMP, "--dump", "--dump=BUFFER=out.npy", '=', true, false},
 	{OPT_JSON, "--json", "--json=report.json", 0, false, false},
 	{OPT_JUNIT, "--junit", "--junit=junit.xml", 0, false, true},
+	/* "-" is refused (cli_parse): the SVG cannot share standard output with the report */
+	{OPT_PLOT, "--plot", "--plot=times.svg", 0, false, false},
 	{OPT_TRACE, "--trace", "--trace=trace.json", 0, false, false},
 };
 #define NOUTPUT_OPTS (sizeof output_opts / sizeof *output_opts)

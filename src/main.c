@@ -165,11 +165,13 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	}
 	/*
 	 * The outputs, before anything runs: each can be written (a suite's
-	 * parent saw to that for all), and none is a file this one reads, at
-	 * any of its points.
+	 * parent saw to that for all, and to the --compare base), and none is
+	 * a file this one reads, at any of its points.
 	 */
 	uint32_t clashed = 0;
-	if (valid && fo == NULL && outputs_prepare(o->outputs, o->noutputs) != 0)
+	if (valid && fo == NULL && (outputs_prepare(o->outputs, o->noutputs) != 0 ||
+				    (o->compare_doc &&
+				     !outputs_vs_input(o, "--compare base", o->compare))))
 		valid = false;
 	if (valid && !outputs_vs_sweep(o, sw, &d, &clashed)) {
 		valid = false;

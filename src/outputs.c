@@ -74,11 +74,16 @@ bool outputs_vs_sweep(const struct options *o, const struct sweep *sw, struct di
 	return ok;
 }
 
-bool outputs_vs_file(const struct options *o, const char *path)
+bool outputs_vs_input(const struct options *o, const char *what, const char *path)
 {
 	struct against a = {o, NULL, 0, false};
 	const struct output_name *v = clash(&a, path);
 	if (v)
-		errorx("%s=%s is the graph file %s: " CLASH_WHY, v->option, v->path, path);
+		errorx("%s=%s is the %s %s: " CLASH_WHY, v->option, v->path, what, path);
 	return v == NULL;
+}
+
+bool outputs_vs_file(const struct options *o, const char *path)
+{
+	return outputs_vs_input(o, "graph file", path);
 }

@@ -3,9 +3,10 @@
  * OUTPUT FILES): no output named on the command line (struct options'
  * outputs) may be a file the run reads, compared by device and inode, not
  * by name.  The files read are the graph file and every file its model
- * names (gdef_input_files), at every point of a sweep; in a suite, the
- * parent checks the outputs against every graph file before any runs, and
- * each file's run against its own modules, init and expect files.  Nothing here is owned.
+ * names (gdef_input_files), at every point of a sweep, and the --compare
+ * base; in a suite, the parent checks the outputs against every graph
+ * file and the base before any runs, and each file's run against its own
+ * modules, init and expect files.  Nothing here is owned.
  */
 #ifndef CGR_OUTPUTS_H
 #define CGR_OUTPUTS_H
@@ -40,5 +41,11 @@ bool outputs_vs_sweep(const struct options *o, const struct sweep *sw, struct di
  * false after "--junit=PATH is the graph file FILE ..." when it is one.
  */
 bool outputs_vs_file(const struct options *o, const char *path);
+
+/*
+ * The same for any other file the run reads, named by what it is ("--compare
+ * base"): false after "--json=PATH is the --compare base FILE ...".
+ */
+bool outputs_vs_input(const struct options *o, const char *what, const char *path);
 
 #endif
