@@ -95,7 +95,7 @@ static void not_checked(const struct mod_check *mc, const struct module *m, cons
 	if (!mc->s.verbose || mc->d->quiet)
 		return;
 	fprintf(mc->d->out, "cugraphrun: module '%s' ('%s'): note: its kernels are not "
-		"checked: %s\n", m->name, m->file, why);
+		"checked: %s\n", diag_esc(m->name), diag_esc(m->file), why);
 }
 
 /* What a listing that is not complete could not read, for not_checked. */

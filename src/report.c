@@ -178,9 +178,9 @@ static void print_disabled(FILE *out, const struct graph *root)
 		if (!root->nodes[i]->disabled)
 			continue;
 		if (first)
-			fprintf(out, "  %-12s %s", "disabled", root->nodes[i]->id);
+			fprintf(out, "  %-12s %s", "disabled", diag_esc(root->nodes[i]->id));
 		else
-			fprintf(out, ", %s", root->nodes[i]->id);
+			fprintf(out, ", %s", diag_esc(root->nodes[i]->id));
 		first = false;
 	}
 	if (!first)

@@ -1013,8 +1013,8 @@ static void base_only_files(const struct suite *st, struct suite_compare *cmp, F
 					       sizeof *cmp->only_base);
 		cmp->only_base = f;
 		f[cmp->nonly_base++] = base->files[j].file;
-		fprintf(out, "ONLY IN BASE: %s (in %s, not run here)\n", base->files[j].file,
-			cmp->base);
+		fprintf(out, "ONLY IN BASE: %s (in %s, not run here)\n",
+			diag_esc(base->files[j].file), diag_esc(cmp->base));
 	}
 }
 
