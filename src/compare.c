@@ -230,8 +230,7 @@ static bool same_point(const struct cmp_point *a, const struct cmp_point *b)
 	return true;
 }
 
-/* a path without "./" steps or doubled slashes, to compare: "./a//b.yaml" is "a/b.yaml" */
-static void normal_path(const char *p, char *out, size_t len)
+void compare_normal_path(const char *p, char *out, size_t len)
 {
 	size_t n = 0;
 	while (*p && n + 1 < len) {
@@ -251,8 +250,8 @@ static void normal_path(const char *p, char *out, size_t len)
 bool compare_same_path(const char *a, const char *b)
 {
 	char x[4096], y[4096];
-	normal_path(a, x, sizeof x);
-	normal_path(b, y, sizeof y);
+	compare_normal_path(a, x, sizeof x);
+	compare_normal_path(b, y, sizeof y);
 	return strcmp(x, y) == 0;
 }
 
