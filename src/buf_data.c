@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "buf_data.h"
+#include "diag.h"
 #include "fileio.h"
 #include "xmalloc.h"
 
@@ -349,7 +350,7 @@ int dump_write(const char *path, const struct buffer *b, const void *data)
 {
 	unsigned es = elem_infos[b->type].size;
 	uint64_t n = b->size / es;
-	FILE *f = fopen(path, "wb");
+	FILE *f = output_open(path);
 	if (f == NULL)
 		return -1;
 	bool ok = true;
@@ -365,13 +366,7 @@ int dump_write(const char *path, const struct buffer *b, const void *data)
 			ok = write_npy_header(f, b, n);
 		ok = ok && fwrite(data, 1, b->size, f) == b->size;
 	}
-	int saved = errno;
-	if (fclose(f) != 0 && ok) {
-		ok = false;
-		saved = errno;
-	}
-	errno = saved;
-	return ok ? 0 : -1;
+	return output_close(f, path, ok ? OUTPUT_OK : OUTPUT_FAILED) == 0 ? 0 : -1;
 }
 
 void buffer_print(FILE *out, const struct buffer *b, const void *data, size_t max)
@@ -380,7 +375,7 @@ void buffer_print(FILE *out, const struct buffer *b, const void *data, size_t ma
 	uint64_t n = b->size / es;
 	const unsigned char *p = data;
 	char text[64];
-	fprintf(out, "%s[0..%" PRIu64 ") = [", b->name, n);
+	fprintf(out, "%s[0..%" PRIu64 ") = [", diag_esc(b->name), n);
 	uint64_t shown = n < max ? n : max;
 	for (uint64_t i = 0; i < shown; i++) {
 		elem_format(b->type, p + i * es, text, sizeof text);

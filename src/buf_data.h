@@ -22,7 +22,10 @@
  */
 int buffer_fill_init(const struct buffer *b, void *out, struct diag *d);
 
-/* Write data (b->size bytes) to path: .npy, .txt, else raw.  0 or -1 (errno). */
+/*
+ * Write data (b->size bytes) to path: .npy, .txt, else raw, through
+ * output_open (whole or not at all).  0, or -1 after "cannot write PATH".
+ */
 int dump_write(const char *path, const struct buffer *b, const void *data);
 
 /* Print up to max elements of data as the host dump action does. */

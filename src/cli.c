@@ -2,8 +2,10 @@
 
 #include <getopt.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "diag.h"
@@ -27,6 +29,37 @@ enum {
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
 	OPT_MODULES, OPT_NO_PEER,
 };
+
+/*
+ * Every option that names a file cugraphrun writes.  cli_parse lists each
+ * one given in o->outputs, and every rule of cugraphrun(1) OUTPUT FILES
+ * holds for all of them alike: a value that is a file name and no YAML
+ * name (here), no two naming one file, none a file the run reads, each
+ * writable before anything runs (outputs_prepare, outputs.c), and each
+ * written whole or not at all (output_open and output_close).  A new
+ * output option is one entry here, and a writer that goes through
+ * output_open and output_close.  (--compare's BASE is read, not written:
+ * it is an input, which no output may replace; outputs.h.)
+ */
+static const struct output_opt {
+	int val;                        /* the option's getopt value */
+	const char *name;
+	const char *example;            /* its = form, for messages */
+	char after;                     /* the file follows this in the value ("BUF=FILE") */
+	bool repeatable;                /* each one a file; else the last one counts */
+	bool dash;                      /* "-" is standard output */
+} output_opts[] = {
+	{OPT_CSV, "--csv", "--csv=points.csv", 0, false, true},
+	{OPT_DESCRIBE, "--describe", "--describe=graph.dot", 0, false, true},
+	{OPT_DOT, "--dot", "--dot=driver.dot", 0, false, false},
+	{OPT_DUMP, "--dump", "--dump=BUFFER=out.npy", '=', true, false},
+	{OPT_JSON, "--json", "--json=report.json", 0, false, false},
+	{OPT_JUNIT, "--junit", "--junit=junit.xml", 0, false, true},
+	/* "-" is refused (cli_parse): the SVG cannot share standard output with the report */
+	{OPT_PLOT, "--plot", "--plot=times.svg", 0, false, false},
+	{OPT_TRACE, "--trace", "--trace=trace.json", 0, false, false},
+};
+#define NOUTPUT_OPTS (sizeof output_opts / sizeof *output_opts)
 
 /* The one option table: getopt's view and the help text side by side. */
 static const struct opt_help {
@@ -228,12 +261,66 @@ static bool parse_shard(const char *s, struct options *o)
 	return true;
 }
 
+/* Option c with value arg, if it names an output: into o->outputs. */
+static void note_output(struct options *o, int c, const char *arg)
+{
+	const struct output_opt *oo = NULL;
+	for (size_t i = 0; i < NOUTPUT_OPTS && oo == NULL; i++)
+		if (output_opts[i].val == c)
+			oo = &output_opts[i];
+	if (oo == NULL)
+		return;
+	for (size_t i = 0; i < o->noutputs && !oo->repeatable; i++)
+		if (o->outputs[i].option == oo->name) {
+			memmove(&o->outputs[i], &o->outputs[i + 1],
+				(o->noutputs - i - 1) * sizeof *o->outputs);
+			o->noutputs--;
+			break;
+		}
+	const char *path = arg && oo->after ? strchr(arg, oo->after) + 1 : arg;
+	if (path == NULL || (oo->dash && strcmp(path, "-") == 0))
+		return;
+	*VEC_PUSH(o->outputs, o->noutputs, o->capoutputs) =
+		(struct output_name){.option = oo->name, .path = path, .example = oo->example};
+}
+
+/* Whether name ends in .yaml or .yml, in any case. */
+static bool yaml_name(const char *name)
+{
+	size_t n = strlen(name);
+	return (n >= 5 && strcasecmp(name + n - 5, ".yaml") == 0) ||
+		(n >= 4 && strcasecmp(name + n - 4, ".yml") == 0);
+}
+
+/*
+ * The outputs' names: a file name each, none YAML (nothing cugraphrun
+ * writes is; "--describe a.yaml b.yaml" took a.yaml for the output), no
+ * two the same.
+ */
+static enum cli_result check_output_names(const struct options *o)
+{
+	for (size_t i = 0; i < o->noutputs; i++) {
+		const struct output_name *v = &o->outputs[i];
+		if (v->path[0] == '\0')
+			return usage_error("%s needs a file name, as in %s", v->option, v->example);
+		if (yaml_name(v->path))
+			return usage_error("%s would write '%s', but cugraphrun writes no YAML (was "
+					   "it meant as a graph file?): name the output with '=', "
+					   "as in %s", v->option, v->path, v->example);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(o->outputs[j].path, v->path) == 0)
+				return usage_error("%s and %s both write '%s': give them different "
+						   "files", o->outputs[j].option, v->option, v->path);
+	}
+	return CLI_OK;
+}
+
 enum cli_result usage_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	fputs("cugraphrun: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	diag_vprint(stderr, fmt, ap);
 	va_end(ap);
 	fputs("\nTry 'cugraphrun --help' for more information.\n", stderr);
 	return CLI_USAGE;
@@ -276,6 +363,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		longopts[i] = opts[i].opt;
 	memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
 	memset(o, 0, sizeof *o);
+	o->file_fd = -1;
 	o->profile_launches = 20;
 	o->compare_threshold = 0.05;
 	o->module_api = MODULE_API_DEFAULT;
@@ -450,12 +538,21 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		default:
 			return bad_option(c, argv);
 		}
+		note_output(o, c, optarg);
 	}
+	if (check_output_names(o) != CLI_OK)
+		return CLI_USAGE;
 	if (optind == argc)
 		return usage_error("%s", "no graph file given");
 	o->file = argv[optind];
 	o->files = argv + optind;
 	o->nfiles = (size_t)(argc - optind);
+	size_t stdins = 0;
+	for (size_t i = 0; i < o->nfiles; i++)
+		stdins += strcmp(o->files[i], "-") == 0;
+	if (stdins > 1)
+		return usage_error("%s", "standard input ('-') is named more than once: it can be "
+				   "read only once");
 	if (o->has_dot_flags && o->dot == NULL)
 		return usage_error("%s", "--dot-flags needs --dot=FILE");
 	if (o->has_compare_threshold && o->compare == NULL)
@@ -490,4 +587,7 @@ void cli_free(struct options *o)
 	free(o->dumps);
 	o->dumps = NULL;
 	o->ndumps = 0;
+	free(o->outputs);
+	o->outputs = NULL;
+	o->noutputs = o->capoutputs = 0;
 }

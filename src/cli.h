@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fileio.h"
 #include "run_settings.h"
 #include "sweep.h"
 
@@ -65,6 +66,15 @@ struct options {
 	char **disable;
 	size_t ndisable, capdisable;
 	enum module_api module_api;     /* --modules (MODULE_API_DEFAULT when not given) */
+	/*
+	 * Every file an output option names (cli.c's table of them), in the
+	 * order given; an option given twice counts once, as its value does,
+	 * except --dump.  Standard output is not in it.
+	 */
+	struct output_name *outputs;
+	size_t noutputs, capoutputs;
+	const char *json_capture;       /* a suite worker's: this file's JSON report (not --json's) */
+	int file_fd;                    /* a suite worker's: file open already (-1: not) */
 };
 
 enum cli_result {

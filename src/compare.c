@@ -230,8 +230,7 @@ static bool same_point(const struct cmp_point *a, const struct cmp_point *b)
 	return true;
 }
 
-/* a path without "./" steps or doubled slashes, to compare: "./a//b.yaml" is "a/b.yaml" */
-static void normal_path(const char *p, char *out, size_t len)
+void compare_normal_path(const char *p, char *out, size_t len)
 {
 	size_t n = 0;
 	while (*p && n + 1 < len) {
@@ -251,8 +250,8 @@ static void normal_path(const char *p, char *out, size_t len)
 bool compare_same_path(const char *a, const char *b)
 {
 	char x[4096], y[4096];
-	normal_path(a, x, sizeof x);
-	normal_path(b, y, sizeof y);
+	compare_normal_path(a, x, sizeof x);
+	compare_normal_path(b, y, sizeof y);
 	return strcmp(x, y) == 0;
 }
 
@@ -394,12 +393,25 @@ static void fmt_time(double v, char *buf, size_t len)
 		format_duration(v, buf, len);
 }
 
+/* s (malloc'd) with its control characters escaped, as a report line prints it. */
+static char *escaped(char *s)
+{
+	const char *e = diag_esc(s);
+	if (e == s)
+		return s;
+	char *copy = xstrdup(e);
+	free(s);
+	return copy;
+}
+
 void comparison_print(FILE *out, const struct comparison *c)
 {
+	/* the base's path, its files and labels are the user's: escaped (diag.h) */
 	fprintf(out, "  %-12s with %s: bootstrap 95%% interval of the ratio of medians "
-		"(this / base), threshold %g%%\n", "comparison", c->base, c->threshold * 100);
+		"(this / base), threshold %g%%\n", "comparison", diag_esc(c->base),
+		c->threshold * 100);
 	if (c->note)
-		fprintf(out, "  %-12s %s\n", "", c->note);
+		fprintf(out, "  %-12s %s\n", "", diag_esc(c->note));
 	/* the names: a label, a file, or a file with its label */
 	size_t wname = strlen("point");
 	char **names = xcalloc(c->nentries ? c->nentries : 1, sizeof *names);
@@ -407,7 +419,7 @@ void comparison_print(FILE *out, const struct comparison *c)
 	for (size_t i = 1; i < c->nentries; i++)
 		one_file &= strcmp(c->entries[i].file, c->entries[0].file) == 0;
 	for (size_t i = 0; i < c->nentries; i++) {
-		names[i] = point_name(c->entries[i].file, c->entries[i].label, !one_file);
+		names[i] = escaped(point_name(c->entries[i].file, c->entries[i].label, !one_file));
 		if (strlen(names[i]) > wname)
 			wname = strlen(names[i]);
 	}
@@ -437,9 +449,9 @@ void comparison_print(FILE *out, const struct comparison *c)
 	}
 	free(names);
 	for (size_t i = 0; i < c->nonly_here; i++)
-		fprintf(out, "  %-12s %s\n", i ? "" : "only here", c->only_here[i]);
+		fprintf(out, "  %-12s %s\n", i ? "" : "only here", diag_esc(c->only_here[i]));
 	for (size_t i = 0; i < c->nonly_base; i++)
-		fprintf(out, "  %-12s %s\n", i ? "" : "only in base", c->only_base[i]);
+		fprintf(out, "  %-12s %s\n", i ? "" : "only in base", diag_esc(c->only_base[i]));
 	if (c->nentries == 0)
 		fprintf(out, "  %-12s nothing in common with the base\n", "");
 	else

@@ -60,7 +60,7 @@ int compare_offline_main(const struct options *o)
 	struct comparison c;
 	compare_docs(o->compare_doc, cur, o->compare_threshold, true, &c);
 	if (o->verbosity > VERB_QUIET) {
-		printf("%s\n", o->file);
+		printf("%s\n", diag_esc(o->file));
 		comparison_print(stdout, &c);
 		fflush(stdout);
 	}

@@ -405,7 +405,13 @@ struct cmp_doc *cmp_doc_from_json(const char *name, const struct jdoc *json, str
 struct cmp_doc *cmp_doc_read(const char *path, struct diag *d)
 {
 	size_t len;
-	char *text = read_whole_file(path, &len);
+	/* a report is read whole, as a graph file may be: 1 GiB at most (a FIFO too) */
+	char *text = read_whole_file_max(path, READ_MAX_BYTES, &len);
+	if (text == NULL && errno == EFBIG) {
+		diag_error(d, (struct pos){0, 0}, "cannot read it: it is too large (the limit is "
+			   "%zu bytes)", READ_MAX_BYTES);
+		return NULL;
+	}
 	if (text == NULL) {
 		diag_error(d, (struct pos){0, 0}, "cannot read it: %s", strerror(errno));
 		return NULL;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 static const char *const level_names[] = {
@@ -66,6 +67,80 @@ static bool repeated(struct diag *d, struct pos pos, const char *fmt, va_list ap
 	return false;
 }
 
+/*
+ * The escape of the character at s (n > 0 bytes left) into esc (at least
+ * 8 bytes), its length; 0 when it is printed as it is.  *used: its bytes.
+ */
+static size_t escape_one(const unsigned char *s, size_t n, bool block, char *esc,
+			 size_t *used)
+{
+	*used = 1;
+	if (s[0] >= 0x20 && s[0] < 0x7f)
+		return 0;
+	int32_t cp = utf8_next(s, n, used);
+	if (cp < 0)
+		return (size_t)sprintf(esc, "\\x%02x", s[0]);
+	if ((cp >= 0x20 && cp < 0x7f) || cp > 0x9f || (block && (cp == '\n' || cp == '\t')))
+		return 0;
+	static const char named[][3] = {['\t'] = "\\t", ['\n'] = "\\n", ['\r'] = "\\r"};
+	if (cp < (int32_t)(sizeof named / sizeof *named) && named[cp][0])
+		return (size_t)sprintf(esc, "%s", named[cp]);
+	return (size_t)sprintf(esc, cp < 0x80 ? "\\x%02x" : "\\u%04x", (unsigned)cp);
+}
+
+static void write_escaped(FILE *out, const char *text, size_t n, bool block)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t start = 0, i = 0;
+	while (i < n) {
+		char esc[16];
+		size_t used, len = escape_one(s + i, n - i, block, esc, &used);
+		if (len == 0) {
+			i += used;
+			continue;
+		}
+		fwrite(s + start, 1, i - start, out);
+		fwrite(esc, 1, len, out);
+		i += used;
+		start = i;
+	}
+	fwrite(s + start, 1, n - start, out);
+}
+
+void diag_write_escaped(FILE *out, const char *s, size_t n)
+{
+	write_escaped(out, s, n, false);
+}
+
+void diag_write_block(FILE *out, const char *s, size_t n)
+{
+	write_escaped(out, s, n, true);
+}
+
+const char *diag_esc(const char *s)
+{
+	static char *ring[DIAG_ESC_RING];
+	static unsigned next;
+	size_t n = strlen(s), i = 0, used;
+	char esc[16];
+	while (i < n && escape_one((const unsigned char *)s + i, n - i, false, esc, &used) == 0)
+		i += used;
+	if (i == n)
+		return s;
+	char *buf;
+	size_t size;
+	FILE *f = open_memstream(&buf, &size);
+	if (f == NULL)
+		return "(out of memory)";
+	diag_write_escaped(f, s, n);
+	if (fclose(f) != 0)
+		return "(out of memory)";
+	free(ring[next]);
+	ring[next] = buf;
+	next = (next + 1) % DIAG_ESC_RING;
+	return buf;
+}
+
 /* Where a message is cut: back from i to the start of a UTF-8 character. */
 static size_t char_start(const char *text, size_t i)
 {
@@ -80,8 +155,7 @@ static size_t char_start(const char *text, size_t i)
  * (and once more in every note), which helps nobody.
  */
 #define MSG_KEEP 480
-__attribute__((format(printf, 2, 0)))
-static void print_text(FILE *out, const char *fmt, va_list ap)
+void diag_vprint(FILE *out, const char *fmt, va_list ap)
 {
 	char small[2 * MSG_KEEP + 64];
 	va_list copy;
@@ -91,15 +165,16 @@ static void print_text(FILE *out, const char *fmt, va_list ap)
 	if (n < 0)
 		return;
 	if ((size_t)n < sizeof small) {
-		fputs(small, out);
+		diag_write_escaped(out, small, (size_t)n);
 		return;
 	}
 	char *text = xmalloc((size_t)n + 1);
 	vsnprintf(text, (size_t)n + 1, fmt, ap);
 	size_t head = char_start(text, MSG_KEEP);
 	size_t tail = char_start(text, (size_t)n - MSG_KEEP);
-	fprintf(out, "%.*s[... %zu bytes left out ...]%s", (int)head, text, tail - head,
-		text + tail);
+	diag_write_escaped(out, text, head);
+	fprintf(out, "[... %zu bytes left out ...]", tail - head);
+	diag_write_escaped(out, text + tail, (size_t)n - tail);
 	free(text);
 }
 
@@ -120,14 +195,17 @@ void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
 	/* Notes follow their error: shown exactly when it was. */
 	if (d->quiet || d->nerrors > max_errors(d))
 		return;
+	diag_write_escaped(d->out, d->file, strlen(d->file));
 	if (pos.line)
-		fprintf(d->out, "%s:%u:%u: %s: ", d->file, pos.line, pos.col,
-			level_names[level]);
+		fprintf(d->out, ":%u:%u: %s: ", pos.line, pos.col, level_names[level]);
 	else
-		fprintf(d->out, "%s: %s: ", d->file, level_names[level]);
-	if (d->prefix)
-		fprintf(d->out, "%s: ", d->prefix);
-	print_text(d->out, fmt, ap);
+		fprintf(d->out, ": %s: ", level_names[level]);
+	/* a point's label holds the user's axis values: escaped as the rest */
+	if (d->prefix) {
+		diag_write_escaped(d->out, d->prefix, strlen(d->prefix));
+		fputs(": ", d->out);
+	}
+	diag_vprint(d->out, fmt, ap);
 	fputc('\n', d->out);
 }
 
@@ -147,31 +225,32 @@ bool diag_finish(struct diag *d)
 {
 	unsigned max = max_errors(d);
 	if (!d->quiet && d->nerrors > max)
-		fprintf(d->out, "%s: error: %u more error%s not shown\n", d->file,
+		fprintf(d->out, "%s: error: %u more error%s not shown\n", diag_esc(d->file),
 			d->nerrors - max, d->nerrors - max == 1 ? "" : "s");
 	fflush(d->out);
 	return d->nerrors == 0;
 }
 
-void errorx(const char *fmt, ...)
+/* "cugraphrun: WHAT: message" on stderr. */
+__attribute__((format(printf, 2, 0)))
+static void vmsgx(const char *what, const char *fmt, va_list ap)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("cugraphrun: error: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "cugraphrun: %s: ", what);
+	diag_vprint(stderr, fmt, ap);
 	fputc('\n', stderr);
-	va_end(ap);
 }
 
-void warnx_(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("cugraphrun: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
+#define DEFINE_X(fn, what)                         \
+	void fn(const char *fmt, ...)              \
+	{                                          \
+		va_list ap;                        \
+		va_start(ap, fmt);                 \
+		vmsgx(what, fmt, ap);              \
+		va_end(ap);                        \
+	}
+DEFINE_X(errorx, "error")
+DEFINE_X(warnx_, "warning")
+DEFINE_X(notex, "note")
 
 /* Edit distance counting a swap of neighbours as one edit ("tpye"). */
 static size_t edit_distance(const char *a, const char *b)

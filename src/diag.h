@@ -4,7 +4,10 @@
  *
  *     FILE:LINE:COL: error: what is wrong, and what to do
  *
- * (the form compilers use, so editors jump to it).  The same error at the
+ * (the form compilers use, so editors jump to it).  Every message, with the
+ * file's name, is written with its control characters escaped (see
+ * diag_write_escaped): a name or an id is the user's, and must neither
+ * start a line of its own nor drive the terminal.  The same error at the
  * same place is given once.  Errors are counted;
  * after DIAG_MAX_ERRORS further errors are counted but not printed, and
  * diag_finish() says how many were left out.  The diag does not own the
@@ -71,8 +74,39 @@ void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
 bool diag_finish(struct diag *d);
 
 /* A message about no file at all: "cugraphrun: error: ..." on stderr. */
-void errorx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void errorx(const char *fmt, ...) __attribute__((format(printf, 1, 2), cold));
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2), cold));
+void notex(const char *fmt, ...) __attribute__((format(printf, 1, 2), cold));
+
+/*
+ * The text of a message to out, as every message above is written: its
+ * middle left out when it is longer than about a kilobyte, its control
+ * characters escaped.  No line break of its own.
+ */
+void diag_vprint(FILE *out, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+/*
+ * s[0..n) with every control character (C0, DEL and C1: line breaks, tabs,
+ * escape sequences) and every byte that is not UTF-8 written as a visible
+ * escape: \n, \t, \r, \x1b, \u009b, \xff.  Text from a file or a file
+ * name then stays on its line: "a\nevil.yaml:9:1: error: forged" cannot
+ * pass for a diagnostic of its own, nor "\x1b[2J" clear the screen.
+ */
+void diag_write_escaped(FILE *out, const char *s, size_t n);
+
+/*
+ * The same for text of several lines that is the user's to lay out (a
+ * host node's print, NVRTC's log, the JIT's): line breaks and tabs kept.
+ */
+void diag_write_block(FILE *out, const char *s, size_t n);
+
+/*
+ * s, or an escaped copy of it (diag_write_escaped's escapes), for a "%s"
+ * of a report line: the copy stays valid until DIAG_ESC_RING further calls
+ * have made copies of their own.  Not for use from more than one thread.
+ */
+#define DIAG_ESC_RING 8
+const char *diag_esc(const char *s);
 
 /*
  * The closest of candidates[0..n) to word by edit distance, or NULL when

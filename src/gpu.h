@@ -38,8 +38,9 @@ bool gpu_too_few(const struct gdef *g, const struct run_settings *s, char *why, 
 /*
  * A suite worker's start, before its first file (suite.h): load the
  * driver, cuInit, and hold the primary context of GPU device for the
- * process's life.  Returns the number of GPUs, or -1 without a driver or
- * device (each file then says why).  Never called in the parent.
+ * process's life.  Returns the number of GPUs; -1, after a message, when
+ * the driver is missing or does not start (no worker can run); -2, after
+ * one, when device is not there.  Never called in the parent.
  */
 int gpu_worker_init(int device);
 

@@ -33,7 +33,7 @@ void gpu_verbose(const struct gpu *gp, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	fputs("cugraphrun: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	diag_vprint(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
 }
@@ -282,7 +282,7 @@ static int load_module(struct gpu *gp, size_t i)
 			return rc;
 		image = gp->images[i].data;
 	} else if (!m->builtin) {
-		owned = read_whole_file(m->path, &len);
+		owned = read_whole_file_max(m->path, READ_MAX_BYTES, &len);
 		if (owned == NULL) {
 			diag_error(gp->d, m->file_pos, "cannot read module '%s' from '%s': %s",
 				   m->name, m->path, strerror(errno));
@@ -316,8 +316,10 @@ static int load_module(struct gpu *gp, size_t i)
 	}
 	gpu_verbose(gp, "loaded module '%s'%s%s%s", m->name, m->builtin ? " (built in)" : " from ",
 		    m->builtin ? "" : m->path, gp->use_library ? " as a library" : "");
-	if (ilog[0] && gp->verbosity >= VERB_VERBOSE)
-		fprintf(stderr, "%s\n", ilog);
+	if (ilog[0] && gp->verbosity >= VERB_VERBOSE) {
+		diag_write_block(stderr, ilog, strlen(ilog));
+		fputc('\n', stderr);
+	}
 	return 0;
 }
 
@@ -816,7 +818,11 @@ static void CUDA_CB host_fn(void *user)
 	const struct host_node *h = &call->n->u.host;
 	switch (h->action) {
 	case HOST_PRINT:
-		fprintf(stderr, "%s\n", h->text);
+		/* the driver's thread: no diag_esc ring here */
+		flockfile(stderr);
+		diag_write_block(stderr, h->text, strlen(h->text));
+		fputc('\n', stderr);
+		funlockfile(stderr);
 		break;
 	case HOST_SLEEP: {
 		struct timespec ts = {

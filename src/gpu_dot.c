@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <graphviz/cgraph.h>
 
@@ -336,17 +337,17 @@ static bool find_root(Agraph_t *dg, unsigned *root)
 	return found;
 }
 
-int gpu_dot_annotate(const char *path, const struct gpu *gp)
+int gpu_dot_annotate(const char *from, const char *path, const struct gpu *gp)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(from, "r");
 	if (f == NULL) {
-		errorx("cannot read %s back: %m", path);
+		errorx("cannot read the driver's DOT back from %s: %m", from);
 		return -1;
 	}
 	Agraph_t *dg = agread(f, NULL);
 	fclose(f);
 	if (dg == NULL) {
-		errorx("cannot parse the driver's DOT in %s", path);
+		errorx("cannot parse the driver's DOT for %s", path);
 		return -1;
 	}
 	unsigned root;
@@ -361,4 +362,21 @@ int gpu_dot_annotate(const char *path, const struct gpu *gp)
 	int rc = f ? output_close(f, path, agwrite(dg, f) == 0 ? OUTPUT_OK : OUTPUT_FAILED) : 2;
 	agclose(dg);
 	return rc ? -1 : 0;
+}
+
+int gpu_dot_write(const struct gpu *gp, const char *path, unsigned flags)
+{
+	/* the driver writes a file of its own, read back: --dot's is written whole */
+	char *tmp = scratch_file();
+	if (tmp == NULL)
+		return 2;
+	CUresult r = cu.GraphDebugDotPrint(gp->root, tmp, flags);
+	int rc = r == CUDA_SUCCESS ? gpu_dot_annotate(tmp, path, gp) : 0;
+	unlink(tmp);
+	free(tmp);
+	if (r != CUDA_SUCCESS) {
+		errorx("cannot write %s: %s", path, cu_strerror(r));
+		return 2;
+	}
+	return rc != 0 ? 2 : 0;
 }

@@ -10,7 +10,18 @@
 
 #include "gpu_build.h"
 
-/* Rewrite the cuGraphDebugDotPrint file at path in place.  0, or -1 after a message. */
-int gpu_dot_annotate(const char *path, const struct gpu *gp);
+/*
+ * The cuGraphDebugDotPrint file at from, annotated, written to the --dot
+ * file to (through output_open: whole or not at all).  0, or -1 after a
+ * message.
+ */
+int gpu_dot_annotate(const char *from, const char *to, const struct gpu *gp);
+
+/*
+ * --dot=path of gp's built graph: the driver's DOT (flags: its
+ * CU_GRAPH_DEBUG_DOT_FLAGS) into a scratch file of its own, annotated into
+ * path.  0, or 2 after a message.
+ */
+int gpu_dot_write(const struct gpu *gp, const char *path, unsigned flags);
 
 #endif

@@ -24,9 +24,11 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *s, struct d
 	return gpu_run(NULL, s, d);
 }
 
-/* No driver to start: each file of a suite says so itself. */
+/* No driver to start: the suite says so once. */
 int gpu_worker_init(int device)
 {
 	(void)device;
+	errorx("this cugraphrun was built without the GPU back end "
+	       "(configure found no CUDA 12.8+ headers; see --with-cuda)");
 	return -1;
 }

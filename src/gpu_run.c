@@ -106,7 +106,6 @@ static int verify(struct run *rn, struct report *rep)
 		if (data == NULL)
 			break;
 		if (dump_write(dr->file, &g->buffers[b], data) != 0) {
-			errorx("cannot write %s: %s", dr->file, strerror(errno));
 			rc = 2;
 		} else {
 			gpu_verbose(gp, "wrote buffer '%s' to %s", g->buffers[b].name, dr->file);
@@ -307,13 +306,8 @@ static int run_stages(struct run *rn, struct report *rep)
 		return rc;
 	rep->build_s = monotime() - t;
 	if (s->out.dot) {
-		CUresult r = cu.GraphDebugDotPrint(gp->root, s->out.dot, s->out.dot_flags);
-		if (r != CUDA_SUCCESS) {
-			errorx("cannot write %s: %s", s->out.dot, cu_strerror(r));
-			return 2;
-		}
-		if (gpu_dot_annotate(s->out.dot, gp) != 0)
-			return 2;
+		if ((rc = gpu_dot_write(gp, s->out.dot, s->out.dot_flags)) != 0)
+			return rc;
 		gpu_verbose(gp, "wrote the driver's DOT to %s", s->out.dot);
 	}
 	if ((rc = launcher_instantiate(&rn->ln, &rep->instantiate_s, &rep->upload_s)) != 0)

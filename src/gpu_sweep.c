@@ -96,13 +96,8 @@ static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep
 	rep->build_s = monotime() - t;
 	if (s->out.dot) {
 		/* the first point's graph: the one a sweep builds (cugraphrun(1)) */
-		CUresult r = cu.GraphDebugDotPrint(gp->root, s->out.dot, s->out.dot_flags);
-		if (r != CUDA_SUCCESS) {
-			errorx("cannot write %s: %s", s->out.dot, cu_strerror(r));
-			return 2;
-		}
-		if (gpu_dot_annotate(s->out.dot, gp) != 0)
-			return 2;
+		if ((rc = gpu_dot_write(gp, s->out.dot, s->out.dot_flags)) != 0)
+			return rc;
 	}
 	if ((rc = launcher_instantiate(&rn->ln, &rep->instantiate_s, &rep->upload_s)) != 0)
 		return rc;

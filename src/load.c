@@ -33,6 +33,7 @@
 #include "monotime.h"
 #include "strmap.h"
 #include "sweep.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 const struct load_limits load_default_limits = {
@@ -3495,11 +3496,58 @@ static char *read_from_start(int fd, size_t len)
 	return buf;
 }
 
-/* The rest of fd into a buffer, for what cannot be streamed by size (pipes, procfs). */
+/*
+ * Where in s[*from..len) the first character is that libyaml refuses in a
+ * UTF-8 stream (a byte that is no UTF-8, or a character outside YAML's
+ * printable set: NUL, most C0 controls, surrogates...), or len when there
+ * is none yet.  *from moves past what was checked, stopping before a
+ * sequence that the end of what was read so far cuts short.
+ */
+static size_t first_refused(const char *text, size_t *from, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = *from, n;
+	while (i < len) {
+		if (s[i] >= 0x20 && s[i] < 0x7f) {
+			i++;
+			continue;
+		}
+		int32_t c = utf8_next(s + i, len - i, &n);
+		if (c == '\t' || c == '\n' || c == '\r' || c == 0x85 ||
+		    (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || c >= 0x10000) {
+			i += n;
+			continue;
+		}
+		/* a lead byte whose continuation bytes are still to come */
+		size_t need = s[i] >= 0xc2 && s[i] <= 0xdf ? 2 : s[i] >= 0xe0 && s[i] <= 0xef ? 3 :
+			s[i] >= 0xf0 && s[i] <= 0xf4 ? 4 : 0;
+		size_t k = 1;
+		while (i + k < len && k < need && (s[i + k] & 0xc0) == 0x80)
+			k++;
+		if (c < 0 && need && i + k == len)
+			break;
+		*from = i;
+		return i;
+	}
+	*from = i;
+	return len;
+}
+
+/*
+ * The rest of fd into a buffer, for what cannot be streamed by size (pipes,
+ * procfs).  A UTF-8 stream stops being read a few bytes past the first
+ * character libyaml refuses: standard input or /dev/urandom holding a
+ * binary is rejected at once rather than after the 1 GiB limit, and what
+ * was read gives the same error, at the same place, as the whole would.
+ * (A UTF-16 stream, which starts with its byte order mark, is libyaml's
+ * to decode.)
+ */
 static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
 {
 	size_t cap = max < 65536 ? max : 65536, len = 0;
 	char *buf = xmalloc(cap ? cap : 1);
+	size_t checked = 0, stop = SIZE_MAX;
+	bool utf16 = false;
 	*too_large = false;
 	for (;;) {
 		if (len == cap && cap < max) {
@@ -3523,28 +3571,37 @@ static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		if (len < 2)
+			continue;
+		if (checked == 0 && ((unsigned char)buf[0] == 0xff || (unsigned char)buf[0] == 0xfe) &&
+		    ((unsigned char)buf[1] ^ (unsigned char)buf[0]) == 1)
+			utf16 = true;
+		if (!utf16 && stop == SIZE_MAX) {
+			size_t bad = first_refused(buf, &checked, len);
+			if (bad < len)
+				stop = bad + 4;
+		}
+		if (len >= stop)
+			break;
 	}
 	*lenp = len;
 	return buf;
 }
 
 /*
- * A regular file is streamed into libyaml (see ev_input_fd); the rest are
- * read whole.  A template is read whole too, once it is known to be one.
+ * fd, open on path, which it closes.  A regular file is streamed into
+ * libyaml (see ev_input_fd); the rest are read whole.  A template is read
+ * whole too, once it is known to be one.  With first_only, the first
+ * point's model alone (gdef_load).
  */
-/* sweep_load, or with first_only the first point's model alone (gdef_load). */
-static struct sweep *load_path(const char *path, const struct axis_arg *args, size_t nargs,
-			       bool first_only, struct diag *d)
+static struct sweep *load_fd(const char *path, int fd, const struct axis_arg *args, size_t nargs,
+			     bool first_only, struct diag *d)
 {
 	const struct load_limits *lim = &load_default_limits;
-	/* "-" is standard input (a copy of the descriptor, closed like any). */
-	int fd = strcmp(path, "-") == 0 ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
-				       : open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
+	if (fstat(fd, &st) != 0) {
 		diag_error(d, nopos, "cannot read %s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		return NULL;
 	}
 	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > lim->max_file_size) {
@@ -3594,6 +3651,20 @@ static struct sweep *load_path(const char *path, const struct axis_arg *args, si
 	return sw;
 }
 
+/* sweep_load, or with first_only the first point's model alone (gdef_load). */
+static struct sweep *load_path(const char *path, const struct axis_arg *args, size_t nargs,
+			       bool first_only, struct diag *d)
+{
+	/* "-" is standard input (a copy of the descriptor, closed like any). */
+	int fd = strcmp(path, "-") == 0 ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+				       : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		diag_error(d, nopos, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	return load_fd(path, fd, args, nargs, first_only, d);
+}
+
 struct sweep *sweep_load(const char *path, const struct axis_arg *args, size_t nargs,
 			 struct diag *d)
 {
@@ -3603,4 +3674,15 @@ struct sweep *sweep_load(const char *path, const struct axis_arg *args, size_t n
 struct gdef *gdef_load(const char *path, struct diag *d)
 {
 	return sweep_first(load_path(path, NULL, 0, true, d));
+}
+
+struct sweep *sweep_load_fd(const char *path, int fd, const struct axis_arg *args,
+			    size_t nargs, struct diag *d)
+{
+	return load_fd(path, fd, args, nargs, false, d);
+}
+
+struct gdef *gdef_load_fd(const char *path, int fd, struct diag *d)
+{
+	return sweep_first(load_fd(path, fd, NULL, 0, true, d));
 }

@@ -29,6 +29,13 @@ struct axis_arg;
  */
 struct gdef *gdef_load(const char *path, struct diag *d);
 
+/*
+ * The same from fd, open on the file that path names (messages call it
+ * path; relative paths in it resolve from path's folder), which it
+ * closes: for a caller that checked what it opened (suite.c).
+ */
+struct gdef *gdef_load_fd(const char *path, int fd, struct diag *d);
+
 /* The same from memory; name is what messages call the file. */
 struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 			      const struct load_limits *limits, struct diag *d);
@@ -47,6 +54,9 @@ struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
  */
 struct sweep *sweep_load(const char *path, const struct axis_arg *args, size_t nargs,
 			 struct diag *d);
+/* The same from fd, open on path, which it closes (as gdef_load_fd). */
+struct sweep *sweep_load_fd(const char *path, int fd, const struct axis_arg *args,
+			    size_t nargs, struct diag *d);
 struct sweep *sweep_load_string(const char *name, const char *text, size_t len,
 				const struct load_limits *limits, const struct axis_arg *args,
 				size_t nargs, struct diag *d);

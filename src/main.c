@@ -4,9 +4,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "compare_cli.h"
@@ -17,6 +20,7 @@
 #include "load.h"
 #include "model.h"
 #include "monotime.h"
+#include "outputs.h"
 #include "report_plot.h"
 #include "suite.h"
 #include "sweep.h"
@@ -53,7 +57,7 @@ static int expectation(const struct gdef *g, const struct options *o, int status
 			fo->xfail = true;
 		else if (o->verbosity > VERB_QUIET)
 			fprintf(stderr, "cugraphrun: %s: note: a check failed, as run.expect: "
-				"fail wants\n", o->file);
+				"fail wants\n", diag_esc(o->file));
 		return 0;
 	}
 	if (status == 0) {
@@ -87,7 +91,7 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	s->out = (struct run_outputs){
 		.dot = o->dot, .dot_flags = o->has_dot_flags ? o->dot_flags : 0,
 		.dumps = o->dumps, .ndumps = o->ndumps,
-		.json = o->json, .json_file = o->json_file,
+		.json = o->json, .json_file = o->json_capture ? o->json_capture : o->json_file,
 		.trace = o->trace,
 		/* alone, --describe draws the file before any run (write_description) */
 		.describe = o->profile ? o->describe : NULL,
@@ -145,7 +149,9 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		.verbose = o->verbosity >= VERB_VERBOSE,
 	};
 	/* a template is one model per point (sweep.h); any other file one */
-	struct sweep *sw = sweep_load(o->file, o->axis_args, o->naxis_args, &d);
+	struct sweep *sw = o->file_fd >= 0 ?
+		sweep_load_fd(o->file, o->file_fd, o->axis_args, o->naxis_args, &d) :
+		sweep_load(o->file, o->axis_args, o->naxis_args, &d);
 	bool valid = sw != NULL && d.nerrors == 0 && sweep_validate(sw, &d, &ms);
 	/* a sweep's points are updated in one context (validate_devices.h) */
 	for (size_t k = 0; valid && sw->naxes > 0 && k < sw->npoints; k++)
@@ -162,6 +168,21 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 			   "--profile instantiates the graph a second time, which a graph with a "
 			   "device-updatable node ('%s') does not allow", upd->id);
 		valid = false;
+	}
+	/*
+	 * The outputs, before anything runs: each can be written (a suite's
+	 * parent saw to that for all, and to the --compare base), and none is
+	 * a file this one reads, at any of its points.
+	 */
+	uint32_t clashed = 0;
+	if (valid && fo == NULL && (outputs_prepare(o->outputs, o->noutputs) != 0 ||
+				    (o->compare_doc &&
+				     !outputs_vs_input(o, "--compare base", o->compare))))
+		valid = false;
+	if (valid && !outputs_vs_sweep(o, sw, &d, &clashed)) {
+		valid = false;
+		if (fo)
+			fo->clashed = clashed;
 	}
 	diag_finish(&d);
 	struct gdef *g = sw ? sw->models[0] : NULL;
@@ -182,7 +203,7 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		snprintf(fo->note, sizeof fo->note, "%s", g->run.skip);
 	} else if (skip) {
 		if (o->verbosity > VERB_QUIET)
-			printf("%s: skipped: %s\n", o->file, g->run.skip);
+			printf("%s: skipped: %s\n", diag_esc(o->file), diag_esc(g->run.skip));
 	} else if (describe_only) {
 		status = write_description(g, o);
 	}
@@ -203,28 +224,65 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	return status;
 }
 
+/*
+ * Descriptors 0 to 2 closed at the start (cugraphrun >&-) would be handed
+ * out by the first open or pipe: a suite's result pipe as descriptor 1,
+ * and every printf of the report into it.  Each is opened on /dev/null,
+ * the way round that makes using it fail as a closed one does (standard
+ * input write-only, the others read-only), as gnulib's stdopen does.
+ */
+static void std_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* the lowest free descriptor: fd itself */
+		if (open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY) != fd)
+			_exit(2);
+	}
+}
+
+/*
+ * A report that could not be written is no success: standard output is
+ * flushed and closed here, and a failure (>/dev/full, a closed standard
+ * output) makes the status at least 2.
+ */
+static int stdout_status(int status)
+{
+	bool failed = ferror(stdout) != 0;
+	errno = 0;
+	if (fclose(stdout) != 0)
+		failed = true;
+	if (!failed)
+		return status;
+	errorx("cannot write standard output%s%s", errno ? ": " : "",
+	       errno ? strerror(errno) : "");
+	return status == 0 || status == 1 ? 2 : status;
+}
+
 int main(int argc, char **argv)
 {
+	std_fds_open();
 	struct options o;
+	int status = 0;
 	switch (cli_parse(argc, argv, &o)) {
 	case CLI_OK:
+		/* what a run needs from outside, settled before any file runs */
+		status = compare_open(&o);
+		if (status == 0 && o.plot && !o.validate)
+			status = report_plot_check();
+		if (status == 0 && compare_offline(&o))
+			status = compare_offline_main(&o);
+		else if (status == 0)
+			status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
+		compare_close(&o);
 		break;
 	case CLI_EXIT_OK:
-		cli_free(&o);
-		return 0;
+		break;
 	case CLI_USAGE:
-		cli_free(&o);
-		return 2;
+		status = 2;
+		break;
 	}
-	/* what a run needs from outside, settled before any file runs */
-	int status = compare_open(&o);
-	if (status == 0 && o.plot && !o.validate)
-		status = report_plot_check();
-	if (status == 0 && compare_offline(&o))
-		status = compare_offline_main(&o);
-	else if (status == 0)
-		status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
-	compare_close(&o);
 	cli_free(&o);
-	return status;
+	return stdout_status(status);
 }

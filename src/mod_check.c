@@ -19,8 +19,6 @@
 #include "strmap.h"
 #include "xmalloc.h"
 
-/* Larger module files are not read to check them: the GPU run still loads them. */
-#define MOD_MAX_BYTES (1ull << 30)
 /* Names listed in "it has: ..." before the rest are only counted. */
 #define MOD_LIST_NAMES 24
 
@@ -95,7 +93,7 @@ static void not_checked(const struct mod_check *mc, const struct module *m, cons
 	if (!mc->s.verbose || mc->d->quiet)
 		return;
 	fprintf(mc->d->out, "cugraphrun: module '%s' ('%s'): note: its kernels are not "
-		"checked: %s\n", m->name, m->file, why);
+		"checked: %s\n", diag_esc(m->name), diag_esc(m->file), why);
 }
 
 /* What a listing that is not complete could not read, for not_checked. */
@@ -188,17 +186,21 @@ static const void *compile_source(struct mod_check *mc, size_t mi, size_t *len)
 	return st->im.data;
 }
 
-/* A module file's bytes (malloc'd), or NULL: unreadable (reported before) or too large. */
+/*
+ * A module file's bytes (malloc'd), or NULL: unreadable or past
+ * READ_MAX_BYTES (the validator reported either before).
+ */
 static char *read_module(const struct mod_check *mc, const struct module *m, size_t *len)
 {
 	struct stat sb;
 	if (m->path == NULL || stat(m->path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0)
 		return NULL;
-	if ((unsigned long long)sb.st_size > MOD_MAX_BYTES) {
+	if ((unsigned long long)sb.st_size > READ_MAX_BYTES) {
 		not_checked(mc, m, "the file is larger than 1 GiB");
 		return NULL;
 	}
-	return read_whole_file(m->path, len);
+	/* and no further, should it have grown since */
+	return read_whole_file_max(m->path, READ_MAX_BYTES, len);
 }
 
 /* Read and list module mi, once; report what is wrong with it as a whole. */

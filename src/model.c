@@ -183,6 +183,28 @@ char *gdef_resolve_path(struct gdef *g, const char *written)
 	return arena_printf(&g->arena, "%s%s", g->dir, written);
 }
 
+void gdef_input_files(const struct gdef *g, gdef_input_fn *fn, void *ctx)
+{
+	for (size_t i = 0; i < g->nmodules; i++) {
+		const struct module *m = &g->modules[i];
+		if (m->path)
+			fn(ctx, m->source ? "module source" : "module file", m->file, m->path,
+			   m->file_pos.line ? m->file_pos : m->pos);
+	}
+	for (size_t i = 0; i < g->nbuffers; i++) {
+		const struct init *in = &g->buffers[i].init;
+		if (in->kind == INIT_FILE && in->path)
+			fn(ctx, "init file", in->file, in->path,
+			   in->file_pos.line ? in->file_pos : g->buffers[i].pos);
+	}
+	for (size_t i = 0; i < g->nchecks; i++) {
+		const struct check *c = &g->checks[i];
+		if (c->expect == EXPECT_FILE && c->path)
+			fn(ctx, "expect file", c->file, c->path,
+			   c->expect_pos.line ? c->expect_pos : c->pos);
+	}
+}
+
 /* What a node holds outside the arena: its nested graphs. */
 static void node_free(struct node *n)
 {

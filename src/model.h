@@ -648,6 +648,17 @@ static inline unsigned node_device(const struct gdef *g, const struct node *n)
 	return g->device_of ? g->device_of[n->seq] : 0;
 }
 
+/*
+ * Every file a validated definition reads besides itself, in file order:
+ * fn(ctx, what, written, path, pos) for each module file or source, init
+ * file and expect file ("module file", "init file", ...; as written; as
+ * resolved; where it is named).  What names another file goes here, so
+ * that no output replaces it (outputs.c).
+ */
+typedef void gdef_input_fn(void *ctx, const char *what, const char *written, const char *path,
+			   struct pos pos);
+void gdef_input_files(const struct gdef *g, gdef_input_fn *fn, void *ctx);
+
 /* Counts by kind over a graph and everything nested in it. */
 void graph_count_kinds(const struct graph *gr, size_t counts[NK_COUNT], bool recurse);
 

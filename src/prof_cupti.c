@@ -409,7 +409,7 @@ int profiler_start(struct profiler *p, const struct gpu *gp)
 			return fail(p, "cannot read a graph node id", r);
 		if (p->debug)
 			fprintf(stderr, "cugraphrun: profile: ours %llu = %s (%s)\n",
-				(unsigned long long)o->id, o->node->id,
+				(unsigned long long)o->id, diag_esc(o->node->id),
 				node_kind_names[o->node->kind]);
 	}
 	p->root_ids = xcalloc(gp->nnodes ? gp->nnodes : 1, sizeof *p->root_ids);
@@ -551,7 +551,7 @@ const struct prof_rec *profiler_records(struct profiler *p, size_t *n)
 			if (p->debug)
 				fprintf(stderr, "cugraphrun: profile: record %zu node %llu -> %s\n",
 					i, (unsigned long long)p->rec_ids[i],
-					p->recs[i].node ? p->recs[i].node->id : "(none)");
+					p->recs[i].node ? diag_esc(p->recs[i].node->id) : "(none)");
 		}
 		qsort(p->recs, p->nrecs, sizeof *p->recs, cmp_rec);
 		p->mapped = true;

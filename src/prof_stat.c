@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "diag.h"
 #include "prof_stat.h"
 #include "json.h"
 #include "stats.h"
@@ -382,8 +383,8 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 	size_t idw = 2;
 	for (size_t i = 0; i < s->nnodes; i++)
 		if (prof_kind_is_device_work(s->nodes[i].node->kind) &&
-		    strlen(s->nodes[i].node->id) > idw)
-			idw = strlen(s->nodes[i].node->id);
+		    strlen(diag_esc(s->nodes[i].node->id)) > idw)
+			idw = strlen(diag_esc(s->nodes[i].node->id));
 	fprintf(out, "  %-12s GPU time per execution in us; share: GPU time per launch over the "
 		"median launch%s\n", "nodes", s->has_plain ? "" : " (profiled)");
 	/* a file on several devices: a column of the device each node runs on */
@@ -399,7 +400,7 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 			snprintf(a, sizeof a, "off");
 		else
 			format_runs(pn->execs_per_launch, a, sizeof a);
-		fprintf(out, "    %-*s  %-6s ", (int)idw, pn->node->id,
+		fprintf(out, "    %-*s  %-6s ", (int)idw, diag_esc(pn->node->id),
 			node_kind_names[pn->node->kind]);
 		if (devs)
 			fprintf(out, "%3u ", node_device(s->g, pn->node));
@@ -427,7 +428,7 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 			fputc(']', out);
 		if (j > 0 && s->path[j - 1].depth >= st->depth)
 			fputs(" ->", out);
-		fprintf(out, " %s", s->nodes[st->node].node->id);
+		fprintf(out, " %s", diag_esc(s->nodes[st->node].node->id));
 		if (j + 1 < s->npath && s->path[j + 1].depth > st->depth) {
 			const struct node *n = s->nodes[st->node].node;
 			fputs(" [", out);

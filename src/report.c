@@ -77,6 +77,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "diag.h"
 #include "json.h"
 #include "prof_stat.h"
 #include "report.h"
@@ -181,9 +182,9 @@ static void print_disabled(FILE *out, const struct graph *root)
 		if (!root->nodes[i]->disabled)
 			continue;
 		if (first)
-			fprintf(out, "  %-12s %s", "disabled", root->nodes[i]->id);
+			fprintf(out, "  %-12s %s", "disabled", diag_esc(root->nodes[i]->id));
 		else
-			fprintf(out, ", %s", root->nodes[i]->id);
+			fprintf(out, ", %s", diag_esc(root->nodes[i]->id));
 		first = false;
 	}
 	if (!first)
@@ -317,12 +318,12 @@ void report_print_human(FILE *out, const struct report *r)
 {
 	char a[32], b[32], c[32], d[32];
 	if (r->name)
-		fprintf(out, "%s  (%s)\n", r->name, r->file);
+		fprintf(out, "%s  (%s)\n", diag_esc(r->name), diag_esc(r->file));
 	else
-		fprintf(out, "%s\n", r->file);
+		fprintf(out, "%s\n", diag_esc(r->file));
 	if (r->device_name)
 		fprintf(out, "  %-12s %d: %s (sm_%d%d), driver %d.%d\n", "device", r->device,
-			r->device_name, r->cc_major, r->cc_minor, r->driver_version / 1000,
+			diag_esc(r->device_name), r->cc_major, r->cc_minor, r->driver_version / 1000,
 			r->driver_version % 1000 / 10);
 	print_devices(out, r);
 	if (r->root)
@@ -361,8 +362,8 @@ void report_print_human(FILE *out, const struct report *r)
 	}
 	for (size_t i = 0; i < r->nspans; i++) {
 		format_duration(r->spans[i].seconds, a, sizeof a);
-		fprintf(out, "  %-12s %s -> %s %s\n", i ? "" : "events", r->spans[i].from,
-			r->spans[i].to, a);
+		fprintf(out, "  %-12s %s -> %s %s\n", i ? "" : "events",
+			diag_esc(r->spans[i].from), diag_esc(r->spans[i].to), a);
 	}
 	if (r->checks_passed + r->checks_failed == 0)
 		fprintf(out, "  %-12s none\n", "checks");

@@ -345,14 +345,19 @@ int report_plot(const char *path, const struct report *r)
 	char err[2048];
 	int st = run_gnuplot(prog, script, len, fileno(out), err, sizeof err);
 	free(script);
-	int rc = output_close(out, path, OUTPUT_OK);
+	/* a gnuplot that failed wrote part of an SVG at most: the old file stays */
+	int rc = output_close(out, path, st == 0 ? OUTPUT_OK : OUTPUT_REPORTED);
 	if (st == 0 && rc == 0)
 		return 0;
-	if (st != 0) {
-		unlink(path);
-		if (st > 0)
-			errorx("--plot: gnuplot (%s) failed with status %d, so %s was not written%s%s",
-			       prog, st, path, *err ? ":\n" : "", err);
+	if (st > 0) {
+		errorx("--plot: gnuplot (%s) failed with status %d, so %s was not written%s", prog,
+		       st, path, *err ? ":" : "");
+		/* gnuplot's own lines, laid out as it wrote them, controls escaped */
+		if (*err) {
+			diag_write_block(stderr, err, strlen(err));
+			if (err[strlen(err) - 1] != '\n')
+				fputc('\n', stderr);
+		}
 	}
 	return 2;
 }

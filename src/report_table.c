@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "fileio.h"
 #include "report_table.h"
 #include "scalar.h"
@@ -157,7 +158,8 @@ void report_print_table(FILE *out, const struct report *r)
 	char **head = grid_row(&g, 0);
 	size_t c = 0;
 	for (size_t a = 0; a < first->naxes; a++) {
-		head[c] = xstrdup(first->axes[a].name);
+		/* names and values are the user's: escaped before the widths are taken */
+		head[c] = xstrdup(diag_esc(first->axes[a].name));
 		bool numeric = true;
 		for (size_t i = 0; i < r->npoints && numeric; i++)
 			numeric = numeric_text(axis_text(&r->points[i], first->axes[a].name));
@@ -181,7 +183,7 @@ void report_print_table(FILE *out, const struct report *r)
 		stats_compute(p->samples, p->nsamples, &st);
 		c = 0;
 		for (size_t a = 0; a < first->naxes; a++)
-			row[c++] = xstrdup(axis_text(p, first->axes[a].name));
+			row[c++] = xstrdup(diag_esc(axis_text(p, first->axes[a].name)));
 		if (p->nsamples) {
 			format_duration(st.median, buf[0], sizeof buf[0]);
 			format_duration(st.min, buf[1], sizeof buf[1]);

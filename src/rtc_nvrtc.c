@@ -130,12 +130,9 @@ static void locate(void)
 	nv_located = true;
 	nv.lib = find_lib();
 	struct stat st;
-	char buf[4400];
-	if (nv.lib && stat(nv.lib, &st) == 0) {
-		snprintf(buf, sizeof buf, "%s %lld %lld.%09ld", nv.lib, (long long)st.st_size,
-			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-		nv.ident = xstrdup(buf);
-	}
+	if (nv.lib && stat(nv.lib, &st) == 0)
+		nv.ident = xasprintf("%s %lld %lld.%09ld", nv.lib, (long long)st.st_size,
+				     (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 	nv.include = find_include(nv.lib);
 }
 
@@ -156,7 +153,7 @@ static void *open_lib(void)
 	if (nv.lib)
 		return try_open(nv.lib);
 	void *lib;
-	char name[512];
+	char name[32];
 	for (int major = 15; major >= 12; major--) {
 		snprintf(name, sizeof name, "libnvrtc.so.%d", major);
 		if ((lib = try_open(name)) != NULL)
@@ -167,8 +164,11 @@ static void *open_lib(void)
 		if (roots[r] == NULL || !*roots[r])
 			continue;
 		for (int major = 15; major >= 12; major--) {
-			snprintf(name, sizeof name, "%s/lib64/libnvrtc.so.%d", roots[r], major);
-			if ((lib = try_open(name)) != NULL)
+			/* built to its length: a long CUDA_HOME must not open a cut path */
+			char *path = xasprintf("%s/lib64/libnvrtc.so.%d", roots[r], major);
+			lib = try_open(path);
+			free(path);
+			if (lib != NULL)
 				return lib;
 		}
 	}
@@ -298,11 +298,11 @@ static void print_log(FILE *out, const char *log, const char *real, const char *
 	for (const char *p = log; *p; ) {
 		const char *hit = strstr(p, real);
 		if (hit == NULL) {
-			fputs(p, out);
+			diag_write_block(out, p, strlen(p));
 			break;
 		}
-		fwrite(p, 1, (size_t)(hit - p), out);
-		fputs(path, out);
+		diag_write_block(out, p, (size_t)(hit - p));
+		diag_write_block(out, path, strlen(path));
 		p = hit + rl;
 	}
 	if (log[0] && log[strlen(log) - 1] != '\n')
@@ -454,10 +454,10 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 		if (forced && *forced)
 			fprintf(stderr, "cugraphrun: module '%s': note: not cached: "
 				"CUGRAPHRUN_NVRTC='%s' names no file (give a path, not a "
-				"library name)\n", m->name, forced);
+				"library name)\n", diag_esc(m->name), diag_esc(forced));
 		else
 			fprintf(stderr, "cugraphrun: module '%s': note: not cached: no NVRTC "
-				"library file found\n", m->name);
+				"library file found\n", diag_esc(m->name));
 	}
 	if (dir) {
 		void *data;
@@ -468,7 +468,7 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 			out->cached = true;
 			if (s->verbose)
 				fprintf(stderr, "cugraphrun: module '%s': compile cached (%s/%s)\n",
-					m->name, dir, key);
+					diag_esc(m->name), diag_esc(dir), key);
 			goto done;
 		}
 		if (cs == CACHE_HIT) {
@@ -498,7 +498,7 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 	if (rc == 0 && s->verbose) {
 		char *o = join(&opts);
 		fprintf(stderr, "cugraphrun: module '%s': compiled with NVRTC %d.%d in %.0f ms (%s)\n",
-			m->name, nv.major, nv.minor, out->seconds * 1e3, o);
+			diag_esc(m->name), nv.major, nv.minor, out->seconds * 1e3, diag_esc(o));
 		free(o);
 	}
 	if (rc == 0 && dir) {

@@ -207,6 +207,30 @@ static void scan_text(struct scan *sc, const char *from, const char *text)
 /* How far an include by macro makes the walk go (a source in $HOME...). */
 enum { TREE_MAX_DEPTH = 8, TREE_MAX_FILES = 2000 };
 
+/*
+ * The file at path into the hash, by name and contents, and its text
+ * (malloc'd), or NULL: a file that cannot be read counts as unreadable, and
+ * one past READ_MAX_BYTES, never read, by its size and modification time.
+ */
+static char *hash_file(struct sha256 *h, const char *path)
+{
+	sha256_str(h, path);
+	size_t len;
+	char *text = read_whole_file_max(path, READ_MAX_BYTES, &len);
+	struct stat st;
+	if (text) {
+		sha256_update(h, text, len);
+	} else if (errno == EFBIG && stat(path, &st) == 0) {
+		char id[64];
+		snprintf(id, sizeof id, "too large %lld %lld.%09ld", (long long)st.st_size,
+			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+		sha256_str(h, id);
+	} else {
+		sha256_str(h, "unreadable");
+	}
+	return text;
+}
+
 /* A walk of folders for an include by macro: files hashed so far, and if it was cut. */
 struct tree_walk {
 	const char *toolkit;            /* a folder never walked, or NULL */
@@ -251,13 +275,8 @@ static void hash_tree(struct sha256 *h, const char *dir, int depth, struct tree_
 			if (tw->files++ == TREE_MAX_FILES) {
 				tw->cut = true;
 			} else {
-				size_t len;
-				char *text = read_whole_file(p, &len);
 				sha256_str(h, "tree-file");
-				sha256_str(h, p);
-				if (text)
-					sha256_update(h, text, len);
-				free(text);
+				free(hash_file(h, p));
 			}
 		}
 		free(p);
@@ -270,7 +289,7 @@ char *source_hash_deps(struct sha256 *h, const char *path, struct source_deps *s
 	const struct strlist *dirs = sd->dirs;
 	sd->cut = false;
 	size_t len;
-	char *text = read_whole_file(path, &len);
+	char *text = read_whole_file_max(path, READ_MAX_BYTES, &len);
 	if (text == NULL)
 		return NULL;
 	struct scan sc = {.h = h, .dirs = dirs};
@@ -288,15 +307,10 @@ char *source_hash_deps(struct sha256 *h, const char *path, struct source_deps *s
 	scan_text(&sc, path, text);
 	/* a worklist, not recursion: header chains may be long */
 	for (size_t i = 0; i < sc.todo.n; i++) {
-		char *t = read_whole_file(sc.todo.v[i], &len);
 		sha256_str(h, "file");
-		sha256_str(h, sc.todo.v[i]);
-		if (t == NULL) {
-			sha256_str(h, "unreadable");
-			continue;
-		}
-		sha256_update(h, t, len);
-		scan_text(&sc, sc.todo.v[i], t);
+		char *t = hash_file(h, sc.todo.v[i]);
+		if (t)
+			scan_text(&sc, sc.todo.v[i], t);
 		free(t);
 	}
 	if (sc.computed) {

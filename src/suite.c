@@ -4,10 +4,14 @@
  * result: exit 124 is the timeout path of gpu_run (it _exits without CUDA
  * teardown), a signal is an error.  Output goes through files in a private
  * temporary directory, one set per file, so that whatever a worker wrote
- * before it died is still there for the parent to print.
+ * before it died is still there for the parent to print; they stay on
+ * disk until the file is printed, and a printed file's JUnit testcase and
+ * JSON entry go to body files there (suite_result.h): the parent's memory
+ * holds a small result per file and one file's output at a time.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -29,6 +33,9 @@
 #include "gpu.h"
 #include "load.h"
 #include "monotime.h"
+#include "outputs.h"
+#include "strlist.h"
+#include "strmap.h"
 #include "suite.h"
 #include "suite_files.h"
 #include "suite_junit.h"
@@ -36,14 +43,21 @@
 #include "validate.h"
 #include "xmalloc.h"
 
+/* A worker's start (index -1): the GPU count, or why there is no GPU to run on. */
+enum {
+	HELLO_NO_DRIVER = -1,           /* no driver, or it does not start: no worker can run */
+	HELLO_NO_DEVICE = -2,           /* no such GPU: no worker on it can run */
+};
+
 /* Worker to parent: a file's result or start, or (index -1) the worker's start. */
 struct wmsg {
 	int32_t index;
-	int32_t status;                 /* hello: the GPU count, or -1 */
+	int32_t status;                 /* hello: the GPU count, or HELLO_* */
 	uint8_t started;                /* the file is about to run: no result yet */
 	uint8_t skipped, xfail;
+	uint32_t clashed;               /* outputs that are files it reads (outputs.h) */
 	double seconds;
-	char note[256];
+	char note[256];                 /* the skip reason; a hello's or a failure's message */
 };
 
 struct worker {
@@ -67,11 +81,19 @@ struct suite {
 	size_t next;                    /* the next file to hand out */
 	size_t *again;                  /* files whose worker died before starting them */
 	size_t nagain, capagain;
-	char tmpdir[256];
-	char why[200];                  /* why the loop stopped with files left (rc 3) */
+	char *tmpdir;                   /* NULL until made */
+	char why[256];                  /* why the loop stopped with files left (rc 3) */
+	struct strlist said;            /* the causes said once (no worker, no driver, no GPU) */
+	uint64_t dead_devices;          /* GPUs that a worker found missing: none started there */
+	bool device_missing;            /* one was: the suite exits 3, whatever its files did */
+	bool stop;                      /* the pool stops: no file left can run (why) */
 	bool gpu;                       /* not --validate: workers start the driver */
 	bool json_stdout;               /* --json to stdout: the reports are in it */
 	bool stdout_taken;              /* stdout holds --json or --junit=-: the rest to stderr */
+	uint32_t clashed;               /* outputs that a file found to be a file it reads */
+	FILE *junit_body, *json_body;   /* each printed file's testcase and entry */
+	struct junit_counts junit_counts; /* the testcases in junit_body (a sweep's: per point) */
+	size_t json_entries;
 };
 
 /* SIGINT, SIGTERM, or SIGPIPE (stdout's reader left): stop, clean up, die of it. */
@@ -91,24 +113,116 @@ bool suite_wanted(const struct options *o)
 
 /* I/O helpers ------------------------------------------------------------- */
 
-static void capture_path(const struct suite *st, size_t i, const char *ext, char *buf,
-			 size_t len)
+/* Where file i's captured ext ("out", "err", "json") goes (malloc'd). */
+static char *capture_path(const struct suite *st, size_t i, const char *ext)
 {
-	snprintf(buf, len, "%s/%zu.%s", st->tmpdir, i, ext);
+	return xasprintf("%s/%zu.%s", st->tmpdir, i, ext);
 }
 
-/* The whole file, NUL-terminated; NULL (len 0) when there is none. */
+/* The capture, whole (NULL, 0 when there is none), and the file removed. */
+static char *take_capture(const struct suite *st, size_t i, const char *ext, size_t *len)
+{
+	char *path = capture_path(st, i, ext);
+	char *text = read_whole_file(path, len);
+	unlink(path);
+	free(path);
+	if (text && *len == 0) {
+		free(text);
+		text = NULL;
+	}
+	return text;
+}
+
+/* Say a cause of failure once, however many workers or files meet it. */
+static void say_once(struct suite *st, const char *text)
+{
+	for (size_t i = 0; i < st->said.n; i++)
+		if (strcmp(st->said.v[i], text) == 0)
+			return;
+	strlist_add(&st->said, text);
+	errorx("%s", text);
+}
+
 /* The worker ---------------------------------------------------------------- */
 
-/* Point fd at path (created, truncated), or at /dev/null when path is NULL. */
-static void redirect(int fd, const char *path)
+/* Point fd at path (created, truncated), or at /dev/null when path is NULL; false when it cannot be. */
+static bool redirect(int fd, const char *path)
 {
-	int f = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600) :
-		open("/dev/null", O_WRONLY);
-	if (f >= 0 && f != fd) {
-		dup2(f, fd);
+	int f = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) :
+		open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (f < 0)
+		return false;
+	if (f != fd) {
+		bool ok = dup2(f, fd) == fd;
 		close(f);
+		return ok;
 	}
+	return true;
+}
+
+/* The first line of the file at path (its message), into buf, without "cugraphrun: error: ". */
+static void first_line(const char *path, char *buf, size_t len)
+{
+	size_t n;
+	char *text = read_whole_file(path, &n);
+	buf[0] = '\0';
+	if (text) {
+		const char *p = text;
+		static const char prefix[] = "cugraphrun: error: ";
+		if (strncmp(p, prefix, sizeof prefix - 1) == 0)
+			p += sizeof prefix - 1;
+		snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
+	}
+	free(text);
+}
+
+/*
+ * A worker's start on its GPU: the driver once, its messages kept to be
+ * said in the hello (by the parent, once for all workers).
+ */
+static void worker_hello(struct suite *st, struct worker *me)
+{
+	struct wmsg m;
+	memset(&m, 0, sizeof m);
+	m.index = -1;
+	char *path = xasprintf("%s/hello-%d.err", st->tmpdir, (int)getpid());
+	if (!redirect(STDERR_FILENO, path))
+		redirect(STDERR_FILENO, NULL);
+	m.status = gpu_worker_init(me->device);
+	fflush(stderr);
+	if (m.status < 0)
+		first_line(path, m.note, sizeof m.note);
+	unlink(path);
+	free(path);
+	/* a worker that cannot run a file runs none: the parent says why, once */
+	if (!write_full(me->from_fd, &m, sizeof m) || m.status < 0)
+		_exit(0);
+}
+
+/*
+ * A file found under a directory, opened without blocking (a FIFO put
+ * there after the listing must not hang the worker) and run only when it
+ * is a regular file.  Its descriptor, blocking again, or -1 after the
+ * file's error.
+ */
+static int open_walked(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+	const char *why = NULL;
+	if (fd < 0 || fstat(fd, &sb) != 0)
+		why = strerror(errno);
+	else if (!S_ISREG(sb.st_mode))
+		why = "not a regular file";
+	if (why == NULL && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0)
+		return fd;
+	struct diag d;
+	diag_init(&d, path, stderr);
+	diag_error(&d, (struct pos){0, 0}, "cannot read %s: %s", path, why ? why : strerror(errno));
+	diag_finish(&d);
+	if (fd >= 0)
+		close(fd);
+	return -1;
 }
 
 /*
@@ -120,62 +234,69 @@ static void redirect(int fd, const char *path)
 static _Noreturn void worker_main(struct suite *st, struct worker *me)
 {
 	struct wmsg m;
-	if (me->device >= 0) {
-		/* what the start says (no driver...), each file says again */
-		redirect(STDERR_FILENO, NULL);
-		memset(&m, 0, sizeof m);
-		m.index = -1;
-		m.status = gpu_worker_init(me->device);
-		if (!write_full(me->from_fd, &m, sizeof m))
-			_exit(0);
-	}
+	if (me->device >= 0)
+		worker_hello(st, me);
 	int32_t idx;
 	while (read_full(me->to_fd, &idx, sizeof idx) && idx >= 0 &&
 	       (size_t)idx < st->list.n) {
-		char out[300], err[300], json[300];
+		const struct listed *f = &st->list.v[idx];
 		/* so that a death before the file starts is not the file's */
 		memset(&m, 0, sizeof m);
 		m.index = idx;
 		m.started = 1;
 		if (!write_full(me->from_fd, &m, sizeof m))
 			_exit(0);
-		capture_path(st, (size_t)idx, "out", out, sizeof out);
-		capture_path(st, (size_t)idx, "err", err, sizeof err);
-		capture_path(st, (size_t)idx, "json", json, sizeof json);
-		fflush(stdout);
-		fflush(stderr);
-		redirect(STDOUT_FILENO, out);
-		redirect(STDERR_FILENO, err);
-		struct options o = *st->o;
-		o.file = st->list.files[idx];
-		if (me->device >= 0) {
-			o.has_device = true;
-			o.device = me->device;
-		}
-		/* the JUnit document reads each file's points from its report */
-		if (o.json || o.junit) {
-			o.json = true;
-			o.json_file = json;
-		}
-		struct file_outcome fo;
-		memset(&fo, 0, sizeof fo);
-		double t = monotime();
-		int status = st->run_file(&o, &fo);
+		char *out = capture_path(st, (size_t)idx, "out");
+		char *err = capture_path(st, (size_t)idx, "err");
+		char *json = capture_path(st, (size_t)idx, "json");
 		fflush(stdout);
 		fflush(stderr);
 		memset(&m, 0, sizeof m);
 		m.index = idx;
-		m.status = status;
-		m.skipped = fo.skipped;
-		m.xfail = fo.xfail;
+		double t = monotime();
+		if (!redirect(STDOUT_FILENO, out) || !redirect(STDERR_FILENO, err)) {
+			m.status = 2;
+			snprintf(m.note, sizeof m.note, "not run: cannot keep its output in %s: %s",
+				 st->tmpdir, strerror(errno));
+			redirect(STDOUT_FILENO, NULL);
+			redirect(STDERR_FILENO, NULL);
+		} else {
+			struct options o = *st->o;
+			o.file = f->path;
+			o.file_fd = -1;
+			if (me->device >= 0) {
+				o.has_device = true;
+				o.device = me->device;
+			}
+			/* the JUnit document reads each file's points from its report */
+			if (o.json || o.junit) {
+				o.json = true;
+				o.json_capture = json;
+			}
+			struct file_outcome fo;
+			memset(&fo, 0, sizeof fo);
+			if (f->walked && (o.file_fd = open_walked(f->path)) < 0) {
+				m.status = 2;
+			} else {
+				m.status = st->run_file(&o, &fo);
+				m.skipped = fo.skipped;
+				m.xfail = fo.xfail;
+				m.clashed = fo.clashed;
+				memcpy(m.note, fo.note, sizeof m.note);
+				m.note[sizeof m.note - 1] = '\0';
+			}
+		}
+		fflush(stdout);
+		fflush(stderr);
+		free(out);
+		free(err);
+		free(json);
 		m.seconds = monotime() - t;
-		memcpy(m.note, fo.note, sizeof m.note);
-		m.note[sizeof m.note - 1] = '\0';
 		if (!write_full(me->from_fd, &m, sizeof m))
 			_exit(0);
 		/* a CUDA error may have wedged the context; a timeout never returns here */
-		if (status == 3 || status == 124)
-			_exit(status);
+		if (m.status == 3 || m.status == 124)
+			_exit(m.status);
 	}
 	_exit(0);
 }
@@ -194,28 +315,39 @@ static void assign(struct suite *st, struct worker *w, size_t i)
 	write_full(w->to_fd, &idx, sizeof idx);
 }
 
-static bool files_left(const struct suite *st)
+/* Past the files that are done already (listed as unreadable). */
+static void skip_done(struct suite *st)
 {
+	while (st->next < st->list.n && st->res[st->next].done)
+		st->next++;
+}
+
+static bool files_left(struct suite *st)
+{
+	skip_done(st);
 	return st->nagain > 0 || st->next < st->list.n;
 }
 
-/* The next file to hand out: one given back first, else the next in order. */
+/* The next file to hand out (files_left said there is one): one given back first. */
 static size_t take_file(struct suite *st)
 {
+	skip_done(st);
 	return st->nagain > 0 ? st->again[--st->nagain] : st->next++;
 }
 
-/* Say why no worker could be started, and keep it for the files left over. */
+/* Say why no worker could be started (once a cause), and keep it for the files left over. */
 static void worker_failed(struct suite *st, const char *why)
 {
-	errorx("cannot start a worker: %s", why);
-	snprintf(st->why, sizeof st->why, "cannot start a worker: %s", why);
+	char text[sizeof st->why];
+	snprintf(text, sizeof text, "cannot start a worker: %s", why);
+	say_once(st, text);
+	memcpy(st->why, text, sizeof st->why);
 }
 
 /* A fresh worker on device (-1: none) with the next file; NULL when none is left. */
 static struct worker *spawn(struct suite *st, int device)
 {
-	if (!files_left(st))
+	if (!files_left(st) || st->stop || (device >= 0 && st->dead_devices >> device & 1))
 		return NULL;
 	int to[2], from[2];
 	if (pipe(to) != 0) {
@@ -252,9 +384,14 @@ static struct worker *spawn(struct suite *st, int device)
 		/* the other workers' pipes must not stay open here, or their EOF never comes */
 		for (size_t i = 0; i < st->nw; i++)
 			if (st->w[i].pid) {
-				close(st->w[i].to_fd);
+				if (st->w[i].to_fd >= 0)
+					close(st->w[i].to_fd);
 				close(st->w[i].from_fd);
 			}
+		if (st->junit_body)
+			close(fileno(st->junit_body));
+		if (st->json_body)
+			close(fileno(st->json_body));
 		close(to[1]);
 		close(from[0]);
 		struct worker me = {.device = device, .to_fd = to[0], .from_fd = from[1]};
@@ -274,42 +411,64 @@ static struct worker *spawn(struct suite *st, int device)
 	return w;
 }
 
-/* File i is over: pick up what its worker wrote; reported: its result message came. */
+/* File i is over; reported: its result message came (its JSON report is whole). */
 static void finish(struct suite *st, size_t i, int status, double seconds, bool reported)
 {
 	struct file_result *r = &st->res[i];
-	char path[300];
 	r->done = true;
 	r->status = status;
 	r->seconds = seconds;
+	r->reported = reported;
 	if (r->kind != RES_SKIPPED)
 		r->kind = result_kind_of(status);
-	capture_path(st, i, "out", path, sizeof path);
-	r->out = read_whole_file(path, &r->out_len);
-	unlink(path);
-	capture_path(st, i, "err", path, sizeof path);
-	r->err = read_whole_file(path, &r->err_len);
-	unlink(path);
-	capture_path(st, i, "json", path, sizeof path);
-	r->json = read_whole_file(path, &r->json_len);
-	unlink(path);
-	/*
-	 * A worker that died mid-file (timeout, crash) may have written part of
-	 * its report, even up to a '}': only one that reported the file whole
-	 * wrote it whole.
-	 */
-	while (r->json_len > 0 && strchr(" \n\t\r", r->json[r->json_len - 1]))
-		r->json[--r->json_len] = '\0';
-	if (r->json && (!reported || r->json_len == 0)) {
-		free(r->json);
-		r->json = NULL;
-		r->json_len = 0;
-	}
 }
 
-/* The first worker's start says how many GPUs --devices=all means: one more set per GPU. */
-static void on_hello(struct suite *st, const struct wmsg *m, bool *gpus_known)
+/* A worker killed and waited for; its file, not begun by it, back to the list. */
+static void drop_worker(struct suite *st, struct worker *w)
 {
+	kill(w->pid, SIGKILL);
+	while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	close(w->from_fd);
+	if (w->to_fd >= 0)
+		close(w->to_fd);
+	if (w->file >= 0 && !st->res[w->file].done)
+		*VEC_PUSH(st->again, st->nagain, st->capagain) = (size_t)w->file;
+	w->pid = 0;
+}
+
+/*
+ * A worker's start.  The first says how many GPUs --devices=all means: one
+ * more set per GPU.  One that found no driver ends the pool, said once:
+ * no worker can run anything (the files left are not run, each marked so).
+ * One that found no such GPU ends the workers there; the others run on.
+ */
+static void on_hello(struct suite *st, struct worker *w, const struct wmsg *m,
+		     bool *gpus_known)
+{
+	if (m->status == HELLO_NO_DRIVER || m->status == HELLO_NO_DEVICE) {
+		const char *why = m->note[0] ? m->note : m->status == HELLO_NO_DRIVER ?
+			"the CUDA driver does not start" : "no such CUDA device";
+		say_once(st, why);
+		snprintf(st->why, sizeof st->why, "%s", why);
+		if (m->status == HELLO_NO_DRIVER) {
+			st->stop = true;
+			return;
+		}
+		int device = w->device;
+		st->dead_devices |= 1ull << device;
+		st->device_missing = true;
+		int live = -1;
+		for (size_t i = 0; i < st->nw; i++)
+			if (st->w[i].pid && st->w[i].device == device)
+				drop_worker(st, &st->w[i]);
+			else if (st->w[i].pid)
+				live = st->w[i].device;
+		/* their files go to a fresh worker where one runs: the others may be done */
+		for (size_t n = st->nagain; n > 0 && live >= 0 && spawn(st, live); n--)
+			;
+		return;
+	}
 	if (*gpus_known)
 		return;
 	*gpus_known = true;
@@ -325,10 +484,12 @@ static void on_result(struct suite *st, struct worker *w, const struct wmsg *m)
 	struct file_result *r = &st->res[m->index];
 	if (m->skipped) {
 		r->kind = RES_SKIPPED;
-		memcpy(r->note, m->note, sizeof r->note);
-		r->note[sizeof r->note - 1] = '\0';
+		result_set_note(r, m->note);
+	} else if (m->note[0]) {
+		result_set_note(r, m->note);
 	}
 	r->xfail = m->xfail;
+	st->clashed |= m->clashed;
 	finish(st, (size_t)m->index, m->status, m->seconds, true);
 	w->file = -1;
 	w->last = m->index;
@@ -336,7 +497,7 @@ static void on_result(struct suite *st, struct worker *w, const struct wmsg *m)
 		/* printed once its worker has gone and the note can say what followed */
 		w->retiring = true;
 		r->held = true;
-	} else if (files_left(st)) {
+	} else if (files_left(st) && !st->stop) {
 		assign(st, w, take_file(st));
 	} else {
 		close(w->to_fd);
@@ -367,10 +528,10 @@ static void on_exit_of(struct suite *st, struct worker *w)
 		*VEC_PUSH(st->again, st->nagain, st->capagain) = (size_t)last;
 		if (device >= 0)
 			warnx_("the worker on GPU %d ended before it started %s; a fresh one "
-			       "runs it", device, st->list.files[last]);
+			       "runs it", device, st->list.v[last].path);
 		else
 			warnx_("a worker ended before it started %s; a fresh one runs it",
-			       st->list.files[last]);
+			       st->list.v[last].path);
 		last = -1;
 	} else if (last >= 0) {
 		int status = WIFEXITED(ws) && WEXITSTATUS(ws) == 124 ? 124 : 3;
@@ -395,7 +556,7 @@ static void on_worker(struct suite *st, struct worker *w, bool *gpus_known)
 	if (!read_full(w->from_fd, &m, sizeof m))
 		on_exit_of(st, w);
 	else if (m.index < 0)
-		on_hello(st, &m, gpus_known);
+		on_hello(st, w, &m, gpus_known);
 	else if (m.index != w->file)
 		return;
 	else if (m.started)
@@ -414,66 +575,136 @@ static void stdout_flush(void)
 		stop_signal = SIGPIPE;
 }
 
-/* Every worker killed and waited for, every capture file and the directory removed. */
-static void abandon(struct suite *st)
+/* Every file in the temporary directory, and the directory, removed. */
+static void remove_tmpdir(struct suite *st)
 {
-	for (size_t i = 0; i < st->nw; i++)
-		if (st->w[i].pid) {
-			kill(st->w[i].pid, SIGKILL);
-			while (waitpid(st->w[i].pid, NULL, 0) < 0 && errno == EINTR)
-				;
-			st->w[i].pid = 0;
-		}
-	static const char *const exts[] = {"out", "err", "json"};
-	char path[300];
-	for (size_t i = 0; i < st->list.n; i++)
-		for (size_t e = 0; e < 3; e++) {
-			capture_path(st, i, exts[e], path, sizeof path);
-			unlink(path);
-		}
+	if (st->tmpdir == NULL)
+		return;
+	DIR *d = opendir(st->tmpdir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char *p = xasprintf("%s/%s", st->tmpdir, e->d_name);
+		unlink(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
 	rmdir(st->tmpdir);
+	free(st->tmpdir);
+	st->tmpdir = NULL;
 }
 
-/* File i's output, whole: its report, its messages, and a result line. */
-static void print_result(const struct suite *st, size_t i)
+/* Every worker killed and waited for. */
+static void kill_workers(struct suite *st)
+{
+	for (size_t i = 0; i < st->nw; i++)
+		if (st->w[i].pid)
+			drop_worker(st, &st->w[i]);
+}
+
+/* A file's messages when it was never run: why it cannot be read, as its error. */
+static char *unreadable_message(const struct file_result *r, const struct listed *l,
+				size_t *len)
+{
+	char *text;
+	size_t n;
+	FILE *f = open_memstream(&text, &n);
+	if (f == NULL)
+		return NULL;
+	fputs("cugraphrun: error: ", f);
+	diag_write_escaped(f, l->dir ? "cannot read directory " : "cannot read ",
+			   strlen(l->dir ? "cannot read directory " : "cannot read "));
+	diag_write_escaped(f, r->file, strlen(r->file));
+	fputs(": ", f);
+	diag_write_escaped(f, l->why, strlen(l->why));
+	fputc('\n', f);
+	if (fclose(f) != 0)
+		return NULL;
+	*len = n;
+	return text;
+}
+
+/*
+ * File i's output, whole: its report, its messages, and a result line;
+ * then its JUnit testcase and JSON entry to their bodies, and its
+ * captured output gone.
+ */
+static void print_result(struct suite *st, size_t i)
 {
 	const struct file_result *r = &st->res[i];
-	FILE *out = st->stdout_taken ? stderr : stdout;
-	if (!st->json_stdout && r->out_len)
-		fwrite(r->out, 1, r->out_len, out);
+	struct file_output fo;
+	memset(&fo, 0, sizeof fo);
+	char *out = take_capture(st, i, "out", &fo.out_len);
+	char *err = r->unreadable ? unreadable_message(r, &st->list.v[i], &fo.err_len) :
+		take_capture(st, i, "err", &fo.err_len);
+	char *json = take_capture(st, i, "json", &fo.json_len);
+	if (r->unrun) {
+		/* whatever a worker stopped in it wrote is not the file's run */
+		free(out);
+		free(err);
+		out = err = NULL;
+		fo.out_len = fo.err_len = 0;
+	}
+	fo.out = out;
+	fo.err = err;
+	/*
+	 * A worker that died mid-file (timeout, crash) may have written part of
+	 * its report, even up to a '}': only one that reported the file whole
+	 * wrote it whole.
+	 */
+	while (json && fo.json_len > 0 && strchr(" \n\t\r", json[fo.json_len - 1]))
+		json[--fo.json_len] = '\0';
+	if (json && r->reported && fo.json_len > 0)
+		fo.json = json;
+	else
+		fo.json_len = 0;
+
+	FILE *o = st->stdout_taken ? stderr : stdout;
+	if (!st->json_stdout && fo.out_len)
+		fwrite(fo.out, 1, fo.out_len, o);
 	stdout_flush();
-	if (r->err_len)
-		fwrite(r->err, 1, r->err_len, stderr);
+	if (fo.err_len)
+		fwrite(fo.err, 1, fo.err_len, stderr);
 	if (r->signal)
 		errorx("the worker running %s died of signal %d (%s)", r->file, r->signal,
 		       strsignal(r->signal));
 	if (r->restarted && r->device >= 0)
-		fprintf(stderr, "cugraphrun: note: the worker on GPU %d left after %s "
-			"(status %d); a fresh one runs the remaining files\n", r->device,
-			r->file, r->status);
+		notex("the worker on GPU %d left after %s (status %d); a fresh one runs the "
+		      "remaining files", r->device, r->file, r->status);
 	else if (r->restarted)
-		fprintf(stderr, "cugraphrun: note: the worker left after %s (status %d); "
-			"a fresh one runs the remaining files\n", r->file, r->status);
+		notex("the worker left after %s (status %d); a fresh one runs the remaining "
+		      "files", r->file, r->status);
 	fflush(stderr);
 	bool quiet = st->o->verbosity == VERB_QUIET;
-	if (quiet && (r->kind == RES_PASSED || r->kind == RES_SKIPPED))
-		return;
-	fprintf(out, "%s: %s", r->xfail ? "XFAIL" : result_words[r->kind], r->file);
-	if (r->kind == RES_SKIPPED)
-		fprintf(out, " (%s)", r->note);
-	else if (r->xfail)
-		fprintf(out, " (%.3f s; a check failed, as run.expect: fail wants)", r->seconds);
-	else if (r->kind == RES_ERROR && r->note[0])
-		fprintf(out, " (%s; exit %d)", r->note, r->status);
-	else if (r->kind != RES_PASSED)
-		fprintf(out, " (%.3f s; exit %d)", r->seconds, r->status);
-	else
-		fprintf(out, " (%.3f s)", r->seconds);
-	fputc('\n', out);
-	if (out == stdout)
-		stdout_flush();
-	else
-		fflush(out);
+	if (!quiet || (r->kind != RES_PASSED && r->kind != RES_SKIPPED)) {
+		fprintf(o, "%s: %s", r->xfail ? "XFAIL" : result_words[r->kind],
+			diag_esc(r->file));
+		if (r->kind == RES_SKIPPED)
+			fprintf(o, " (%s)", diag_esc(r->note ? r->note : ""));
+		else if (r->xfail)
+			fprintf(o, " (%.3f s; a check failed, as run.expect: fail wants)",
+				r->seconds);
+		else if (r->kind == RES_ERROR && r->note)
+			fprintf(o, " (%s; exit %d)", diag_esc(r->note), r->status);
+		else if (r->kind != RES_PASSED)
+			fprintf(o, " (%.3f s; exit %d)", r->seconds, r->status);
+		else
+			fprintf(o, " (%.3f s)", r->seconds);
+		fputc('\n', o);
+		if (o == stdout)
+			stdout_flush();
+		else
+			fflush(o);
+	}
+	if (st->junit_body)
+		junit_testcase(st->junit_body, r, &fo, &st->junit_counts);
+	if (st->json_body)
+		suite_json_entry(st->json_body, r, &fo, st->json_entries++ == 0);
+	free(out);
+	free(err);
+	free(json);
 }
 
 /* Options that write one file of their own have no meaning for many; nor two for one stdout. */
@@ -497,14 +728,23 @@ static bool single_file_options(const struct options *o)
 /*
  * A lone file's run.device, as the single-file command would use it: read
  * and checked here (no CUDA), silently, since its worker says it all again.
- * 0 when the file has none or cannot be read.
+ * 0 when the file has none or cannot be read, and for anything but a
+ * regular file, which the parent must not read: a FIFO or standard input
+ * is read once, by its worker.
  */
 static int lone_file_device(const char *path)
 {
+	int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+	if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
 	struct diag d;
 	diag_init(&d, path, stderr);
 	d.quiet = true;
-	struct gdef *g = gdef_load(path, &d);
+	struct gdef *g = gdef_load_fd(path, fd, &d);
 	/* the run: section alone: no module is read */
 	bool valid = g != NULL && d.nerrors == 0 && gdef_validate_with(g, &d, NULL);
 	int device = valid && g->run.has_device ? g->run.device : 0;
@@ -531,7 +771,7 @@ static bool start_workers(struct suite *st, bool *gpus_known)
 			spawn(st, o->device);
 	} else if (st->list.n == 1 && !o->has_devices) {
 		/* one file: its run.device, as when it runs on its own */
-		int device = lone_file_device(st->list.files[0]);
+		int device = lone_file_device(st->list.v[0].path);
 		for (unsigned j = 0; j < jobs; j++)
 			spawn(st, device);
 	} else {
@@ -540,12 +780,61 @@ static bool start_workers(struct suite *st, bool *gpus_known)
 		for (unsigned j = 0; j < jobs; j++)
 			spawn(st, 0);
 	}
-	return st->list.n == 0 || st->nw > 0;
+	return !files_left(st) || st->nw > 0;
 }
 
 /*
- * The suite's start: its files, their results, the temporary directory of
- * captures, and the signals it handles.  0, or the exit status.
+ * The temporary directory of captures, in $TMPDIR, and proof that the
+ * longest name the suite makes there fits: a TMPDIR too long for it is
+ * said now, not found out by every worker.  0, or 2 after a message.
+ */
+static int make_tmpdir(struct suite *st)
+{
+	char *dir = xasprintf("%s/cugraphrun.XXXXXX", tmp_dir());
+	if (mkdtemp(dir) == NULL) {
+		errorx("cannot make a temporary directory in %s: %s", tmp_dir(), strerror(errno));
+		free(dir);
+		return 2;
+	}
+	st->tmpdir = dir;
+	/* a capture of the largest index, or output_open's temporary file, whichever is longer */
+	char *probe = xasprintf("%s/%zu.json.cugraphrun-XXXXXX", dir, (size_t)SIZE_MAX);
+	int fd = mkstemp(probe);
+	int e = errno;
+	if (fd >= 0) {
+		close(fd);
+		unlink(probe);
+	}
+	free(probe);
+	if (fd < 0) {
+		errorx("cannot keep the suite's files in %s: %s", tmp_dir(), strerror(e));
+		return 2;
+	}
+	return 0;
+}
+
+/* A body file in the temporary directory, gone from it at once (fileio.h). */
+static FILE *body_file(struct suite *st, const char *name)
+{
+	char *path = xasprintf("%s/%s", st->tmpdir, name);
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int e = errno;
+	if (fd >= 0)
+		unlink(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
+	if (f == NULL) {
+		errorx("cannot write %s: %s", path, strerror(fd >= 0 ? errno : e));
+		if (fd >= 0)
+			close(fd);
+	}
+	free(path);
+	return f;
+}
+
+/*
+ * The suite's start: its files, their results, the outputs' checks, the
+ * temporary directory of captures, and the signals it handles.  0, or the
+ * exit status.
  */
 static int suite_start(struct suite *st, const struct options *o, run_file_fn *run_file)
 {
@@ -558,18 +847,38 @@ static int suite_start(struct suite *st, const struct options *o, run_file_fn *r
 	file_list_collect(o, &st->list);
 	st->res = xcalloc(st->list.n ? st->list.n : 1, sizeof *st->res);
 	for (size_t i = 0; i < st->list.n; i++) {
-		st->res[i].file = st->list.files[i];
-		st->res[i].device = -1;
+		struct file_result *r = &st->res[i];
+		const struct listed *l = &st->list.v[i];
+		r->file = l->path;
+		r->device = -1;
+		if (l->why) {
+			/* never handed out: the pool skips what is done */
+			r->unreadable = r->done = true;
+			r->kind = RES_ERROR;
+			r->status = 2;
+			char *note = xasprintf("%s: %s", l->dir ? "cannot read directory" :
+					       "cannot read", l->why);
+			result_set_note(r, note);
+			free(note);
+		}
 	}
-
-	const char *tmp = getenv("TMPDIR");
-	snprintf(st->tmpdir, sizeof st->tmpdir, "%s/cugraphrun.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (mkdtemp(st->tmpdir) == NULL) {
-		errorx("cannot make a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp",
-		       strerror(errno));
-		return 3;
-	}
+	/* every output writable, and none a graph file, before any file runs */
+	if (outputs_prepare(o->outputs, o->noutputs) != 0)
+		return 2;
+	/* the --compare base was read before anything: no output may replace it either */
+	bool clash = o->compare_doc && o->noutputs &&
+		!outputs_vs_input(o, "--compare base", o->compare);
+	for (size_t i = 0; i < st->list.n && o->noutputs; i++)
+		if (!st->list.v[i].why)
+			clash |= !outputs_vs_file(o, st->list.v[i].path);
+	if (clash)
+		return 2;
+	int rc = make_tmpdir(st);
+	if (rc != 0)
+		return rc;
+	if ((o->junit && (st->junit_body = body_file(st, "junit.body")) == NULL) ||
+	    (o->json && (st->json_body = body_file(st, "json.body")) == NULL))
+		return 2;
 	/* a worker that died leaves EOF on its pipe; writing to it must not kill us */
 	signal(SIGPIPE, SIG_IGN);
 	struct sigaction sa;
@@ -594,7 +903,16 @@ static int run_pool(struct suite *st, size_t *printed)
 		return 3;
 	int rc = 0;
 	struct pollfd *pfd = NULL;
-	while (*printed < st->list.n && !stop_signal) {
+	for (;;) {
+		while (*printed < st->list.n && st->res[*printed].done &&
+		       !st->res[*printed].held)
+			print_result(st, (*printed)++);
+		if (*printed == st->list.n || stop_signal)
+			break;
+		if (st->stop) {
+			rc = 3;
+			break;
+		}
 		pfd = xreallocarray(pfd, st->nw ? st->nw : 1, sizeof *pfd);
 		bool live = false;
 		for (size_t i = 0; i < st->nw; i++) {
@@ -603,9 +921,9 @@ static int run_pool(struct suite *st, size_t *printed)
 			live |= st->w[i].pid != 0;
 		}
 		if (!live) {
-			errorx("no worker left to run the remaining files");
 			if (st->why[0] == '\0')
 				snprintf(st->why, sizeof st->why, "no worker left");
+			say_once(st, "no worker left to run the remaining files");
 			rc = 3;
 			break;
 		}
@@ -622,9 +940,6 @@ static int run_pool(struct suite *st, size_t *printed)
 		for (size_t i = 0; i < np; i++)
 			if (pfd[i].revents && st->w[i].pid)
 				on_worker(st, &st->w[i], &gpus_known);
-		while (*printed < st->list.n && st->res[*printed].done &&
-		       !st->res[*printed].held)
-			print_result(st, (*printed)++);
 	}
 	free(pfd);
 	return rc;
@@ -633,18 +948,19 @@ static int run_pool(struct suite *st, size_t *printed)
 /* After the pool stopped with files left: each that never ran (or lost its worker) is no pass. */
 static void mark_unrun(struct suite *st, size_t printed)
 {
+	char *note = xasprintf("not run: %s", st->why[0] ? st->why : "the suite stopped");
 	for (size_t i = printed; i < st->list.n; i++) {
 		struct file_result *r = &st->res[i];
 		if (!r->done) {
-			r->done = true;
+			r->done = r->unrun = true;
 			r->kind = RES_ERROR;
 			r->status = 3;
-			snprintf(r->note, sizeof r->note, "not run: %s",
-				 st->why[0] ? st->why : "the suite stopped");
+			result_set_note(r, note);
 		}
 		r->held = false;
 		print_result(st, i);
 	}
+	free(note);
 }
 
 /* Every file is done: the workers see EOF and leave. */
@@ -657,8 +973,24 @@ static void stop_workers(struct suite *st)
 			close(st->w[i].from_fd);
 			while (waitpid(st->w[i].pid, NULL, 0) < 0 && errno == EINTR)
 				;
+			st->w[i].pid = 0;
 		}
-	rmdir(st->tmpdir);
+}
+
+/*
+ * Whether the output of option may be written: false, after a message,
+ * when a file's run found it to be a file that file reads.
+ */
+static bool output_kept(const struct suite *st, const char *option)
+{
+	const struct options *o = st->o;
+	for (size_t i = 0; i < o->noutputs && i < 32; i++)
+		if (strcmp(o->outputs[i].option, option) == 0 && st->clashed >> i & 1) {
+			errorx("%s=%s not written: it is a file the suite reads (see above)",
+			       option, o->outputs[i].path);
+			return false;
+		}
+	return true;
 }
 
 /*
@@ -671,31 +1003,45 @@ static void base_only_files(const struct suite *st, struct suite_compare *cmp, F
 	const struct cmp_doc *base = st->o->compare_doc;
 	if (st->o->shard_n)
 		return;
+	/*
+	 * The suite's files by their normal paths: a look-up per base file,
+	 * not a scan of the suite's (100,000 files against a base of as many
+	 * were 10^10 path comparisons).
+	 */
+	struct strmap *ran = strmap_new(st->list.n);
+	char **keys = xcalloc(st->list.n ? st->list.n : 1, sizeof *keys);
+	char path[4096];
+	for (size_t i = 0; i < st->list.n; i++) {
+		compare_normal_path(st->list.v[i].path, path, sizeof path);
+		keys[i] = xstrdup(path);
+		strmap_put(ran, keys[i], (long)i, NULL);
+	}
 	for (size_t j = 0; j < base->nfiles; j++) {
-		size_t i = 0;
-		while (i < st->list.n && !compare_same_path(base->files[j].file, st->list.files[i]))
-			i++;
-		if (i < st->list.n)
+		compare_normal_path(base->files[j].file, path, sizeof path);
+		if (strmap_get(ran, path) >= 0)
 			continue;
 		const char **f = xreallocarray(cmp->only_base, cmp->nonly_base + 1,
 					       sizeof *cmp->only_base);
 		cmp->only_base = f;
 		f[cmp->nonly_base++] = base->files[j].file;
-		fprintf(out, "ONLY IN BASE: %s (in %s, not run here)\n", base->files[j].file,
-			cmp->base);
+		fprintf(out, "ONLY IN BASE: %s (in %s, not run here)\n",
+			diag_esc(base->files[j].file), diag_esc(cmp->base));
 	}
+	strmap_free(ran);
+	for (size_t i = 0; i < st->list.n; i++)
+		free(keys[i]);
+	free(keys);
 }
 
 /*
  * The summary line, --junit and --json; returns the suite's exit status,
- * the worst of rc (the pool's), a listing error (2), the files' and a
- * failed write's.
+ * the worst of rc (the pool's), the files' and a failed write's.
  */
 static int summarize(const struct suite *st, int rc, double seconds)
 {
 	const struct options *o = st->o;
 	unsigned counts[RES_COUNT] = {0};
-	int worst = rc ? rc : st->list.error ? 2 : 0;
+	int worst = rc == 0 && st->device_missing ? 3 : rc;
 	for (size_t i = 0; i < st->list.n; i++) {
 		counts[st->res[i].kind]++;
 		if (status_rank(st->res[i].status) > status_rank(worst))
@@ -713,11 +1059,15 @@ static int summarize(const struct suite *st, int rc, double seconds)
 	fputc('\n', out);
 	fflush(stdout);
 	int wrc = 0;
-	if (o->junit && junit_write_file(o->junit, st->res, st->list.n, seconds, o->shard_k,
-					 o->shard_n) != 0)
+	if (o->junit && !output_kept(st, "--junit"))
 		wrc = 2;
-	if (o->json && suite_json_write(o->json_file, st->res, st->list.n, counts,
-					o->compare_doc ? &cmp : NULL, worst) != 0)
+	else if (o->junit && junit_write_file(o->junit, st->junit_body, &st->junit_counts,
+					      seconds, o->shard_k, o->shard_n) != 0)
+		wrc = 2;
+	if (o->json && !output_kept(st, "--json"))
+		wrc = 2;
+	else if (o->json && suite_json_write(o->json_file, st->json_body, counts,
+					     o->compare_doc ? &cmp : NULL, worst) != 0)
 		wrc = 2;
 	free(cmp.only_base);
 	return status_rank(wrc) > status_rank(worst) ? wrc : worst;
@@ -728,6 +1078,12 @@ static void suite_free(struct suite *st)
 	for (size_t i = 0; i < st->list.n; i++)
 		file_result_free(&st->res[i]);
 	file_list_free(&st->list);
+	if (st->junit_body)
+		fclose(st->junit_body);
+	if (st->json_body)
+		fclose(st->json_body);
+	remove_tmpdir(st);
+	strlist_free(&st->said);
 	free(st->res);
 	free(st->again);
 	free(st->w);
@@ -748,13 +1104,17 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 	rc = run_pool(&st, &printed);
 	if (stop_signal) {
 		int sig = stop_signal;
-		abandon(&st);
+		kill_workers(&st);
+		remove_tmpdir(&st);
 		signal(sig, SIG_DFL);
 		raise(sig);
 		return 128 + sig;
 	}
-	if (rc != 0)
+	if (rc != 0) {
+		/* their files will not run: a worker still at one is stopped, not waited for */
+		kill_workers(&st);
 		mark_unrun(&st, printed);
+	}
 	stop_workers(&st);
 	rc = summarize(&st, rc, monotime() - t0);
 	suite_free(&st);

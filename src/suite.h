@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cli.h"
 
@@ -24,6 +25,7 @@ struct file_outcome {
 	bool skipped;                   /* run.skip: read and checked, not run */
 	bool xfail;                     /* run.expect: fail, and a check failed */
 	char note[256];                 /* the skip reason */
+	uint32_t clashed;               /* the outputs that are files it reads (outputs.h) */
 };
 
 /*

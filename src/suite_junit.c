@@ -109,24 +109,25 @@ static void testcase(FILE *out, const struct jcase *c)
 	fprintf(out, "    </testcase>\n");
 }
 
-/* A file as one testcase, from its result. */
-static void file_case(const struct file_result *r, struct jcase *c)
+/* A file as one testcase, from its result and what it printed. */
+static void file_case(const struct file_result *r, const struct file_output *fo,
+		      struct jcase *c)
 {
 	static const char *const error_type[] = {"", "check", "invalid", "cuda"};
 	memset(c, 0, sizeof *c);
 	c->name = xstrdup(r->file);
 	c->time = r->seconds;
-	c->out = r->out;
-	c->out_len = r->out_len;
-	result_first_error(r, c->message, sizeof c->message);
+	c->out = fo->out;
+	c->out_len = fo->out_len;
+	result_first_error(r, fo, c->message, sizeof c->message);
 	switch (r->kind) {
 	case RES_PASSED:
 	case RES_SKIPPED:
-		c->err = r->err;
-		c->err_len = r->err_len;
+		c->err = fo->err;
+		c->err_len = fo->err_len;
 		if (r->kind == RES_SKIPPED) {
 			c->tag = "skipped";
-			snprintf(c->message, sizeof c->message, "%s", r->note);
+			snprintf(c->message, sizeof c->message, "%s", r->note ? r->note : "");
 		}
 		return;
 	case RES_FAILED:
@@ -137,12 +138,13 @@ static void file_case(const struct file_result *r, struct jcase *c)
 		/* a signal ends the worker with status 3, but it was no CUDA error */
 		c->type = r->kind == RES_SLOWER ? "regression" :
 			r->kind == RES_TIMEOUT ? "timeout" : r->signal ? "crash" :
-			r->kind == RES_ERROR && r->note[0] ? "not-run" :
+			r->unreadable ? "unreadable" :
+			r->kind == RES_ERROR && r->note ? "not-run" :
 			r->status >= 1 && r->status <= 3 ? error_type[r->status] : "crash";
 		if (c->message[0] == '\0')
 			snprintf(c->message, sizeof c->message, "exit status %d", r->status);
-		c->text = r->err;
-		c->text_len = r->err_len;
+		c->text = fo->err;
+		c->text_len = fo->err_len;
 		return;
 	}
 }
@@ -165,8 +167,8 @@ static const struct jv *entry_of(const struct jv *report, const char *label)
 }
 
 /* A point of a sweep as a testcase named file[label], from the file's report. */
-static void point_case(const struct file_result *r, const struct jv *report,
-		       const struct jv *p, struct jcase *c)
+static void point_case(const struct file_result *r, const struct file_output *fo,
+		       const struct jv *report, const struct jv *p, struct jcase *c)
 {
 	memset(c, 0, sizeof *c);
 	const struct jv *label = jv_get(p, "label");
@@ -203,65 +205,65 @@ static void point_case(const struct file_result *r, const struct jv *report,
 			 num_or(jv_get(e, "high"), NAN));
 	}
 	if (c->tag) {
-		c->text = r->err;
-		c->text_len = r->err_len;
+		c->text = fo->err;
+		c->text_len = fo->err_len;
 	}
 }
 
-/*
- * The testcases of file r: one per point when its report holds points (and
- * one more for the file when it ended in an error outside them), else one.
- */
-static void file_cases(const struct file_result *r, struct jcase **cases, size_t *n,
-		       size_t *cap)
+/* One testcase written to body and counted, its name freed. */
+static void put_case(FILE *body, struct jcase *c, struct junit_counts *n)
 {
+	const char *tag = c->tag ? c->tag : "";
+	n->tests++;
+	n->failures += strcmp(tag, "failure") == 0;
+	n->errors += strcmp(tag, "error") == 0;
+	n->skipped += strcmp(tag, "skipped") == 0;
+	testcase(body, c);
+	free(c->name);
+}
+
+void junit_testcase(FILE *body, const struct file_result *r, const struct file_output *fo,
+		    struct junit_counts *n)
+{
+	struct jcase c;
 	struct diag d;
 	diag_init(&d, r->file, stderr);
 	d.quiet = true;
-	struct jdoc *j = r->json ? jdoc_parse(r->file, r->json, r->json_len, &d) : NULL;
+	struct jdoc *j = fo->json ? jdoc_parse(r->file, fo->json, fo->json_len, &d) : NULL;
 	const struct jv *points = j ? jv_get(j->root, "points") : NULL;
 	if (points == NULL || points->type != JARR || points->n == 0) {
-		file_case(r, VEC_PUSH(*cases, *n, *cap));
+		file_case(r, fo, &c);
+		put_case(body, &c, n);
 		jdoc_free(j);
 		return;
 	}
+	/* one per point, and one more for the file when it ended in an error outside them */
 	for (size_t i = 0; i < points->n; i++) {
-		struct jcase *c = VEC_PUSH(*cases, *n, *cap);
-		point_case(r, j->root, &points->items[i], c);
+		point_case(r, fo, j->root, &points->items[i], &c);
 		if (i == 0) {
-			c->out = r->out;
-			c->out_len = r->out_len;
-			c->err = c->tag ? NULL : r->err;
-			c->err_len = c->tag ? 0 : r->err_len;
+			c.out = fo->out;
+			c.out_len = fo->out_len;
+			c.err = c.tag ? NULL : fo->err;
+			c.err_len = c.tag ? 0 : fo->err_len;
 		}
+		put_case(body, &c, n);
 	}
 	if (r->kind == RES_ERROR || r->kind == RES_TIMEOUT) {
-		struct jcase *c = VEC_PUSH(*cases, *n, *cap);
-		file_case(r, c);
-		c->out = NULL;
-		c->out_len = 0;
+		file_case(r, fo, &c);
+		c.out = NULL;
+		c.out_len = 0;
+		put_case(body, &c, n);
 	}
 	jdoc_free(j);
 }
 
-int junit_write_file(const char *path, const struct file_result *res, size_t n,
+int junit_write_file(const char *path, FILE *body, const struct junit_counts *n,
 		     double seconds, unsigned shard_k, unsigned shard_n)
 {
 	const char *file = strcmp(path, "-") == 0 ? NULL : path;
 	FILE *out = output_open(file);
 	if (out == NULL)
 		return -1;
-	struct jcase *cases = NULL;
-	size_t ncases = 0, cap = 0;
-	for (size_t i = 0; i < n; i++)
-		file_cases(&res[i], &cases, &ncases, &cap);
-	unsigned failures = 0, errors = 0, skipped = 0;
-	for (size_t i = 0; i < ncases; i++) {
-		const char *tag = cases[i].tag ? cases[i].tag : "";
-		failures += strcmp(tag, "failure") == 0;
-		errors += strcmp(tag, "error") == 0;
-		skipped += strcmp(tag, "skipped") == 0;
-	}
 	char name[64] = "cugraphrun", stamp[32] = "", host[256] = "localhost";
 	if (shard_n)
 		snprintf(name, sizeof name, "cugraphrun shard %u of %u", shard_k, shard_n);
@@ -275,20 +277,17 @@ int junit_write_file(const char *path, const struct file_result *res, size_t n,
 
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
 	attr(out, "name", name);
-	fprintf(out, " tests=\"%zu\" failures=\"%u\" errors=\"%u\" time=\"%.3f\">\n", ncases,
-		failures, errors, seconds);
+	fprintf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
+		n->tests, n->failures, n->errors, seconds);
 	fprintf(out, "  <testsuite");
 	attr(out, "name", name);
-	fprintf(out, " tests=\"%zu\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" time=\"%.3f\"",
-		ncases, failures, errors, skipped, seconds);
+	fprintf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
+		"time=\"%.3f\"", n->tests, n->failures, n->errors, n->skipped, seconds);
 	attr(out, "timestamp", stamp);
 	attr(out, "hostname", host);
 	fprintf(out, ">\n");
-	for (size_t i = 0; i < ncases; i++) {
-		testcase(out, &cases[i]);
-		free(cases[i].name);
-	}
-	free(cases);
+	if (body && !copy_body(body, out))
+		return output_close(out, file, OUTPUT_FAILED) == 0 ? 0 : -1;
 	fprintf(out, "  </testsuite>\n</testsuites>\n");
 	return output_close(out, file, OUTPUT_OK) == 0 ? 0 : -1;
 }

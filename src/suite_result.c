@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "json.h"
 #include "suite_result.h"
+#include "xmalloc.h"
 
 const char *const result_words[RES_COUNT] = {
 	[RES_PASSED] = "PASS", [RES_FAILED] = "FAIL", [RES_SKIPPED] = "SKIP",
@@ -55,73 +56,92 @@ int status_rank(int status)
 	}
 }
 
-void result_first_error(const struct file_result *r, char *buf, size_t len)
+void result_first_error(const struct file_result *r, const struct file_output *fo, char *buf,
+			size_t len)
 {
 	buf[0] = '\0';
 	if (r->signal) {
 		snprintf(buf, len, "the worker died of signal %d", r->signal);
 		return;
 	}
-	for (const char *p = r->err; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		const char *e = memmem(p, n, ": error: ", 9);
-		if (e) {
+	const char *end = fo->err ? fo->err + fo->err_len : NULL;
+	for (const char *p = fo->err; p && p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (memmem(p, n, ": error: ", 9)) {
 			snprintf(buf, len, "%.*s", (int)n, p);
 			return;
 		}
-		p = nl ? nl + 1 : p + n;
+		p += n + 1;
 	}
-	if (r->kind == RES_ERROR && r->note[0])
+	if (r->kind == RES_ERROR && r->note)
 		snprintf(buf, len, "%s", r->note);
+}
+
+void result_set_note(struct file_result *r, const char *text)
+{
+	free(r->note);
+	r->note = text ? xstrdup(text) : NULL;
 }
 
 void file_result_free(struct file_result *r)
 {
-	free(r->out);
-	free(r->err);
-	free(r->json);
-	r->out = r->err = r->json = NULL;
-	r->out_len = r->err_len = r->json_len = 0;
+	free(r->note);
+	r->note = NULL;
 }
 
-int suite_json_write(const char *path, const struct file_result *res, size_t n,
-		     const unsigned counts[RES_COUNT], const struct suite_compare *cmp,
-		     int status)
+void suite_json_entry(FILE *body, const struct file_result *r, const struct file_output *fo,
+		      bool first)
+{
+	fprintf(body, "%s\n    {\"file\": ", first ? "" : ",");
+	json_string(body, r->file);
+	fprintf(body, ", \"result\": \"%s\", \"expected_failure\": %s, "
+		"\"exit_status\": %d, \"seconds\": %.6f",
+		result_names[r->kind], r->xfail ? "true" : "false", r->status, r->seconds);
+	/* the GPU of the worker that took it: where a file that made no report ran */
+	if (r->device >= 0)
+		fprintf(body, ", \"device\": %d", r->device);
+	else
+		fputs(", \"device\": null", body);
+	if (r->kind == RES_SKIPPED) {
+		fputs(", \"skip_reason\": ", body);
+		json_string(body, r->note ? r->note : "");
+	}
+	char msg[512];
+	result_first_error(r, fo, msg, sizeof msg);
+	if (msg[0]) {
+		fputs(", \"message\": ", body);
+		json_string(body, msg);
+	}
+	fputs(", \"report\": ", body);
+	if (fo->json)
+		fwrite(fo->json, 1, fo->json_len, body);
+	else
+		fputs("null", body);
+	fputc('}', body);
+}
+
+bool copy_body(FILE *from, FILE *to)
+{
+	if (fflush(from) != 0 || fseek(from, 0, SEEK_SET) != 0)
+		return false;
+	char buf[1 << 16];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			return false;
+	return !ferror(from);
+}
+
+int suite_json_write(const char *path, FILE *body, const unsigned counts[RES_COUNT],
+		     const struct suite_compare *cmp, int status)
 {
 	FILE *out = output_open(path);
 	if (out == NULL)
 		return 2;
 	fputs("{\n  \"files\": [", out);
-	for (size_t i = 0; i < n; i++) {
-		const struct file_result *r = &res[i];
-		fprintf(out, "%s\n    {\"file\": ", i ? "," : "");
-		json_string(out, r->file);
-		fprintf(out, ", \"result\": \"%s\", \"expected_failure\": %s, "
-			"\"exit_status\": %d, \"seconds\": %.6f",
-			result_names[r->kind], r->xfail ? "true" : "false", r->status, r->seconds);
-		/* the GPU of the worker that took it: where a file that made no report ran */
-		if (r->device >= 0)
-			fprintf(out, ", \"device\": %d", r->device);
-		else
-			fputs(", \"device\": null", out);
-		if (r->kind == RES_SKIPPED) {
-			fputs(", \"skip_reason\": ", out);
-			json_string(out, r->note);
-		}
-		char msg[512];
-		result_first_error(r, msg, sizeof msg);
-		if (msg[0]) {
-			fputs(", \"message\": ", out);
-			json_string(out, msg);
-		}
-		fputs(", \"report\": ", out);
-		if (r->json)
-			fwrite(r->json, 1, r->json_len, out);
-		else
-			fputs("null", out);
-		fputc('}', out);
-	}
+	if (body && !copy_body(body, out))
+		return output_close(out, path, OUTPUT_FAILED);
 	fprintf(out, "\n  ],\n  \"summary\": {\"passed\": %u, \"failed\": %u, \"skipped\": %u, "
 		"\"errors\": %u, \"timeouts\": %u, \"slower\": %u},\n",
 		counts[RES_PASSED], counts[RES_FAILED], counts[RES_SKIPPED], counts[RES_ERROR],

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "strmap.h"
 #include "validate.h"
 #include "validate_devices.h"
@@ -375,6 +376,14 @@ static bool check_readable(struct vctx *v, const char *written, char **path,
 	return true;
 }
 
+/* A module is read whole at run time: READ_MAX_BYTES at most. */
+static void too_large(struct vctx *v, struct pos at, const char *what, const char *written,
+		      uint64_t size)
+{
+	diag_error(v->d, at, "%s '%s' is too large (%" PRIu64 " bytes; the limit is %zu)", what,
+		   written, size, READ_MAX_BYTES);
+}
+
 /* A C identifier, as a macro name must be. */
 static bool is_identifier(const char *s)
 {
@@ -393,10 +402,12 @@ static bool is_identifier(const char *s)
  */
 static void check_source(struct vctx *v, struct module *m)
 {
-	uint64_t size;
+	uint64_t size = 0;
 	struct pos at = or_pos(m->file_pos, m->pos);
 	if (check_readable(v, m->file, &m->path, at, "module source", &size) && size == 0)
 		diag_error(v->d, at, "module source '%s' is empty: expected CUDA C++", m->file);
+	else if (size > READ_MAX_BYTES)
+		too_large(v, at, "module source", m->file, size);
 	for (size_t i = 0; i < m->nincludes; i++) {
 		const struct module_include *in = &m->includes[i];
 		struct stat st;
@@ -435,7 +446,7 @@ static void check_module(struct vctx *v, struct module *m)
 		diag_error(v->d, m->pos, "module '%s' has no file", m->name);
 		return;
 	}
-	uint64_t size;
+	uint64_t size = 0;
 	struct pos at = or_pos(m->file_pos, m->pos);
 	if (m->source) {
 		check_source(v, m);
@@ -444,6 +455,8 @@ static void check_module(struct vctx *v, struct module *m)
 	if (check_readable(v, m->file, &m->path, at, "module file", &size) && size == 0)
 		diag_error(v->d, at, "module file '%s' is empty: expected PTX, cubin or fatbin",
 			   m->file);
+	else if (size > READ_MAX_BYTES)
+		too_large(v, at, "module file", m->file, size);
 }
 
 /* Each module; one with an error of its own is not read for its kernels. */

@@ -275,7 +275,8 @@ static const char *module_text(struct scan *sc, long mi, size_t *len)
 		const struct module *m = &sc->g->modules[mi];
 		sc->tried[mi] = true;
 		if (!m->builtin && m->path)
-			sc->text[mi] = read_whole_file(m->path, &sc->len[mi]);
+			sc->text[mi] = read_whole_file_max(m->path, READ_MAX_BYTES,
+							   &sc->len[mi]);
 	}
 	*len = sc->len[mi];
 	return sc->text[mi];

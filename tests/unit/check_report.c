@@ -305,6 +305,13 @@ START_TEST(test_disabled)
 	report_print_json(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c), "\n  \"disabled\": [\"reset\", \"back\"],\n"));
 	cap_close(&c);
+	/* an id is the user's: its control characters escaped, the line kept one */
+	k2->id = "back\nevil.yaml:1:1: error: forged\033[2J";
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c), "\n  disabled     reset, back\\nevil.yaml:1:1: "
+				     "error: forged\\x1b[2J\n  phases"));
+	cap_close(&c);
 	gdef_free(g);
 }
 END_TEST

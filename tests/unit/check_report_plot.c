@@ -121,6 +121,24 @@ START_TEST(test_missing_gnuplot)
 	ck_assert_int_eq(report_plot_check(), 0);
 	ck_assert_int_eq(report_plot("/tmp/check_plot_false.svg", &r), 2);
 	ck_assert_int_ne(access("/tmp/check_plot_false.svg", F_OK), 0);
+	/* nor is an older plot lost, nor a temporary file left beside it */
+	char dir[] = "/tmp/check_plot.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *svg = xasprintf("%s/old.svg", dir);
+	FILE *f = fopen(svg, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("<svg>old</svg>\n", f);
+	fclose(f);
+	ck_assert_int_eq(report_plot(svg, &r), 2);
+	char got[64] = "";
+	f = fopen(svg, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(got, sizeof got, f));
+	fclose(f);
+	ck_assert_str_eq(got, "<svg>old</svg>\n");
+	unlink(svg);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(svg);
 	unsetenv("GNUPLOT");
 }
 END_TEST

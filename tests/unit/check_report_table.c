@@ -131,6 +131,27 @@ START_TEST(test_table_words_left)
 }
 END_TEST
 
+START_TEST(test_table_escaped)
+{
+	/* an axis's name and values are the user's: escaped, and aligned as printed */
+	static const struct axis_value a[2][1] = {{{"m\nx", "a\033[2J"}}, {{"m\nx", "bb"}}};
+	struct point_report p[2] = {
+		{.label = "m\nx=a\033[2J", .axes = a[0], .naxes = 1, .bytes = NAN, .items = NAN},
+		{.label = "m\nx=bb", .axes = a[1], .naxes = 1, .prep = PREP_SAME, .bytes = NAN,
+		 .items = NAN},
+	};
+	struct report r = sweep_report(p, 2, NAN);
+	char *out = captured(report_print_table, &r);
+	ck_assert_str_eq(out,
+		"  points       2 (1 instantiation, 1 updated or unchanged)\n"
+		"  m\\nx      median  min  max  spread  prepare              checks\n"
+		"  a\\x1b[2J       -    -    -       -  instantiate 0.00 ns  none\n"
+		"  bb             -    -    -       -  same                 none\n"
+		"  checks       none\n");
+	free(out);
+}
+END_TEST
+
 START_TEST(test_human_sweep)
 {
 	/* a sweep's report: the table in place of the first launch and launch lines */
@@ -271,6 +292,7 @@ static Suite *table_suite(void)
 	tcase_add_test(tc, test_table_plain_columns);
 	tcase_add_test(tc, test_table_throughput);
 	tcase_add_test(tc, test_table_words_left);
+	tcase_add_test(tc, test_table_escaped);
 	tcase_add_test(tc, test_human_sweep);
 	tcase_add_test(tc, test_throughput_of);
 	tcase_add_test(tc, test_format_si);

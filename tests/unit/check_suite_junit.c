@@ -67,28 +67,49 @@ END_TEST
 
 START_TEST(test_document)
 {
-	struct file_result r[5];
+	struct file_result r[6];
+	struct file_output fo[6];
 	memset(r, 0, sizeof r);
+	memset(fo, 0, sizeof fo);
 	r[0] = (struct file_result){.file = "a.yaml", .kind = RES_PASSED, .seconds = 0.5};
-	r[1] = (struct file_result){.file = "b.yaml", .kind = RES_FAILED, .status = 1,
-				    .err = "b.yaml:3:1: error: check failed\n", .err_len = 32};
+	fo[0] = (struct file_output){.out = "report\n", .out_len = 7};
+	r[1] = (struct file_result){.file = "b.yaml", .kind = RES_FAILED, .status = 1};
+	fo[1] = (struct file_output){.err = "b.yaml:3:1: error: check failed\n", .err_len = 32};
 	r[2] = (struct file_result){.file = "c<&>.yaml", .kind = RES_TIMEOUT, .status = 124};
 	r[3] = (struct file_result){.file = "d.yaml", .kind = RES_SKIPPED, .note = "not \"now\""};
 	/* a worker killed by a signal: status 3, but a crash, not a CUDA error */
 	r[4] = (struct file_result){.file = "e.yaml", .kind = RES_ERROR, .status = 3, .signal = 11};
+	/* listed with why it cannot be read: never run */
+	r[5] = (struct file_result){.file = "f.yaml", .kind = RES_ERROR, .status = 2,
+				    .unreadable = true, .note = "cannot read: not a regular file"};
+	fo[5] = (struct file_output){.err = "cugraphrun: error: cannot read f.yaml: x\n",
+				     .err_len = 41};
+	/* the testcases go to a body as each file is printed, the document around it */
+	FILE *body = tmpfile();
+	ck_assert_ptr_nonnull(body);
+	struct junit_counts counts = {0};
+	for (size_t i = 0; i < 6; i++)
+		junit_testcase(body, &r[i], &fo[i], &counts);
+	/* counted as they are written, for the head the document gets at the end */
+	ck_assert_uint_eq(counts.tests, 6);
+	ck_assert_uint_eq(counts.failures, 1);
+	ck_assert_uint_eq(counts.errors, 3);
+	ck_assert_uint_eq(counts.skipped, 1);
 	char path[] = "/tmp/check_junit.XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	ck_assert_int_eq(junit_write_file(path, r, 5, 1.25, 2, 3), 0);
+	ck_assert_int_eq(junit_write_file(path, body, &counts, 1.25, 2, 3), 0);
+	fclose(body);
 	FILE *f = fopen(path, "r");
-	char doc[4096];
+	char doc[8192];
 	size_t n = fread(doc, 1, sizeof doc - 1, f);
 	doc[n] = '\0';
 	fclose(f);
 	unlink(path);
-	ck_assert_ptr_nonnull(strstr(doc, "<testsuite name=\"cugraphrun shard 2 of 3\" tests=\"5\" "
-				     "failures=\"1\" errors=\"2\" skipped=\"1\" time=\"1.250\""));
+	ck_assert_ptr_nonnull(strstr(doc, "<testsuite name=\"cugraphrun shard 2 of 3\" tests=\"6\" "
+				     "failures=\"1\" errors=\"3\" skipped=\"1\" time=\"1.250\""));
+	ck_assert_ptr_nonnull(strstr(doc, "<system-out>report\n</system-out>"));
 	ck_assert_ptr_nonnull(strstr(doc, "<failure message=\"b.yaml:3:1: error: check failed\" "
 				     "type=\"check\">b.yaml:3:1: error: check failed\n</failure>"));
 	ck_assert_ptr_nonnull(strstr(doc, "name=\"c&lt;&amp;&gt;.yaml\""));
@@ -96,17 +117,33 @@ START_TEST(test_document)
 	ck_assert_ptr_nonnull(strstr(doc, "<skipped message=\"not &quot;now&quot;\"/>"));
 	ck_assert_ptr_nonnull(strstr(doc, "<error message=\"the worker died of signal 11\" "
 				     "type=\"crash\">"));
+	ck_assert_ptr_nonnull(strstr(doc, "<error message=\"cugraphrun: error: cannot read f.yaml: "
+				     "x\" type=\"unreadable\">"));
+	/* the body whole, in order, and the document's end after it */
+	ck_assert_ptr_nonnull(strstr(doc, "name=\"f.yaml\""));
+	ck_assert(strstr(doc, "name=\"a.yaml\"") < strstr(doc, "name=\"f.yaml\""));
+	ck_assert_ptr_nonnull(strstr(doc, "  </testsuite>\n</testsuites>\n"));
 }
 END_TEST
 
-/* The document junit_write_file makes of n results, read back (caller frees). */
-static char *document(const struct file_result *r, size_t n, char *path)
+/*
+ * The document of n results and what they printed, their testcases
+ * streamed to a body as a suite does, read back (caller frees).
+ */
+static char *document(const struct file_result *r, const struct file_output *fo, size_t n,
+		      char *path)
 {
+	FILE *body = tmpfile();
+	ck_assert_ptr_nonnull(body);
+	struct junit_counts counts = {0};
+	for (size_t i = 0; i < n; i++)
+		junit_testcase(body, &r[i], &fo[i], &counts);
 	strcpy(path, "/tmp/check_junit.XXXXXX");
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	ck_assert_int_eq(junit_write_file(path, r, n, 2.0, 0, 0), 0);
+	ck_assert_int_eq(junit_write_file(path, body, &counts, 2.0, 0, 0), 0);
+	fclose(body);
 	FILE *f = fopen(path, "r");
 	char *doc = calloc(1, 16384);
 	size_t len = fread(doc, 1, 16383, f);
@@ -137,15 +174,16 @@ START_TEST(test_points)
 {
 	/* every point a testcase: a failed check and a regression are failures of their own */
 	struct file_result r[2];
+	struct file_output fo[2];
 	memset(r, 0, sizeof r);
-	r[0] = (struct file_result){.file = "s.yaml", .kind = RES_FAILED, .status = 1,
-				    .json = (char *)sweep_json, .json_len = sizeof sweep_json - 1,
-				    .out = "table\n", .out_len = 6};
-	r[1] = (struct file_result){.file = "p.yaml", .kind = RES_SLOWER, .status = 4,
-				    .err = "cugraphrun: error: p.yaml: SLOWER than base.json\n",
-				    .err_len = 49};
+	r[0] = (struct file_result){.file = "s.yaml", .kind = RES_FAILED, .status = 1};
+	fo[0] = (struct file_output){.json = sweep_json, .json_len = sizeof sweep_json - 1,
+				     .out = "table\n", .out_len = 6};
+	r[1] = (struct file_result){.file = "p.yaml", .kind = RES_SLOWER, .status = 4};
+	fo[1] = (struct file_output){.err = "cugraphrun: error: p.yaml: SLOWER than base.json\n",
+				     .err_len = 49};
 	char path[] = "/tmp/check_junit.XXXXXX";
-	char *doc = document(r, 2, path);
+	char *doc = document(r, fo, 2, path);
 	ck_assert_ptr_nonnull(strstr(doc, "tests=\"4\" failures=\"3\" errors=\"0\" skipped=\"0\""));
 	ck_assert_ptr_nonnull(strstr(doc, "<testcase classname=\"cugraphrun\" name=\"s.yaml[n=2^10]\" "
 				     "time=\"1.000\">\n      <system-out>table\n</system-out>\n"
@@ -172,7 +210,7 @@ START_TEST(test_points)
 	/* expected to fail: the points' failed checks are the pass */
 	r[0].xfail = true;
 	r[0].kind = RES_PASSED;
-	doc = document(r, 1, path);
+	doc = document(r, fo, 1, path);
 	ck_assert_ptr_nonnull(strstr(doc, "tests=\"3\" failures=\"1\" errors=\"0\""));
 	ck_assert_ptr_null(strstr(doc, "type=\"check\""));
 	unlink(path);
@@ -182,7 +220,7 @@ START_TEST(test_points)
 	r[0].xfail = false;
 	r[0].kind = RES_ERROR;
 	r[0].status = 3;
-	doc = document(r, 1, path);
+	doc = document(r, fo, 1, path);
 	ck_assert_ptr_nonnull(strstr(doc, "tests=\"4\" failures=\"2\" errors=\"1\""));
 	ck_assert_ptr_nonnull(strstr(doc, "name=\"s.yaml\" time=\"0.000\">\n      <error "
 				     "message=\"exit status 3\" type=\"cuda\">"));
