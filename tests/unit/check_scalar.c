@@ -178,7 +178,7 @@ START_TEST(test_num_encode_ranges)
 	memcpy(&f, out, 4);
 	ck_assert(f == 1.5f);
 	n.f = 1e300;
-	ck_assert_str_eq(num_encode(&n, ET_F32, out, why, sizeof why), "1.0000000000000001e+300 does not fit f32");
+	ck_assert_str_eq(num_encode(&n, ET_F32, out, why, sizeof why), "1e+300 does not fit f32");
 	n.f = 70000;
 	ck_assert_ptr_nonnull(num_encode(&n, ET_F16, out, why, sizeof why));
 	n.f = INFINITY;
