@@ -97,7 +97,16 @@ static int verify(struct run *rn, struct report *rep)
 		const void *data = read_buffer(rn, &rb, c->buffer.idx, &rc);
 		if (data == NULL)
 			break;
-		if (check_buffer(c, &g->buffers[c->buffer.idx], data, gp->d))
+		/* a check against other buffers reads those too */
+		long others[CMP_COUNT + 1];
+		size_t nothers = check_others_used(c, others);
+		for (size_t k = 0; k < nothers && data; k++)
+			if (read_buffer(rn, &rb, others[k], &rc) == NULL)
+				data = NULL;
+		if (data == NULL)
+			break;
+		const struct check_others o = {g->buffers, (const void *const *)rb.data};
+		if (check_buffer(c, &g->buffers[c->buffer.idx], data, nothers ? &o : NULL, gp->d))
 			rep->checks_passed++;
 		else
 			rep->checks_failed++;

@@ -2343,21 +2343,52 @@ static void key_check_buffer(struct ld *l, void *obj, const struct keydef *kd, s
 	get_ref(l, "a buffer name", kd->name, &((struct check *)obj)->buffer);
 }
 
+static void key_check_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	get_u64(l, kd->name, 0, UINT64_MAX, &c->offset, &c->offset_pos);
+}
+
+static void key_check_count(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	c->has_count = get_u64(l, kd->name, 1, UINT64_MAX, &c->count, &c->count_pos);
+}
+
 static void key_expect_file(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct check *c = obj;
+	c->expect = EXPECT_FILE;
 	if (get_text(l, "a file name", kd->name, &c->file, NULL))
 		c->path = gdef_resolve_path(l->g, c->file);
 }
 
+static void key_expect_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	c->expect = EXPECT_BUFFER;
+	get_ref(l, "a buffer name", kd->name, &c->ref);
+}
+
+static void key_expect_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	get_u64(l, kd->name, 0, UINT64_MAX, &c->ref_offset, &c->ref_offset_pos);
+}
+
 static const struct keydef expect_keys[] = {
 	{"file", key_expect_file, 0},
+	{"buffer", key_expect_buffer, 0},
+	{"offset", key_expect_offset, 0},
 };
 static const struct keytab expect_tab = KEYTAB(expect_keys);
+static const char expect_what[] = "a number, a list of numbers, {file: ...} or {buffer: ...}";
 
 static void key_check_expect(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct check *c = obj;
+	c->kind = CHECK_EXPECT;
+	c->kind_pos = kpos;
 	c->expect_pos = l->es.ev.pos;
 	if (l->es.ev.type == EV_SEQ) {
 		c->expect = EXPECT_LIST;
@@ -2366,12 +2397,16 @@ static void key_check_expect(struct ld *l, void *obj, const struct keydef *kd, s
 		struct seen s;
 		c->expect = EXPECT_FILE;
 		parse_keys(l, &expect_tab, c, "in 'expect'", &s);
-		require(l, &expect_tab, &s, 1, "in 'expect'");
+		if (s.mask == 0 && s.unknown == 0)
+			err(l, s.pos, "empty 'expect' (expected %s)", expect_what);
+		two_forms(l, &expect_tab, &s, 3, "'expect'", "form");
+		if ((s.mask & 4) && !(s.mask & 2))
+			err(l, s.at[2], "'offset' goes with 'buffer' in 'expect' ({buffer: x, offset: n})");
 	} else if (is_scalar(l) && !is_null(l)) {
 		c->expect = EXPECT_SCALAR;
 		get_num(l, kd->name, &c->scalar);
 	} else {
-		expected(l, "a number, a list of numbers or {file: ...}", kd->name);
+		expected(l, expect_what, kd->name);
 	}
 }
 
@@ -2387,13 +2422,163 @@ static void key_check_atol(struct ld *l, void *obj, const struct keydef *kd, str
 	get_nonneg(l, kd->name, &c->atol, &c->atol_pos);
 }
 
+static void key_bound_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_ref(l, "a buffer name", kd->name, &((struct bound *)obj)->ref);
+}
+
+static void key_bound_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct bound *b = obj;
+	get_u64(l, kd->name, 0, UINT64_MAX, &b->offset, &b->offset_pos);
+}
+
+static const struct keydef bound_keys[] = {
+	{"buffer", key_bound_buffer, 0},
+	{"offset", key_bound_offset, 0},
+};
+static const struct keytab bound_tab = KEYTAB(bound_keys);
+
+/*
+ * One bound of a reduction ({eq: v}, {le: v}, {near: v, ...}): a number,
+ * or an element of another buffer, by name (element 0) or as {buffer: x,
+ * offset: n}.
+ */
+static void key_cmp_op(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	struct bound *b = &c->cmp.bound[kd->arg];
+	struct num n;
+	b->ref.idx = -1;
+	if (l->es.ev.type == EV_MAP) {
+		char ctx[64];
+		struct seen s;
+		snprintf(ctx, sizeof ctx, "in '%s'", kd->name);
+		b->ref.pos = l->es.ev.pos;
+		parse_keys(l, &bound_tab, b, ctx, &s);
+		require(l, &bound_tab, &s, 1, ctx);
+	} else if (is_scalar(l) && !is_null(l) && (l->es.ev.quoted ||
+		   parse_number(l->es.ev.value, &n) == SCALAR_SYNTAX)) {
+		/* not a number: a buffer's name (quotes keep a number-like name a name) */
+		get_ref(l, "a number or a buffer name", kd->name, &b->ref);
+	} else if (!get_num(l, kd->name, &b->value)) {
+		return;
+	}
+	c->cmp.ops |= 1u << kd->arg;
+}
+
+static void key_cmp_rtol(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	get_nonneg(l, kd->name, &c->cmp.rtol, &c->cmp.rtol_pos);
+}
+
+static void key_cmp_atol(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	get_nonneg(l, kd->name, &c->cmp.atol, &c->cmp.atol_pos);
+}
+
+static void key_cmp_from(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	get_num(l, kd->name, &c->differ_from);
+}
+
+/* The order of enum cmp_op first: key i is op i. */
+static const struct keydef cmp_keys[] = {
+	{"eq", key_cmp_op, CMP_EQ},
+	{"lt", key_cmp_op, CMP_LT},
+	{"le", key_cmp_op, CMP_LE},
+	{"gt", key_cmp_op, CMP_GT},
+	{"ge", key_cmp_op, CMP_GE},
+	{"near", key_cmp_op, CMP_NEAR},
+	{"rtol", key_cmp_rtol, 0},
+	{"atol", key_cmp_atol, 0},
+	{"from", key_cmp_from, 0},
+};
+static const struct keytab cmp_tab = KEYTAB(cmp_keys);
+#define CMP_OPS ((1u << CMP_COUNT) - 1)
+#define CMP_TOL_BITS (3u << CMP_COUNT)
+#define CMP_FROM_BIT (1u << (CMP_COUNT + 2))
+static const char cmp_what[] =
+	"{eq: v}, {lt: v}, {le: v}, {gt: v}, {ge: v} or {near: v, rtol: r, atol: a}";
+
+/* sum, min, max, norm2, nonzero, differ: a number (== it) or a mapping of bounds. */
+static void key_check_reduce(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	bool differ = kd->arg == RED_DIFFER;
+	c->kind = CHECK_REDUCE;
+	c->reduce = (enum reduce_kind)kd->arg;
+	c->kind_pos = kpos;
+	c->cmp.pos = l->es.ev.pos;
+	if (l->es.ev.type != EV_MAP) {
+		if (differ) {
+			expected(l, "a mapping {from: value, eq: count, ...}", kd->name);
+			return;
+		}
+		/* a bare number: the figure equals it */
+		if (is_scalar(l) && !is_null(l)) {
+			c->cmp.bound[CMP_EQ].ref.idx = -1;
+			if (get_num(l, kd->name, &c->cmp.bound[CMP_EQ].value))
+				c->cmp.ops = 1u << CMP_EQ;
+			return;
+		}
+		char what[200];
+		snprintf(what, sizeof what, "a number or bounds %s", cmp_what);
+		expected(l, what, kd->name);
+		return;
+	}
+	char ctx[64];
+	struct seen s;
+	snprintf(ctx, sizeof ctx, "in '%s'", kd->name);
+	parse_keys(l, &cmp_tab, c, ctx, &s);
+	if (s.unknown)
+		return;
+	if (!(s.mask & CMP_OPS))
+		err(l, s.pos, "'%s' needs a bound: %s", kd->name, cmp_what);
+	for (int i = CMP_COUNT; i < CMP_COUNT + 2; i++)
+		if ((s.mask & (1u << i)) && !(s.mask & (1u << CMP_NEAR)))
+			err(l, s.at[i], "'%s' goes with 'near' in '%s' ({near: v, %s: t})",
+			    cmp_keys[i].name, kd->name, cmp_keys[i].name);
+	if ((s.mask & CMP_FROM_BIT) && !differ)
+		err(l, s.at[CMP_COUNT + 2], "'from' goes with 'differ' ({differ: {from: v, eq: 0}})");
+	else if (differ && !(s.mask & CMP_FROM_BIT))
+		err(l, s.pos, "missing key 'from' in 'differ' (the value the elements are "
+		    "compared with)");
+}
+
+static void key_check_finite(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	bool yes;
+	c->kind = CHECK_FINITE;
+	c->kind_pos = kpos;
+	struct pos at = l->es.ev.pos;
+	if (get_bool(l, kd->name, &yes) && !yes)
+		err(l, at, "'finite: false' asks nothing: write 'finite: true' (no NaN or "
+		    "infinity in the slice), or leave it out");
+}
+
 static const struct keydef check_keys[] = {
 	{"buffer", key_check_buffer, 0},
+	{"offset", key_check_offset, 0},
+	{"count", key_check_count, 0},
 	{"expect", key_check_expect, 0},
 	{"rtol", key_check_rtol, 0},
 	{"atol", key_check_atol, 0},
+	{"sum", key_check_reduce, RED_SUM},
+	{"min", key_check_reduce, RED_MIN},
+	{"max", key_check_reduce, RED_MAX},
+	{"norm2", key_check_reduce, RED_NORM2},
+	{"nonzero", key_check_reduce, RED_NONZERO},
+	{"differ", key_check_reduce, RED_DIFFER},
+	{"finite", key_check_finite, 0},
 };
 static const struct keytab check_tab = KEYTAB(check_keys);
+/* expect, sum, ..., finite: what a check tests, one of them */
+#define CHECK_TESTS (0x1fc0u | 0x8u)
 
 static void key_checks(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
@@ -2406,14 +2591,21 @@ static void key_checks(struct ld *l, void *obj, const struct keydef *kd, struct 
 		return;
 	next(l);
 	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
-		if (!want_map(l, "a check {buffer, expect, rtol, atol}", kd->name))
+		if (!want_map(l, "a check {buffer, expect or sum, min, max, ...}", kd->name))
 			continue;
 		struct check *c = VEC_PUSH(g->checks, g->nchecks, g->capchecks);
 		struct seen s;
+		size_t errors = l->es.nerrs;
 		c->pos = l->es.ev.pos;
 		c->buffer.idx = -1;
+		c->ref.idx = -1;
 		parse_keys(l, &check_tab, c, "in a check", &s);
-		require(l, &check_tab, &s, 3, "in a check");
+		require(l, &check_tab, &s, 1, "in a check");
+		if (s.unknown == 0 && !(s.mask & CHECK_TESTS))
+			err(l, s.pos, "a check needs a test: expect, sum, min, max, norm2, nonzero, "
+			    "differ or finite");
+		two_forms(l, &check_tab, &s, CHECK_TESTS, "a check", "test");
+		c->bad = l->es.nerrs != errors;
 	}
 	next(l);
 }

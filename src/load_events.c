@@ -61,6 +61,7 @@ void ev_verror(struct evsrc *es, bool fatal, struct pos pos, const char *fmt, va
 {
 	if (es->fatal)
 		return;
+	es->nerrs++;
 	diag_vmsg(es->d, DIAG_ERROR, pos, fmt, ap);
 	if (fatal)
 		es->fatal = true;

@@ -75,6 +75,12 @@ struct strmap;
 struct evsrc {
 	struct ev ev;           /* the current event */
 	bool fatal;             /* a fatal error: no more events, no more errors */
+	/*
+	 * Errors reported, repeats included (an alias replaying an error that
+	 * the diag gives once): the loader compares it before and after a
+	 * part of the file to know that the part is broken.
+	 */
+	size_t nerrs;
 	unsigned depth;         /* collections open, as delivered */
 	struct diag *d;
 	const char *file;       /* as messages name it */

@@ -30,6 +30,21 @@ const char *const node_kind_names[NK_COUNT] = {
 	[NK_SWITCH] = "switch",
 };
 
+const char *const reduce_names[RED_COUNT] = {
+	[RED_SUM] = "sum", [RED_MIN] = "min", [RED_MAX] = "max", [RED_NORM2] = "norm2",
+	[RED_NONZERO] = "nonzero", [RED_DIFFER] = "differ",
+};
+
+const char *const cmp_names[CMP_COUNT] = {
+	[CMP_EQ] = "eq", [CMP_LT] = "lt", [CMP_LE] = "le", [CMP_GT] = "gt", [CMP_GE] = "ge",
+	[CMP_NEAR] = "near",
+};
+
+const char *const cmp_symbols[CMP_COUNT] = {
+	[CMP_EQ] = "==", [CMP_LT] = "<", [CMP_LE] = "<=", [CMP_GT] = ">", [CMP_GE] = ">=",
+	[CMP_NEAR] = "near",
+};
+
 const char *const inst_flag_names[INST_FLAG_COUNT] = {
 	"upload", "auto_free_on_launch", "use_node_priority", "device_launch",
 };

@@ -328,12 +328,61 @@ struct graph {
 	bool deps_set;
 };
 
-/* A check after the verification launch. */
-enum expect_kind { EXPECT_SCALAR, EXPECT_LIST, EXPECT_FILE };
+/*
+ * A check after the verification launch: a slice of a buffer (by default
+ * all of it) compared element by element with what expect gives, or one
+ * figure of it (a reduction) compared with bounds, or asked to hold no
+ * NaN or infinity.  Exactly one of those per check.
+ */
+enum check_kind { CHECK_EXPECT, CHECK_REDUCE, CHECK_FINITE };
+enum expect_kind { EXPECT_SCALAR, EXPECT_LIST, EXPECT_FILE, EXPECT_BUFFER };
+
+/* The figures a check can take of a slice (buf_reduce.h says how). */
+enum reduce_kind {
+	RED_SUM, RED_MIN, RED_MAX, RED_NORM2,
+	RED_NONZERO,            /* how many elements are not 0 */
+	RED_DIFFER,             /* how many elements differ from differ_from */
+	RED_COUNT
+};
+/* Their keys in a check ("sum", "norm2", ...). */
+extern const char *const reduce_names[RED_COUNT];
+
+/* The comparisons a bound makes: figure == v, < v, <= v, > v, >= v, near v. */
+enum cmp_op { CMP_EQ, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_NEAR, CMP_COUNT };
+/* Their keys ("eq", "lt", ...) and symbols ("==", "<", ...). */
+extern const char *const cmp_names[CMP_COUNT];
+extern const char *const cmp_symbols[CMP_COUNT];
+
+/*
+ * What a figure must be: every bound given holds (a range is ge and le).
+ * A bound is a number, or an element of another buffer (ref named): the
+ * sum of a kernel's input against the kernel's own result.
+ */
+struct bound {
+	struct num value;
+	struct name_ref ref;            /* name NULL: value is the bound */
+	uint64_t offset;                /* ref: its element */
+	struct pos offset_pos;
+};
+
+struct compare {
+	struct pos pos;
+	unsigned ops;                   /* 1 << enum cmp_op, for each given */
+	struct bound bound[CMP_COUNT];  /* the bound of each given op */
+	double rtol, atol;              /* CMP_NEAR: |x - v| <= atol + rtol * |v| */
+	struct pos rtol_pos, atol_pos;
+};
 
 struct check {
 	struct pos pos;
 	struct name_ref buffer;
+	/* the slice: offset and count in elements; validator: count always set */
+	uint64_t offset, count;
+	bool has_count;
+	struct pos offset_pos, count_pos;
+	enum check_kind kind;
+	struct pos kind_pos;            /* the key that says what is checked */
+	/* CHECK_EXPECT */
 	enum expect_kind expect;
 	struct pos expect_pos;
 	struct num scalar;
@@ -341,8 +390,17 @@ struct check {
 	size_t nlist, caplist;
 	char *file;                     /* as written */
 	char *path;                     /* resolved */
+	struct name_ref ref;            /* EXPECT_BUFFER: the other buffer */
+	uint64_t ref_offset;            /* its slice starts there, count long */
+	struct pos ref_offset_pos;
+	/* CHECK_EXPECT and RED_DIFFER: when an element matches */
 	double rtol, atol;              /* default 0 */
 	struct pos rtol_pos, atol_pos;
+	/* CHECK_REDUCE */
+	enum reduce_kind reduce;
+	struct compare cmp;
+	struct num differ_from;         /* RED_DIFFER */
+	bool bad;                       /* the loader reported an error inside it */
 };
 
 /* instantiate flags by name (the values are not CUDA's). */

@@ -1746,45 +1746,188 @@ static void check_tolerance(struct vctx *v, double x, struct pos at, const char 
 		diag_error(v->d, at, "%s must be a finite number of 0 or more, found %g", name, x);
 }
 
-static void check_expect(struct vctx *v, struct check *c)
+/* A buffer a check may read: known, sized, not graph memory.  Its index or -1. */
+static long check_target(struct vctx *v, struct name_ref *r, struct pos fallback)
 {
-	long bi = resolve_buffer(v, &c->buffer, c->pos);
+	long bi = resolve_buffer(v, r, fallback);
 	if (bi < 0)
-		return;
+		return -1;
 	const struct buffer *b = &v->g->buffers[bi];
-	struct pos at = or_pos(c->expect_pos, c->pos);
 	if (b->memory == MEM_GRAPH) {
-		diag_error(v->d, or_pos(c->buffer.pos, c->pos), "cannot check buffer '%s': "
+		diag_error(v->d, or_pos(r->pos, fallback), "cannot check buffer '%s': "
 			   "'memory: graph' buffers no longer exist after the launch", b->name);
-		return;
+		return -1;
 	}
+	return v->sized[bi] ? bi : -1;
+}
+
+/* The slice [offset, offset + count) of b; sets count when it was left out. */
+static bool check_slice(struct vctx *v, struct check *c, const struct buffer *b)
+{
+	if (c->offset >= b->count) {
+		diag_error(v->d, or_pos(c->offset_pos, c->pos), "check offset %" PRIu64 " is past "
+			   "the end of buffer '%s' (%" PRIu64 " elements)", c->offset, b->name,
+			   b->count);
+		return false;
+	}
+	uint64_t room = b->count - c->offset;
+	if (!c->has_count) {
+		c->count = room;
+	} else if (c->count > room) {
+		diag_error(v->d, or_pos(c->count_pos, c->pos), "check of %" PRIu64 " elements from "
+			   "offset %" PRIu64 " runs past the end of buffer '%s' (%" PRIu64
+			   " elements) by %" PRIu64, c->count, c->offset, b->name, b->count,
+			   c->count - room);
+		return false;
+	}
+	return true;
+}
+
+/* "buffer 'x'" or "elements 4 to 7 of buffer 'x'", for messages about a check's values. */
+static void slice_words(const struct check *c, const struct buffer *b, char *buf, size_t len)
+{
+	if (c->offset == 0 && c->count == b->count)
+		snprintf(buf, len, "buffer '%s'", b->name);
+	else
+		snprintf(buf, len, "elements %" PRIu64 " to %" PRIu64 " of buffer '%s'", c->offset,
+			 c->offset + c->count - 1, b->name);
+}
+
+static void check_expect(struct vctx *v, struct check *c, const struct buffer *b)
+{
+	struct pos at = or_pos(c->expect_pos, c->pos);
+	char what[200];
+	slice_words(c, b, what, sizeof what);
 	switch (c->expect) {
 	case EXPECT_SCALAR:
 		check_fit(v, &c->scalar, b->type, at, "expected value for buffer '%s'", b->name);
 		break;
 	case EXPECT_LIST:
-		if (v->sized[bi] && c->nlist != b->count)
-			diag_error(v->d, at, "check of buffer '%s' expects %zu value%s for %" PRIu64
+		if (c->nlist != c->count)
+			diag_error(v->d, at, "check of %s expects %zu value%s for %" PRIu64
 				   " elements: give exactly %" PRIu64 ", or one number for all",
-				   b->name, c->nlist, c->nlist == 1 ? "" : "s", b->count, b->count);
+				   what, c->nlist, c->nlist == 1 ? "" : "s", c->count, c->count);
 		for (size_t k = 0; k < c->nlist; k++)
 			check_fit(v, &c->list[k], b->type, at, "expected value for buffer '%s'",
 				  b->name);
 		break;
-	case EXPECT_FILE:
-		if (c->file)
-			check_data_file(v, c->file, &c->path, at, "expect file", b, v->sized[bi]);
+	case EXPECT_FILE: {
+		uint64_t size, want = c->count * elem_infos[b->type].size;
+		if (c->file && check_readable(v, c->file, &c->path, at, "expect file", &size) &&
+		    size != want)
+			diag_error(v->d, at, "expect file '%s' has %" PRIu64 " bytes; %s has %"
+				   PRIu64 " (%" PRIu64 " %s)", c->file, size, what, want, c->count,
+				   elem_names[b->type]);
 		break;
 	}
+	case EXPECT_BUFFER: {
+		long ri = check_target(v, &c->ref, at);
+		if (ri < 0)
+			break;
+		const struct buffer *r = &v->g->buffers[ri];
+		struct pos rat = or_pos(c->ref.pos, at);
+		if (r->type != b->type) {
+			diag_error(v->d, rat, "check compares buffer '%s' (%s) with buffer '%s' (%s): "
+				   "the two must have one element type", b->name,
+				   elem_names[b->type], r->name, elem_names[r->type]);
+			break;
+		}
+		if (c->ref_offset >= r->count || r->count - c->ref_offset < c->count)
+			diag_error(v->d, or_pos(c->ref_offset_pos, rat), "check compares %" PRIu64
+				   " elements of buffer '%s' with buffer '%s', which has %" PRIu64
+				   " from offset %" PRIu64, c->count, b->name, r->name,
+				   c->ref_offset < r->count ? r->count - c->ref_offset : 0,
+				   c->ref_offset);
+		break;
+	}
+	}
+}
+
+static void check_bounds(struct vctx *v, struct check *c, const struct buffer *b)
+{
+	const struct compare *cmp = &c->cmp;
+	const char *name = reduce_names[c->reduce];
+	for (int op = 0; op < CMP_COUNT; op++) {
+		struct bound *bd = &c->cmp.bound[op];
+		if (!(cmp->ops & (1u << op)))
+			continue;
+		if (bd->ref.name == NULL) {
+			if (isnan(num_to_double(&bd->value)))
+				diag_error(v->d, or_pos(bd->value.pos, cmp->pos), "'%s' of '%s' is nan, "
+					   "which nothing equals or compares with: to ask for no NaN, "
+					   "check 'finite: true'", cmp_names[op], name);
+			continue;
+		}
+		/* a bound read from another buffer: one of its elements */
+		struct num num;
+		if (strmap_get(v->g->buffer_index, bd->ref.name) < 0 &&
+		    parse_number(bd->ref.name, &num) == SCALAR_OK) {
+			diag_error(v->d, or_pos(bd->ref.pos, cmp->pos), "'%s' of '%s' is the string "
+				   "\"%s\", which would name a buffer: write the number without "
+				   "quotes", cmp_names[op], name, bd->ref.name);
+			continue;
+		}
+		long ri = check_target(v, &bd->ref, cmp->pos);
+		const struct buffer *r = ri >= 0 ? &v->g->buffers[ri] : NULL;
+		if (r && bd->offset >= r->count)
+			diag_error(v->d, or_pos(bd->offset_pos, or_pos(bd->ref.pos, cmp->pos)),
+				   "'%s' of '%s' reads element %" PRIu64 " of buffer '%s', which has %"
+				   PRIu64, cmp_names[op], name, bd->offset, r->name, r->count);
+	}
+	if (cmp->ops & (1u << CMP_NEAR)) {
+		check_tolerance(v, cmp->rtol, or_pos(cmp->rtol_pos, cmp->pos), "rtol");
+		check_tolerance(v, cmp->atol, or_pos(cmp->atol_pos, cmp->pos), "atol");
+	}
+	if (c->reduce == RED_DIFFER)
+		check_fit(v, &c->differ_from, b->type, or_pos(c->differ_from.pos, cmp->pos),
+			  "'from' of 'differ' for buffer '%s'", b->name);
+}
+
+/* rtol and atol of a check: numbers, and only where elements are matched. */
+static void check_tolerances(struct vctx *v, const struct check *c)
+{
+	/* element tolerances: expect's and differ's */
+	bool elementwise = c->kind == CHECK_EXPECT ||
+		(c->kind == CHECK_REDUCE && c->reduce == RED_DIFFER);
+	const struct pos tol_at[2] = {c->rtol_pos, c->atol_pos};
+	static const char *const tol_names[2] = {"rtol", "atol"};
+	for (int k = 0; k < 2 && !elementwise; k++)
+		if (tol_at[k].line)
+			diag_error(v->d, tol_at[k], "'%s' of a check goes with 'expect' and 'differ'; "
+				   "for '%s', give the tolerance with 'near' in its bounds: "
+				   "{near: v, %s: t}", tol_names[k],
+				   c->kind == CHECK_FINITE ? "finite" : reduce_names[c->reduce],
+				   tol_names[k]);
+	check_tolerance(v, c->rtol, or_pos(c->rtol_pos, c->pos), "rtol");
+	check_tolerance(v, c->atol, or_pos(c->atol_pos, c->pos), "atol");
 }
 
 static void check_checks(struct vctx *v)
 {
 	for (size_t i = 0; i < v->g->nchecks; i++) {
 		struct check *c = &v->g->checks[i];
-		check_expect(v, c);
-		check_tolerance(v, c->rtol, or_pos(c->rtol_pos, c->pos), "rtol");
-		check_tolerance(v, c->atol, or_pos(c->atol_pos, c->pos), "atol");
+		if (c->bad)
+			continue;
+		long bi = check_target(v, &c->buffer, c->pos);
+		const struct buffer *b = bi >= 0 ? &v->g->buffers[bi] : NULL;
+		if (b && check_slice(v, c, b)) {
+			switch (c->kind) {
+			case CHECK_EXPECT:
+				check_expect(v, c, b);
+				break;
+			case CHECK_REDUCE:
+				check_bounds(v, c, b);
+				break;
+			case CHECK_FINITE:
+				if (!elem_infos[b->type].is_float)
+					diag_error(v->d, or_pos(c->kind_pos, c->pos), "'finite' looks "
+						   "for NaN and infinity, which buffer '%s' (%s) cannot "
+						   "hold: it applies to f16, bf16, f32 and f64 buffers",
+						   b->name, elem_names[b->type]);
+				break;
+			}
+		}
+		check_tolerances(v, c);
 	}
 }
 
