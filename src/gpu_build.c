@@ -624,31 +624,10 @@ int gpu_init_buffers(struct gpu *gp)
 
 /* Nodes -------------------------------------------------------------------- */
 
-/* A host node's action, run by the driver on its own thread. */
+/* A host node's action, run by the driver on its own thread (buf_host.h). */
 static void CUDA_CB host_fn(void *user)
 {
-	const struct host_call *call = user;
-	const struct host_node *h = &call->n->u.host;
-	switch (h->action) {
-	case HOST_PRINT:
-		fprintf(stderr, "%s\n", h->text);
-		break;
-	case HOST_SLEEP: {
-		struct timespec ts = {
-			.tv_sec = (time_t)(h->sleep_ns / 1000000000u),
-			.tv_nsec = (long)(h->sleep_ns % 1000000000u),
-		};
-		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-			;
-		break;
-	}
-	case HOST_DUMP: {
-		long b = h->buffer.idx;
-		buffer_print(stderr, &call->gp->g->buffers[b], call->gp->host[b], 64);
-		break;
-	}
-	}
-	fflush(stderr);
+	host_run(user);
 }
 
 /* The device address of element offset of buffer b. */
@@ -889,8 +868,12 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->eventWait.event = gp->events[n->u.event.idx];
 		break;
 	case NK_HOST: {
-		struct host_call *call = xmalloc(sizeof *call);
-		call->gp = gp;
+		struct host_call *call = xcalloc(1, sizeof *call);
+		gp->host_env = (struct host_env){
+			.g = gp->g, .host = gp->host, .out = stderr,
+			.quiet = gp->verbosity <= VERB_QUIET,
+		};
+		call->env = &gp->host_env;
 		call->n = n;
 		*VEC_PUSH(gp->calls, gp->ncalls, gp->capcalls) = call;
 		p->type = CU_GRAPH_NODE_TYPE_HOST;

@@ -1979,29 +1979,102 @@ static void key_host_sleep(struct ld *l, void *obj, const struct keydef *kd, str
 	get_duration(l, kd->name, &h->sleep_ns, NULL);
 }
 
+static void key_dump_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_ref(l, "a buffer name", kd->name, &((struct host_node *)obj)->buffer);
+}
+
+static void key_dump_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct host_node *h = obj;
+	get_u64(l, kd->name, 0, UINT64_MAX, &h->offset, &h->offset_pos);
+}
+
+static void key_dump_count(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct host_node *h = obj;
+	h->has_count = get_u64(l, kd->name, 1, UINT64_MAX, &h->count, &h->count_pos);
+}
+
+static void key_dump_every(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_bool(l, kd->name, &((struct host_node *)obj)->every);
+}
+
+static const struct keydef dump_keys[] = {
+	{"buffer", key_dump_buffer, 0},
+	{"offset", key_dump_offset, 0},
+	{"count", key_dump_count, 0},
+	{"every", key_dump_every, 0},
+};
+static const struct keytab dump_tab = KEYTAB(dump_keys);
+
+/* dump: a buffer name, or {buffer, offset, count, every}. */
 static void key_host_dump(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct host_node *h = obj;
 	h->action = HOST_DUMP;
-	get_ref(l, "a buffer name", kd->name, &h->buffer);
+	if (l->es.ev.type == EV_MAP) {
+		struct seen s;
+		parse_keys(l, &dump_tab, h, "in 'dump'", &s);
+		require(l, &dump_tab, &s, 1, "in 'dump'");
+		return;
+	}
+	get_ref(l, "a buffer name or {buffer, offset, count, every}", kd->name, &h->buffer);
+}
+
+/* set: the keys of a memset, done by the host. */
+static void key_host_set(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct host_node *h = obj;
+	struct seen s;
+	h->action = HOST_SET;
+	h->set = arena_alloc(&l->g->arena, sizeof *h->set);
+	memset(h->set, 0, sizeof *h->set);
+	h->set->buffer.idx = -1;
+	if (!want_map(l, "a mapping {buffer, value, offset, count}", kd->name))
+		return;
+	parse_keys(l, &memset_tab, h->set, "in 'set'", &s);
+	require(l, &memset_tab, &s, 3, "in 'set'");
+}
+
+/* copy: the keys of a copy node, done by the host. */
+static void key_host_copy(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct host_node *h = obj;
+	struct seen s;
+	h->action = HOST_COPY;
+	h->copy = arena_alloc(&l->g->arena, sizeof *h->copy);
+	memset(h->copy, 0, sizeof *h->copy);
+	h->copy->from.buffer.idx = h->copy->to.buffer.idx = -1;
+	if (!want_map(l, "a mapping {from, to, count}", kd->name))
+		return;
+	parse_keys(l, &copy_tab, h->copy, "in 'copy'", &s);
+	require(l, &copy_tab, &s, 3, "in 'copy'");
 }
 
 static const struct keydef host_keys[] = {
 	{"print", key_host_print, 0},
 	{"sleep", key_host_sleep, 0},
 	{"dump", key_host_dump, 0},
+	{"set", key_host_set, 0},
+	{"copy", key_host_copy, 0},
 };
 static const struct keytab host_tab = KEYTAB(host_keys);
+static const char host_actions[] = "{print: text}, {sleep: duration}, {dump: buffer}, "
+	"{set: {buffer, value}} or {copy: {from, to}}";
 
 static void parse_host(struct ld *l, struct node *n)
 {
 	struct seen s;
-	if (!want_map(l, "a mapping {print: text}, {sleep: duration} or {dump: buffer}", "host"))
+	char what[160];
+	snprintf(what, sizeof what, "a mapping %s", host_actions);
+	if (!want_map(l, what, "host"))
 		return;
 	parse_keys(l, &host_tab, &n->u.host, "in 'host'", &s);
 	if (s.mask == 0 && s.unknown == 0)
-		err(l, s.pos, "'host' needs an action: {print: text}, {sleep: duration} or {dump: buffer}");
-	two_forms(l, &host_tab, &s, 7, "'host'", "action");
+		err(l, s.pos, "'host' needs an action: %s", host_actions);
+	two_forms(l, &host_tab, &s, 31, "'host'", "action");
 }
 
 /* --- conditional nodes --- */

@@ -221,13 +221,22 @@ struct copy_node {
 	uint64_t bytes;                 /* validator: count * element size */
 };
 
-enum host_action { HOST_PRINT, HOST_SLEEP, HOST_DUMP };
+/* What a host node does: buf_host.h runs it. */
+enum host_action { HOST_PRINT, HOST_SLEEP, HOST_DUMP, HOST_SET, HOST_COPY };
 
 struct host_node {
 	enum host_action action;
+	bool every;                     /* HOST_DUMP: on every launch, not the first alone */
+	bool has_count;                 /* HOST_DUMP */
 	char *text;                     /* HOST_PRINT */
 	uint64_t sleep_ns;              /* HOST_SLEEP */
-	struct name_ref buffer;         /* HOST_DUMP */
+	/* HOST_DUMP: the buffer and its slice; validator: count always set */
+	struct name_ref buffer;
+	uint64_t offset, count;
+	struct pos offset_pos, count_pos;
+	/* HOST_SET: the fields of a memset; HOST_COPY: those of a copy (in the arena) */
+	struct memset_node *set;
+	struct copy_node *copy;
 };
 
 struct graph;

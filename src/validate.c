@@ -1050,10 +1050,9 @@ static void check_memset(struct vctx *v, struct node *n, size_t self)
 	}
 }
 
-static void check_copy(struct vctx *v, struct node *n, size_t self)
+/* A copy's buffers, offsets and count: a copy node's, or a host copy's. */
+static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at, size_t self)
 {
-	struct copy_node *c = &n->u.copy;
-	struct pos at = node_pos(n);
 	long fi = resolve_buffer(v, &c->from.buffer, at);
 	long ti = resolve_buffer(v, &c->to.buffer, at);
 	add_use(v, fi, self);
@@ -1107,6 +1106,11 @@ static void check_copy(struct vctx *v, struct node *n, size_t self)
 			   start, start + c->bytes - 1);
 }
 
+static void check_copy(struct vctx *v, struct node *n, size_t self)
+{
+	check_copy_fields(v, &n->u.copy, node_pos(n), self);
+}
+
 /* The other kinds -------------------------------------------------------- */
 
 static void check_alloc_free(struct vctx *v, struct node *n, size_t self)
@@ -1148,10 +1152,45 @@ static void check_event_node(struct vctx *v, struct node *n, size_t self)
 		v->lost_record = true;
 }
 
-static void check_host(struct vctx *v, struct node *n)
+/* A buffer a host action reaches: host or managed memory.  Else an error. */
+static bool host_reachable(struct vctx *v, const struct node *n, long bi, struct pos at,
+			   const char *verb)
+{
+	const struct buffer *b = &v->g->buffers[bi];
+	if (b->memory == MEM_HOST || b->memory == MEM_MANAGED)
+		return true;
+	diag_error(v->d, at, "host node '%s' cannot %s buffer '%s': its memory is '%s', and a "
+		   "host node can reach only 'host' or 'managed' memory", n->id, verb, b->name,
+		   mem_kind_names[b->memory]);
+	return false;
+}
+
+/* The slice [offset, offset + count) of a host action; sets count when left out. */
+static void host_slice(struct vctx *v, const char *what, const struct buffer *b,
+		       uint64_t offset, struct pos offset_pos, bool has_count, uint64_t *count,
+		       struct pos count_pos)
+{
+	if (offset >= b->count) {
+		diag_error(v->d, offset_pos, "host %s offset %" PRIu64 " is past the end of buffer "
+			   "'%s' (%" PRIu64 " elements)", what, offset, b->name, b->count);
+		return;
+	}
+	uint64_t room = b->count - offset;
+	if (!has_count)
+		*count = room;
+	else if (*count == 0)
+		diag_error(v->d, count_pos, "host %s count must be at least 1", what);
+	else if (*count > room)
+		diag_error(v->d, count_pos, "host %s of %" PRIu64 " elements from offset %" PRIu64
+			   " runs past the end of buffer '%s' (%" PRIu64 " elements) by %" PRIu64,
+			   what, *count, offset, b->name, b->count, *count - room);
+}
+
+static void check_host(struct vctx *v, struct node *n, size_t self)
 {
 	struct host_node *h = &n->u.host;
 	struct pos at = node_pos(n);
+	long bi;
 	switch (h->action) {
 	case HOST_PRINT:
 		break;
@@ -1166,14 +1205,35 @@ static void check_host(struct vctx *v, struct node *n)
 		}
 		break;
 	case HOST_DUMP: {
-		long bi = resolve_buffer(v, &h->buffer, at);
-		if (bi < 0)
+		struct pos bat = or_pos(h->buffer.pos, at);
+		if ((bi = resolve_buffer(v, &h->buffer, at)) < 0 ||
+		    !host_reachable(v, n, bi, bat, "dump") || !v->sized[bi])
+			break;
+		host_slice(v, "dump", &v->g->buffers[bi], h->offset, or_pos(h->offset_pos, bat),
+			   h->has_count, &h->count, or_pos(h->count_pos, bat));
+		break;
+	}
+	case HOST_SET: {
+		struct memset_node *m = h->set;
+		struct pos bat = or_pos(m->buffer.pos, at);
+		if ((bi = resolve_buffer(v, &m->buffer, at)) < 0 ||
+		    !host_reachable(v, n, bi, bat, "set"))
 			break;
 		const struct buffer *b = &v->g->buffers[bi];
-		if (b->memory != MEM_HOST && b->memory != MEM_MANAGED)
-			diag_error(v->d, or_pos(h->buffer.pos, at), "host node '%s' cannot dump buffer "
-				   "'%s': its memory is '%s', and a host node can read only 'host' or "
-				   "'managed' memory", n->id, b->name, mem_kind_names[b->memory]);
+		check_fit(v, &m->value, b->type, at, "host set value for buffer '%s'", b->name);
+		if (v->sized[bi])
+			host_slice(v, "set", b, m->offset, or_pos(m->offset_pos, bat), m->has_count,
+				   &m->count, or_pos(m->count_pos, bat));
+		break;
+	}
+	case HOST_COPY: {
+		struct copy_node *c = h->copy;
+		check_copy_fields(v, c, at, self);
+		const struct name_ref *ends[2] = {&c->from.buffer, &c->to.buffer};
+		for (int k = 0; k < 2; k++)
+			if (ends[k]->idx >= 0)
+				host_reachable(v, n, ends[k]->idx, or_pos(ends[k]->pos, at),
+					       k ? "copy to" : "copy from");
 		break;
 	}
 	}
@@ -1249,7 +1309,7 @@ static void check_nodes(struct vctx *v)
 			check_event_node(v, n, i);
 			break;
 		case NK_HOST:
-			check_host(v, n);
+			check_host(v, n, i);
 			break;
 		case NK_IF:
 		case NK_WHILE:

@@ -1037,7 +1037,7 @@ START_TEST(test_host)
 	h->u.host.action = HOST_PRINT;
 	h->u.host.text = gdef_strdup(cur, "hello");
 	expect(g, "t.yaml:4:20: error: host node 'd1' cannot dump buffer 'dev': its memory is "
-		  "'device', and a host node can read only 'host' or 'managed' memory\n"
+		  "'device', and a host node can reach only 'host' or 'managed' memory\n"
 		  "t.yaml:6:3: error: host sleep must be longer than 0\n"
 		  "t.yaml:7:3: error: host sleep of 61.0 s is too long: a host node may sleep at "
 		  "most 60 s\n");
