@@ -76,6 +76,8 @@ struct ld {
 	/* the last name a reference gave, which the next same one shares */
 	char *last_ref;
 	size_t last_ref_len;
+	/* errors inside the nodes parsed so far, for each node's own (parse_node) */
+	size_t inner_errs;
 	/* "did you mean" answers already worked out (see suggest) */
 	struct hint {
 		const void *table;
@@ -850,15 +852,17 @@ typedef char *add_named_fn(struct ld *l, const char *name, struct pos kpos);
  * reported as a duplicate noun, unless a merge key brought it (the
  * mapping's own key wins), and its value skipped.
  */
-static void parse_named(struct ld *l, const struct keydef *kd, const char *what,
+static bool parse_named(struct ld *l, const struct keydef *kd, const char *what,
 			struct names *nm, const char *noun, add_named_fn *add)
 {
 	if (is_null(l)) {
 		next(l);
-		return;
+		return false;
 	}
 	if (!want_map(l, what, kd->name))
-		return;
+		return true;
+	/* errors outside the things' own values: a name may be lost */
+	size_t errors = l->es.nerrs, inside = 0;
 	struct mapiter it;
 	map_open(l, &it, NULL);
 	while (map_key(l, &it)) {
@@ -866,10 +870,14 @@ static void parse_named(struct ld *l, const struct keydef *kd, const char *what,
 			skip_value(l);
 			continue;
 		}
+		size_t before = l->es.nerrs;
 		char *name = add(l, it.key, it.kpos);
-		if (name)
+		if (name) {
 			name_add(nm, name, &it);
+			inside += l->es.nerrs - before;
+		}
 	}
+	return l->es.nerrs - errors > inside;
 }
 
 /* ---------------------------------------------------------------------
@@ -1045,16 +1053,19 @@ static char *add_module(struct ld *l, const char *name, struct pos kpos)
 	}
 	struct gdef *g = l->g;
 	struct module *m = VEC_PUSH(g->modules, g->nmodules, g->capmodules);
+	/* (a broken alias as the value was reported when it was read) */
+	size_t errors = l->es.nerrs - l->es.ev.bad;
 	m->name = gdef_strdup(g, name);
 	m->pos = kpos;
 	parse_module(l, m);
+	m->bad = l->es.nerrs != errors;
 	return m->name;
 }
 
 static void key_modules(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	parse_named(l, kd, "a mapping of module names to files", &l->modules, "module",
-		    add_module);
+	l->g->lost.modules |= parse_named(l, kd, "a mapping of module names to files",
+					  &l->modules, "module", add_module);
 }
 
 /* ---------------------------------------------------------------------
@@ -1256,19 +1267,22 @@ static char *add_buffer(struct ld *l, const char *name, struct pos kpos)
 	b->type = ET_U8;
 	b->memory = MEM_DEVICE;
 	b->init.kind = INIT_ZERO;
+	/* (a broken alias as the value was reported when it was read) */
+	size_t errors = l->es.nerrs - l->es.ev.bad;
 	if (want_map(l, "a mapping {type, count or size, memory, init}", b->name)) {
 		char ctx[160];
 		struct seen s;
 		snprintf(ctx, sizeof ctx, "in buffer '%.60s'", b->name);
 		parse_keys(l, &buffer_tab, b, ctx, &s);
 	}
+	b->bad = l->es.nerrs != errors;
 	return b->name;
 }
 
 static void key_buffers(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	parse_named(l, kd, "a mapping of buffer names to buffers", &l->buffers, "buffer",
-		    add_buffer);
+	l->g->lost.buffers |= parse_named(l, kd, "a mapping of buffer names to buffers",
+					  &l->buffers, "buffer", add_buffer);
 }
 
 /* ---------------------------------------------------------------------
@@ -1282,14 +1296,18 @@ static void key_events(struct ld *l, void *obj, const struct keydef *kd, struct 
 		next(l);
 		return;
 	}
-	if (!want_seq(l, "a list of event names", kd->name))
+	if (!want_seq(l, "a list of event names", kd->name)) {
+		g->lost.events = true;
 		return;
+	}
 	next(l);
 	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
 		char *name = NULL;
 		struct pos pos;
-		if (!get_text(l, "an event name", kd->name, &name, &pos))
+		if (!get_text(l, "an event name", kd->name, &name, &pos)) {
+			g->lost.events = true;
 			continue;
+		}
 		struct event *e = VEC_PUSH(g->events, g->nevents, g->capevents);
 		e->name = name;
 		e->pos = pos;
@@ -1327,8 +1345,9 @@ static char *add_condition(struct ld *l, const char *name, struct pos kpos)
 
 static void key_conditions(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	parse_named(l, kd, "a mapping of condition names to {default: N}", &l->conditions,
-		    "condition", add_condition);
+	l->g->lost.conditions |= parse_named(l, kd, "a mapping of condition names to "
+					     "{default: N}", &l->conditions, "condition",
+					     add_condition);
 }
 
 /* ---------------------------------------------------------------------
@@ -1343,10 +1362,12 @@ static void parse_node_list(struct ld *l, struct graph *gr, const char *name)
 {
 	next(l);
 	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
-		if (l->es.ev.type == EV_MAP)
+		if (l->es.ev.type == EV_MAP) {
 			parse_node(l, gr);
-		else
+		} else {
+			l->g->lost.nodes = true;
 			expected(l, "a node (a mapping with a kind such as 'kernel: {...}')", name);
+		}
 	}
 	next(l);
 }
@@ -1511,6 +1532,7 @@ static void parse_graph(struct ld *l, struct graph *gr, const char *name)
 		snprintf(ctx, sizeof ctx, "in graph '%.60s'", name);
 		parse_keys(l, &graph_tab, gr, ctx, &s);
 	} else {
+		l->g->lost.nodes = true;
 		expected(l, "a graph (a list of nodes, or a mapping {nodes, edges, chain})", name);
 	}
 }
@@ -2298,6 +2320,7 @@ static void key_node_id(struct ld *l, void *obj, const struct keydef *kd, struct
 			l->renumber = true;
 	} else {
 		n->id = NULL;
+		l->g->lost.nodes = true;
 	}
 }
 
@@ -2390,21 +2413,33 @@ static void parse_node(struct ld *l, struct graph *gr)
 {
 	struct node *n = graph_add_node(gr, NK_COUNT);
 	struct seen s;
+	size_t errors = l->es.nerrs, inner = l->inner_errs;
 	n->pos = l->es.ev.pos;
 	if (l->nested)
 		*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = n;
 	parse_keys(l, &node_tab, n, "in a node", &s);
-	if (n->kind != NK_COUNT) {
-		if (n->id == NULL)
-			node_auto_id(l, n);
-		return;
-	}
-	if (s.unknown == 0) {
+	if (n->kind == NK_COUNT && s.unknown == 0) {
 		char kinds[256];
 		list_names(node_kind_names, NK_COUNT, kinds, sizeof kinds);
 		err(l, n->pos, "a node needs a kind: one of %s", kinds);
 	}
-	drop_node(l, gr, n);
+	/* Its own errors, not those of the nodes in its graphs, make it bad. */
+	size_t all = l->es.nerrs - errors;
+	n->bad = all > l->inner_errs - inner;
+	l->inner_errs = inner + all;
+	if (n->kind == NK_COUNT && n->id_given) {
+		/* kindless, but named: others' after and edges still find it */
+		node_set_kind(n, NK_EMPTY);
+		n->kind_pos = n->pos;
+		n->bad = true;
+		return;
+	}
+	if (n->kind == NK_COUNT) {
+		drop_node(l, gr, n);
+		return;
+	}
+	if (n->id == NULL)
+		node_auto_id(l, n);
 }
 
 /* ---------------------------------------------------------------------

@@ -91,8 +91,14 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	struct diag d;
 	diag_init(&d, o->file, stderr);
 	double t0 = monotime();
+	/*
+	 * One round: the loader's errors and the validator's, sorted by
+	 * position.  The validator looks at everything the loader's errors
+	 * left meaningful (see the model's bad and lost).
+	 */
+	diag_hold(&d);
 	struct gdef *g = gdef_load(o->file, &d);
-	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	bool valid = g != NULL && gdef_validate(g, &d) && d.nerrors == 0;
 	diag_finish(&d);
 	int status = 0;
 	/* --describe alone draws the file; with --profile it colours a run's figures */

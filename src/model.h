@@ -68,6 +68,7 @@ struct module {
 	char *std;                  /* "c++17" */
 	/* where the source-only keys were, for errors on a non-source module */
 	struct pos defines_pos, includes_pos, options_pos, std_pos;
+	bool bad;                   /* the loader reported an error inside it */
 };
 
 enum mem_kind { MEM_DEVICE, MEM_HOST, MEM_MANAGED, MEM_GRAPH, MEM_COUNT };
@@ -108,6 +109,11 @@ struct buffer {
 	enum mem_kind memory;
 	struct pos memory_pos;
 	struct init init;
+	/*
+	 * The loader reported an error inside it: its name stands, for what
+	 * refers to it, but its type, size and memory may not be what was meant.
+	 */
+	bool bad;
 };
 
 struct event {
@@ -273,6 +279,14 @@ struct node {
 	uint32_t nafter;
 	uint32_t ndeps, capdeps;
 	enum node_kind kind;
+	/*
+	 * The loader reported an error in the node's own keys (not in the
+	 * nodes of its graphs): its id, kind and after stand, its kind's
+	 * fields may not.  A node whose kind could not be read at all but
+	 * that has an id stays as a bad empty node, so that what names it
+	 * still finds it.
+	 */
+	bool bad;
 	bool id_given;
 	/* validator: node_index maps this node's id to it (the first node of that id) */
 	bool id_first;
@@ -452,6 +466,14 @@ struct gdef {
 	struct check *checks;
 	size_t nchecks, capchecks;
 	struct run_defaults run;
+	/*
+	 * Names the loader could not read (a section that is not a mapping, an
+	 * id that is not text): a reference the validator cannot resolve may
+	 * mean one of them, and is not reported.
+	 */
+	struct {
+		bool modules, buffers, events, conditions, nodes;
+	} lost;
 	/*
 	 * validator: name lookups.  node_index may hold only the explicit ids
 	 * (and those the validator made up): ids the loader made up are added

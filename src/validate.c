@@ -108,11 +108,24 @@ static struct pos node_pos(const struct node *n)
 	return or_pos(n->kind_pos, n->pos);
 }
 
-/* Whether the next error will be printed: only then is a suggestion worth its cost. */
+/* Whether the next error may be printed: only then is a suggestion worth its cost. */
 static bool will_print(const struct vctx *v)
 {
-	unsigned max = v->d->max_errors ? v->d->max_errors : DIAG_MAX_ERRORS;
-	return !v->d->quiet && v->d->nerrors < max;
+	return diag_may_print(v->d);
+}
+
+/*
+ * Whether names of the section map indexes may have been lost to the
+ * loader's errors: then a name that does not resolve may be one of them,
+ * and saying it is unknown would only echo the loader.
+ */
+static bool names_lost(const struct vctx *v, const struct strmap *map)
+{
+	const struct gdef *g = v->g;
+	return (map == g->module_index && g->lost.modules) ||
+	       (map == g->buffer_index && g->lost.buffers) ||
+	       (map == g->event_index && g->lost.events) ||
+	       (map == g->condition_index && g->lost.conditions);
 }
 
 static const char *plural(const char *what)
@@ -174,7 +187,7 @@ static long resolve(struct vctx *v, struct name_ref *r, const struct strmap *map
 		return -1;
 	}
 	long i = lookup(v, map, r->name);
-	if (i < 0)
+	if (i < 0 && !names_lost(v, map))
 		unknown_name(v, or_pos(r->pos, fallback), what, r->name, names, n);
 	r->idx = i;
 	return i;
@@ -425,7 +438,7 @@ static void check_modules(struct vctx *v)
 {
 	for (size_t i = 0; i < v->g->nmodules; i++) {
 		struct module *m = &v->g->modules[i];
-		if (m->builtin)
+		if (m->builtin || m->bad)
 			continue;
 		if (m->file == NULL) {
 			diag_error(v->d, m->pos, "module '%s' has no file", m->name);
@@ -619,6 +632,12 @@ static void check_buffers(struct vctx *v)
 {
 	for (size_t i = 0; i < v->g->nbuffers; i++) {
 		struct buffer *b = &v->g->buffers[i];
+		/* the loader said what is wrong with it; its size is not known */
+		if (b->bad) {
+			v->sized[i] = false;
+			b->count = b->size = 0;
+			continue;
+		}
 		v->sized[i] = size_buffer(v, b);
 		if (!v->sized[i])
 			b->count = b->size = 0;
@@ -1016,6 +1035,8 @@ static void check_memset(struct vctx *v, struct node *n, size_t self)
 	const struct buffer *b = &v->g->buffers[bi];
 	unsigned char bytes[8];
 	char why[128];
+	if (b->bad)
+		return;
 	if (check_fit(v, &m->value, b->type, at, "memset value for buffer '%s'", b->name) &&
 	    elem_infos[b->type].size == 8) {
 		num_encode(&m->value, b->type, bytes, why, sizeof why);
@@ -1123,6 +1144,10 @@ static void check_alloc_free(struct vctx *v, struct node *n, size_t self)
 		return;
 	const struct buffer *b = &v->g->buffers[bi];
 	struct pos at = or_pos(n->u.buffer.pos, node_pos(n));
+	if (b->bad) {
+		v->lost_alloc_free = true;
+		return;
+	}
 	if (b->memory != MEM_GRAPH) {
 		diag_error(v->d, at, "%s node '%s' needs a 'memory: graph' buffer, but buffer '%s' "
 			   "has memory '%s'", kind, n->id, b->name, mem_kind_names[b->memory]);
@@ -1157,7 +1182,7 @@ static bool host_reachable(struct vctx *v, const struct node *n, long bi, struct
 			   const char *verb)
 {
 	const struct buffer *b = &v->g->buffers[bi];
-	if (b->memory == MEM_HOST || b->memory == MEM_MANAGED)
+	if (b->memory == MEM_HOST || b->memory == MEM_MANAGED || b->bad)
 		return true;
 	diag_error(v->d, at, "host node '%s' cannot %s buffer '%s': its memory is '%s', and a "
 		   "host node can reach only 'host' or 'managed' memory", n->id, verb, b->name,
@@ -1220,7 +1245,9 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 		    !host_reachable(v, n, bi, bat, "set"))
 			break;
 		const struct buffer *b = &v->g->buffers[bi];
-		check_fit(v, &m->value, b->type, at, "host set value for buffer '%s'", b->name);
+		if (!b->bad)
+			check_fit(v, &m->value, b->type, at, "host set value for buffer '%s'",
+				  b->name);
 		if (v->sized[bi])
 			host_slice(v, "set", b, m->offset, or_pos(m->offset_pos, bat), m->has_count,
 				   &m->count, or_pos(m->count_pos, bat));
@@ -1290,7 +1317,17 @@ static void check_nodes(struct vctx *v)
 	for (size_t i = 0; i < g->nall_nodes; i++) {
 		struct node *n = g->all_nodes[i];
 		check_placement(v, n, n->where);
-		switch (n->kind) {
+		if (n->bad) {
+			/*
+			 * The loader said what is wrong inside it: its kind's
+			 * fields are not looked at, and what they would have
+			 * told of events, conditions and graph memory is lost.
+			 */
+			v->lost_record |= n->kind == NK_EVENT_RECORD;
+			v->lost_cond |= node_kind_is_conditional(n->kind);
+			v->lost_alloc_free |= n->kind == NK_ALLOC || n->kind == NK_FREE;
+		}
+		switch (n->bad ? NK_COUNT : n->kind) {
 		case NK_KERNEL:
 			check_kernel(v, n, i);
 			break;
@@ -1334,6 +1371,9 @@ static void check_nodes(struct vctx *v)
 static void unknown_node(struct vctx *v, const struct graph *gr, const struct name_ref *r)
 {
 	const char *s = NULL;
+	/* an id the loader could not read may be the one meant */
+	if (v->g->lost.nodes)
+		return;
 	if (will_print(v)) {
 		const char **ids = xcalloc(gr->nnodes ? gr->nnodes : 1, sizeof *ids);
 		for (size_t i = 0; i < gr->nnodes; i++)
@@ -1715,7 +1755,7 @@ static void check_graph_memory(struct vctx *v)
 	size_t *queue = xmalloc((n ? n : 1) * sizeof *queue);
 	for (size_t b = 0; b < nb; b++) {
 		const struct buffer *buf = &g->buffers[b];
-		if (buf->memory != MEM_GRAPH)
+		if (buf->memory != MEM_GRAPH || buf->bad)
 			continue;
 		long A = v->alloc_node[b], F = v->free_node[b];
 		if ((A < 0 || F < 0) && v->lost_alloc_free)
@@ -1813,6 +1853,8 @@ static long check_target(struct vctx *v, struct name_ref *r, struct pos fallback
 	if (bi < 0)
 		return -1;
 	const struct buffer *b = &v->g->buffers[bi];
+	if (b->bad)
+		return -1;
 	if (b->memory == MEM_GRAPH) {
 		diag_error(v->d, or_pos(r->pos, fallback), "cannot check buffer '%s': "
 			   "'memory: graph' buffers no longer exist after the launch", b->name);
