@@ -198,13 +198,32 @@ static bool parse_shard(const char *s, struct options *o)
 	return true;
 }
 
+/* What a usage message keeps of each end when it is longer: an option's value may be 100 KB. */
+#define USAGE_KEEP 120
+
 enum cli_result usage_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("cugraphrun: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	char *text = NULL;
+	int n = vasprintf(&text, fmt, ap);
 	va_end(ap);
+	/* the one form of every error without a file: "cugraphrun: error: ..." */
+	fputs("cugraphrun: error: ", stderr);
+	if (n < 0) {
+		fputs("usage", stderr);
+	} else if ((size_t)n <= 2 * USAGE_KEEP + 40) {
+		fputs(text, stderr);
+	} else {
+		size_t head = USAGE_KEEP, tail = (size_t)n - USAGE_KEEP;
+		while (head > 0 && ((unsigned char)text[head] & 0xc0) == 0x80)
+			head--;
+		while (tail < (size_t)n && ((unsigned char)text[tail] & 0xc0) == 0x80)
+			tail++;
+		fprintf(stderr, "%.*s[... %zu bytes left out ...]%s", (int)head, text,
+			tail - head, text + tail);
+	}
+	free(text);
 	fputs("\nTry 'cugraphrun --help' for more information.\n", stderr);
 	return CLI_USAGE;
 }

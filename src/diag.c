@@ -295,7 +295,8 @@ void diag_release(struct diag *d)
 	if (!d->holding)
 		return;
 	d->holding = false;
-	qsort(d->held, d->nheld, sizeof *d->held, entry_cmp);
+	if (d->nheld)
+		qsort(d->held, d->nheld, sizeof *d->held, entry_cmp);
 	for (size_t i = 0; i < d->nheld; i++) {
 		struct diag_entry *e = &d->held[i];
 		emit(d, e->level, e->pos, e->text);

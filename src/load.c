@@ -76,6 +76,8 @@ struct ld {
 	/* the last name a reference gave, which the next same one shares */
 	char *last_ref;
 	size_t last_ref_len;
+	/* a kernel's template name put back together (kernel_unknown), or NULL */
+	char *tmpl;
 	/* errors inside the nodes parsed so far, for each node's own (parse_node) */
 	size_t inner_errs;
 	/* "did you mean" answers already worked out (see suggest) */
@@ -474,9 +476,14 @@ struct keydef {
 struct keytab {
 	const struct keydef *keys;
 	size_t n;
+	/*
+	 * A key not in keys: true when this handles it (its value is then
+	 * skipped), false for the usual "unknown key" error.  Optional.
+	 */
+	bool (*unknown)(struct ld *l, void *obj, const char *key, struct pos kpos);
 };
 
-#define KEYTAB(a) {a, sizeof a / sizeof *a}
+#define KEYTAB(a) {a, sizeof a / sizeof *a, NULL}
 #define MAXKEYS 32
 
 /*
@@ -756,6 +763,10 @@ static void parse_keys(struct ld *l, const struct keytab *t, void *obj,
 	s->pos = it.pos;
 	while (map_key(l, &it)) {
 		int i = it.index;
+		if (i < 0 && t->unknown && t->unknown(l, obj, it.key, it.kpos)) {
+			skip_value(l);
+			continue;
+		}
 		if (i < 0) {
 			unknown_key(l, t, it.key, it.kpos, ctx);
 			s->unknown++;
@@ -1227,6 +1238,9 @@ static __attribute__((cold)) void two_forms(struct ld *l, const struct keytab *t
 			    s->at[first].col, t->keys[i].name);
 }
 
+static const char init_what[] =
+	"a number, a list of numbers, {iota: ...}, {random: ...} or {file: ...}";
+
 static void key_buffer_init(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct init *in = &((struct buffer *)obj)->init;
@@ -1241,11 +1255,27 @@ static void key_buffer_init(struct ld *l, void *obj, const struct keydef *kd, st
 			err(l, s.pos, "empty 'init' (expected a number, a list, {iota: ...}, {random: ...} or {file: ...})");
 		two_forms(l, &init_tab, &s, 7, "'init'", "form");
 	} else if (is_scalar(l) && !is_null(l)) {
-		if (get_num(l, kd->name, &in->scalar))
-			in->kind = INIT_SCALAR;
+		struct num n;
+		/* in init_keys' order */
+		static const char *const forms[] = {
+			"{iota: {start: a, step: d}}, or {iota: {}} for 0, 1, 2, ...",
+			"{random: {seed: s, min: lo, max: hi}}, or {random: {}} for [0, 1]",
+			"{file: path}",
+		};
+		int form = find_key(&init_tab, l->es.ev.value);
+		if (form >= 0 && !l->es.ev.quoted) {
+			/* init: iota, the name of a form without its mapping */
+			err(l, l->es.ev.pos, "'%s' is a form of 'init' that takes a mapping: write "
+			    "init: %s", init_keys[form].name, forms[form]);
+			skip_value(l);
+		} else if (l->es.ev.quoted || parse_number(l->es.ev.value, &n) != SCALAR_SYNTAX) {
+			if (get_num(l, kd->name, &in->scalar))
+				in->kind = INIT_SCALAR;
+		} else {
+			expected(l, init_what, kd->name);
+		}
 	} else {
-		expected(l, "a number, a list of numbers, {iota: ...}, {random: ...} or {file: ...}",
-			 kd->name);
+		expected(l, init_what, kd->name);
 	}
 }
 
@@ -1524,6 +1554,19 @@ static const struct keytab graph_tab = KEYTAB(graph_keys);
 static void parse_graph(struct ld *l, struct graph *gr, const char *name)
 {
 	gr->pos = l->es.ev.pos;
+	unsigned depth = 0;
+	for (const struct graph *p = gr->parent; p; p = p->parent)
+		depth++;
+	if (depth > LOAD_MAX_GRAPH_DEPTH) {
+		/* said at the first graph too deep, not again for each inside it */
+		if (depth == LOAD_MAX_GRAPH_DEPTH + 1)
+			err(l, gr->pos, "graph nested %u deep: child graphs and conditional bodies "
+			    "nest at most %d deep (the root graph's nodes hold graphs of depth 1)",
+			    depth, LOAD_MAX_GRAPH_DEPTH);
+		l->g->lost.nodes = true;
+		skip_value(l);
+		return;
+	}
 	if (l->es.ev.type == EV_SEQ) {
 		parse_node_list(l, gr, name);
 	} else if (l->es.ev.type == EV_MAP) {
@@ -1824,7 +1867,39 @@ static const struct keydef kernel_keys[] = {
 	{"args", key_kernel_args, 0},
 	{"priority", key_kernel_priority, 0},
 };
-static const struct keytab kernel_tab = KEYTAB(kernel_keys);
+/* More '<' than '>': a C++ template name that a comma cut short. */
+static int angle_depth(const char *s)
+{
+	int depth = 0;
+	for (; *s; s++)
+		depth += (*s == '<') - (*s == '>');
+	return depth;
+}
+
+/*
+ * {function: k.dot<float, 256>} in flow style: YAML ends the value at the
+ * comma and reads "256>" as a key of its own.  Such keys are gathered back
+ * into the name (l->tmpl) while its brackets are open, and parse_kernel
+ * says to quote it.
+ */
+static bool kernel_unknown(struct ld *l, void *obj, const char *key, struct pos kpos)
+{
+	const struct kernel_node *k = &((struct node *)obj)->u.kernel;
+	if (l->tmpl == NULL) {
+		if (k->function == NULL || angle_depth(k->function) <= 0)
+			return false;
+		l->tmpl = xstrdup(k->function);
+	} else if (angle_depth(l->tmpl) <= 0) {
+		return false;
+	}
+	char *more = xasprintf("%s, %s", l->tmpl, key);
+	free(l->tmpl);
+	l->tmpl = more;
+	return true;
+}
+
+static const struct keytab kernel_tab = {kernel_keys, sizeof kernel_keys / sizeof *kernel_keys,
+					 kernel_unknown};
 
 static void parse_kernel(struct ld *l, struct node *n)
 {
@@ -1833,6 +1908,13 @@ static void parse_kernel(struct ld *l, struct node *n)
 		return;
 	parse_keys(l, &kernel_tab, n, "in 'kernel'", &s);
 	require(l, &kernel_tab, &s, 1, "in 'kernel'");
+	if (l->tmpl) {
+		err(l, n->u.kernel.function_pos, "the kernel name '%.100s' was cut at a comma: in a "
+		    "flow mapping ({...}) YAML ends a value there; quote the name: "
+		    "function: \"%.100s\"", l->tmpl, l->tmpl);
+		free(l->tmpl);
+		l->tmpl = NULL;
+	}
 }
 
 /* --- memset and copy --- */
@@ -1942,7 +2024,7 @@ static void parse_copy(struct ld *l, struct node *n)
 
 /* --- the small kinds --- */
 
-static const struct keytab no_keys = {NULL, 0};
+static const struct keytab no_keys = {NULL, 0, NULL};
 
 static void parse_empty(struct ld *l, struct node *n)
 {
@@ -2414,6 +2496,8 @@ static void parse_node(struct ld *l, struct graph *gr)
 	struct node *n = graph_add_node(gr, NK_COUNT);
 	struct seen s;
 	size_t errors = l->es.nerrs, inner = l->inner_errs;
+	bool replayed = l->es.nframes > 0;
+	struct pos alias = l->es.alias_pos;
 	n->pos = l->es.ev.pos;
 	if (l->nested)
 		*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = n;
@@ -2432,7 +2516,6 @@ static void parse_node(struct ld *l, struct graph *gr)
 		node_set_kind(n, NK_EMPTY);
 		n->kind_pos = n->pos;
 		n->bad = true;
-		return;
 	}
 	if (n->kind == NK_COUNT) {
 		drop_node(l, gr, n);
@@ -2440,6 +2523,12 @@ static void parse_node(struct ld *l, struct graph *gr)
 	}
 	if (n->id == NULL)
 		node_auto_id(l, n);
+	/* only ids written in the graph can clash: automatic ones are new each time */
+	if (replayed && n->id_given) {
+		struct gdef *g = l->g;
+		*VEC_PUSH(g->replayed, g->nreplayed, g->capreplayed) =
+			(struct replayed_node){n, alias};
+	}
 }
 
 /* ---------------------------------------------------------------------
@@ -2926,6 +3015,7 @@ static void assign_ids(struct ld *l)
 
 static void ld_free(struct ld *l)
 {
+	free(l->tmpl);
 	ev_free(&l->es);
 	arena_free(&l->scratch);
 	names_free(&l->modules);

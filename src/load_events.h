@@ -109,7 +109,8 @@ struct evsrc {
 	size_t *open;           /* anchors being recorded, innermost last */
 	size_t nopen, capopen;
 	struct frame *frames;
-	size_t nframes, capframes;
+	size_t nframes, capframes;  /* replays under way: nframes > 0 inside an alias */
+	struct pos alias_pos;       /* the alias written in the file that started them */
 	size_t alias_events;    /* charged against lim->max_alias_events */
 };
 

@@ -104,6 +104,13 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	/* --describe alone draws the file; with --profile it colours a run's figures */
 	bool describe_only = o->describe && !(o->profile && !o->validate);
 	bool skip = valid && g->run.skip && !describe_only;
+	if (valid && o->validate && o->verbosity >= VERB_VERBOSE) {
+		/* -v --validate says what it checked, not nothing */
+		char what[512];
+		gdef_summary(g, what, sizeof what);
+		fprintf(stderr, "cugraphrun: %s is valid: %s; not run (--validate)\n", o->file,
+			what);
+	}
 	if (!valid) {
 		status = 2;
 	} else if (skip && fo) {

@@ -475,6 +475,16 @@ struct gdef {
 		bool modules, buffers, events, conditions, nodes;
 	} lost;
 	/*
+	 * Nodes an alias wrote (a repeated graph), in file order, with the
+	 * alias written in the file: a duplicate id that an alias repeats is
+	 * the alias's fault, and is reported there.
+	 */
+	struct replayed_node {
+		const struct node *n;
+		struct pos alias;
+	} *replayed;
+	size_t nreplayed, capreplayed;
+	/*
 	 * validator: name lookups.  node_index may hold only the explicit ids
 	 * (and those the validator made up): ids the loader made up are added
 	 * only when a reference missed.  Look nodes up in all_nodes by id when
@@ -509,5 +519,12 @@ char *gdef_resolve_path(struct gdef *g, const char *written);
 
 /* Counts by kind over a graph and everything nested in it. */
 void graph_count_kinds(const struct graph *gr, size_t counts[NK_COUNT], bool recurse);
+
+/*
+ * What a file holds, in words: "4 nodes (2 kernel, 1 memset, 1 while),
+ * 1 buffer, 0 modules, 0 events, 1 condition, 1 check" (nested nodes
+ * counted; the built-in module not).
+ */
+void gdef_summary(const struct gdef *g, char *buf, size_t len);
 
 #endif

@@ -68,6 +68,7 @@ struct vctx {
 	bool *recorded;         /* per event */
 	size_t *waits;          /* event_wait nodes, all_nodes indices */
 	size_t nwaits, capwaits;
+	size_t replay_at;               /* the next of g->replayed the walk may meet */
 	/* a name that did not resolve: "never used" errors would only echo it */
 	bool lost_record, lost_cond, lost_alloc_free;
 	struct use *uses;
@@ -648,7 +649,8 @@ static void check_buffers(struct vctx *v)
 /* The walk: every node and graph, in file order --------------------------- */
 
 /* Node ids are unique in the file, default ids included. */
-static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up)
+static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up,
+		       const struct pos *alias)
 {
 	long old;
 	/*
@@ -672,7 +674,12 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 		return;
 	}
 	const struct node *first = v->g->all_nodes[old];
-	if (n->id_given)
+	if (n->id_given && alias)
+		diag_error(v->d, *alias, "duplicate node id '%s': this "
+			   "alias repeats a graph whose nodes have ids, and ids are unique in the "
+			   "file; leave the ids out of the graph (each repeat then gets ids of "
+			   "its own), or write it out again", n->id);
+	else if (n->id_given)
 		diag_error(v->d, or_pos(n->id_pos, n->pos), "duplicate node id '%s'", n->id);
 	else
 		diag_error(v->d, n->pos, "duplicate node id '%s': it is the default id of this "
@@ -754,7 +761,11 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 		n->top = (uint32_t)t;
 		n->seq = (uint32_t)self;
 		n->where = (uint8_t)flags;
-		index_node(v, n, self, made_up);
+		/* the nodes an alias wrote come in this walk's order */
+		const struct pos *alias = NULL;
+		if (v->replay_at < g->nreplayed && g->replayed[v->replay_at].n == n)
+			alias = &g->replayed[v->replay_at++].alias;
+		index_node(v, n, self, made_up, alias);
 		if (n->kind == NK_GRAPH && n->u.child)
 			walk(v, n->u.child, t, flags | NODE_IN_CHILD, auto_ids);
 		else if (node_kind_is_conditional(n->kind))

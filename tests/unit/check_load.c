@@ -1176,7 +1176,7 @@ START_TEST(test_hostile_nesting)
 	ck_assert_ptr_null(r.g);
 	ck_assert_str_eq(r.msgs,
 		"t.yaml:2:9: error: expected a node (a mapping with a kind such as 'kernel: {...}') for 'nodes', found a list\n"
-		"t.yaml:2:71: error: lists and mappings nested more than 64 deep\n");
+		"t.yaml:2:71: error: lists and mappings nested more than 64 deep (a limit of any file; graphs themselves nest at most 10 deep)\n");
 	ck_assert_msg(r.seconds < 0.5 * SLOWDOWN, "took %.2f s", r.seconds);
 	res_free(&r);
 
@@ -1186,7 +1186,7 @@ START_TEST(test_hostile_nesting)
 	ck_assert_ptr_null(r.g);
 	ck_assert_str_eq(r.msgs,
 		"t.yaml:1:2: error: expected a key (a name), found a mapping\n"
-		"t.yaml:1:65: error: lists and mappings nested more than 64 deep\n");
+		"t.yaml:1:65: error: lists and mappings nested more than 64 deep (a limit of any file; graphs themselves nest at most 10 deep)\n");
 	res_free(&r);
 	free(text);
 
@@ -1198,20 +1198,35 @@ START_TEST(test_hostile_nesting)
 	n += (size_t)snprintf(deep + n, sizeof deep - n, "%*s- empty: {}\n", 2 + 4 * 40, "");
 	r = load(deep);
 	ck_assert_ptr_null(r.g);
-	ck_assert_str_eq(r.msgs, "t.yaml:34:129: error: lists and mappings nested more than 64 deep\n");
+	/* the format's own limit is said first, at the graph past it */
+	ck_assert_str_eq(r.msgs, "t.yaml:14:47: error: graph nested 11 deep: child graphs and "
+			 "conditional bodies nest at most 10 deep (the root graph's nodes hold "
+			 "graphs of depth 1)\n"
+			 "t.yaml:34:129: error: lists and mappings nested more than 64 deep (a limit "
+			 "of any file; graphs themselves nest at most 10 deep)\n");
 	res_free(&r);
 
-	/* Thirty levels are fine. */
-	n = (size_t)snprintf(deep, sizeof deep, "cugraphrun: 1\nnodes:\n");
-	for (int i = 0; i < 30; i++)
-		n += (size_t)snprintf(deep + n, sizeof deep - n, "%*s- graph:\n", 2 + 4 * i, "");
-	n += (size_t)snprintf(deep + n, sizeof deep - n, "%*s- empty: {}\n", 2 + 4 * 30, "");
-	struct gdef *g = load_ok(deep);
-	const struct graph *gr = g->root;
-	for (int i = 0; i < 30; i++)
-		gr = node_at(gr, 0)->u.child;
-	ck_assert_int_eq(node_at(gr, 0)->kind, NK_EMPTY);
-	gdef_free(g);
+	/* Ten levels are fine; eleven are not, with no more than that said. */
+	for (int levels = 10; levels <= 11; levels++) {
+		n = (size_t)snprintf(deep, sizeof deep, "cugraphrun: 1\nnodes:\n");
+		for (int i = 0; i < levels; i++)
+			n += (size_t)snprintf(deep + n, sizeof deep - n, "%*s- graph:\n", 2 + 4 * i,
+					      "");
+		n += (size_t)snprintf(deep + n, sizeof deep - n, "%*s- empty: {}\n",
+				      2 + 4 * levels, "");
+		if (levels == 11) {
+			expect_msgs(deep, "t.yaml:14:47: error: graph nested 11 deep: child graphs "
+				    "and conditional bodies nest at most 10 deep (the root graph's "
+				    "nodes hold graphs of depth 1)\n");
+			break;
+		}
+		struct gdef *g = load_ok(deep);
+		const struct graph *gr = g->root;
+		for (int i = 0; i < levels; i++)
+			gr = node_at(gr, 0)->u.child;
+		ck_assert_int_eq(node_at(gr, 0)->kind, NK_EMPTY);
+		gdef_free(g);
+	}
 }
 END_TEST
 
@@ -1298,7 +1313,7 @@ START_TEST(test_limits)
 	lim.max_depth = 5;
 	r = load_with("t.yaml", text, strlen(text), &lim);
 	ck_assert_ptr_null(r.g);
-	ck_assert_str_eq(r.msgs, "t.yaml:2:26: error: lists and mappings nested more than 5 deep\n");
+	ck_assert_str_eq(r.msgs, "t.yaml:2:26: error: lists and mappings nested more than 5 deep (a limit of any file; graphs themselves nest at most 10 deep)\n");
 	res_free(&r);
 
 	lim = load_default_limits;

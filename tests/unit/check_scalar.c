@@ -412,13 +412,13 @@ START_TEST(test_cli_misuse)
 		const char *args, *message;
 	} cases[] = {
 		/* the unknown short option, not the word before it */
-		{"-xv g.yaml", "cugraphrun: unknown option '-x'\n"},
-		{"--validate -vx g.yaml", "cugraphrun: unknown option '-x'\n"},
-		{"--frobnicate=3 g.yaml", "cugraphrun: unknown option '--frobnicate'\n"},
-		{"--de g.yaml", "cugraphrun: ambiguous option '--de'\n"},
-		{"--validate=yes g.yaml", "cugraphrun: option '--validate' takes no argument\n"},
-		{"g.yaml -vn", "cugraphrun: option '-n' needs an argument\n"},
-		{"g.yaml --describe", "cugraphrun: option '--describe' needs an argument\n"},
+		{"-xv g.yaml", "cugraphrun: error: unknown option '-x'\n"},
+		{"--validate -vx g.yaml", "cugraphrun: error: unknown option '-x'\n"},
+		{"--frobnicate=3 g.yaml", "cugraphrun: error: unknown option '--frobnicate'\n"},
+		{"--de g.yaml", "cugraphrun: error: ambiguous option '--de'\n"},
+		{"--validate=yes g.yaml", "cugraphrun: error: option '--validate' takes no argument\n"},
+		{"g.yaml -vn", "cugraphrun: error: option '-n' needs an argument\n"},
+		{"g.yaml --describe", "cugraphrun: error: option '--describe' needs an argument\n"},
 	};
 	char err[512], want[512];
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
