@@ -394,6 +394,10 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	if (o->profile && !o->validate && o->describe && strcmp(o->describe, "-") == 0)
 		return usage_error("%s", "--describe=- cannot go with --profile (or --trace): "
 				   "the report is on standard output; use --describe=FILE");
+	/* --json writes a report whatever runs, --describe with it too */
+	if (o->json && o->json_file == NULL && o->describe && strcmp(o->describe, "-") == 0)
+		return usage_error("%s", "--describe=- and --json both write to standard output: "
+				   "give one of them a file");
 	return CLI_OK;
 }
 

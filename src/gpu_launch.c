@@ -72,6 +72,9 @@ static _Noreturn void timed_out(const struct launcher *ln, long k)
 	diag_error(ln->gp->d, from_file ? ln->gp->g->run.pos : (struct pos){0},
 		   "%s of graph '%s' did not finish within %s (%s); stopping without CUDA "
 		   "teardown", words, ln->gname, limit, from_file ? "run.timeout" : "--timeout");
+	/* the report of a run that hangs is written too: --json always has one */
+	if (ln->s->finish && ln->rep)
+		ln->s->finish(ln->rep, 124, ln->s->finish_arg);
 	fflush(stdout);
 	fflush(stderr);
 	_exit(124);

@@ -214,24 +214,14 @@ static int timed_launches(struct run *rn, double *samples)
 	return 0;
 }
 
-/* The report on stdout (unless quiet or JSON goes there) and as JSON. */
-static int print_report(const struct run *rn, const struct report *rep)
+/* The report on stdout, unless quiet or JSON goes there (the front end writes JSON: finish). */
+static void print_report(const struct run *rn, const struct report *rep)
 {
 	const struct run_outputs *o = &rn->ln.s->out;
 	bool json_stdout = o->json && o->json_file == NULL;
 	if (rn->ln.s->verbosity > VERB_QUIET && !json_stdout)
 		report_print_human(stdout, rep);
-	if (!o->json)
-		return 0;
-	/* json_file is NULL for standard output */
-	FILE *out = output_open(o->json_file);
-	if (out == NULL)
-		return 2;
-	report_print_json(out, rep);
-	if (output_close(out, o->json_file, OUTPUT_OK) != 0)
-		return 2;
 	fflush(stdout);
-	return 0;
 }
 
 /*
@@ -294,6 +284,7 @@ static int run_stages(struct run *rn, struct report *rep)
 	if ((rc = launcher_wait(&rn->ln, -1, rn->ev[1], monotime())) != 0)
 		return rc;
 	float ms = 0;
+	rep->no_launch = false;
 	if ((r = cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1])) == CUDA_SUCCESS)
 		rep->first_launch_s = ms * 1e-3;
 	struct event_span *spans = event_spans(rn, &rep->nspans);
@@ -304,9 +295,10 @@ static int run_stages(struct run *rn, struct report *rep)
 	gpu_verbose(gp, "%u warm-up and %u timed launches", rn->ln.warmup, s->repeat);
 	double *samples = xcalloc(s->repeat ? s->repeat : 1, sizeof *samples);
 	rep->samples = samples;
-	rep->nsamples = s->repeat;
+	/* samples count in the report once they are all there */
 	if ((rc = timed_launches(rn, samples)) != 0)
 		return rc;
+	rep->nsamples = s->repeat;
 	/* the verification launch's pair of events is free again */
 	if (s->profile && (rc = prof_run_launches(&rn->profile, &rn->ln, rn->ev[0], rn->ev[1],
 						 rep)) != 0)
@@ -315,39 +307,47 @@ static int run_stages(struct run *rn, struct report *rep)
 	/* before the report, so that its exit_status counts a failed write */
 	if ((rc = prof_run_outputs(&rn->profile, s, gp->g, rn->ln.gname, rep)) != 0)
 		rep->exit_status = rc;
-	rc = print_report(rn, rep);
-	return rc ? rc : rep->exit_status;
+	print_report(rn, rep);
+	return rep->exit_status;
 }
 
 int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 {
+	struct report rep;
+	memset(&rep, 0, sizeof rep);
+	rep.name = g->name;
+	rep.file = g->file;
+	rep.root = g->root;
+	rep.load_s = s->frontend_s;
+	rep.no_launch = true;
 	/* bad --dump names before any GPU work */
 	for (size_t i = 0; i < s->out.ndumps; i++)
 		if (dump_buffer(g, &s->out.dumps[i]) < 0)
-			return 2;
+			return s->finish ? s->finish(&rep, 2, s->finish_arg) : 2;
 	struct gpu gp;
 	int rc = gpu_open(&gp, g, s->device, s->verbosity, d);
-	struct report rep;
-	memset(&rep, 0, sizeof rep);
 	struct run rn;
 	memset(&rn, 0, sizeof rn);
 	launcher_init(&rn.ln, &gp, s);
+	rn.ln.rep = &rep;
+	char name[256] = "";
 	if (rc == 0) {
-		char name[256] = "";
 		cu.DeviceGetName(name, sizeof name, gp.dev);
-		rep.name = g->name;
-		rep.file = g->file;
 		rep.device = s->device;
 		rep.device_name = name;
 		rep.cc_major = gp.cc_major;
 		rep.cc_minor = gp.cc_minor;
 		rep.driver_version = cu.driver_version;
-		rep.root = g->root;
 		rep.warmup = rn.ln.warmup;
 		gpu_verbose(&gp, "device %d: %s (sm_%d%d)", s->device, name, gp.cc_major,
 			    gp.cc_minor);
 		rc = run_stages(&rn, &rep);
 	}
+	/* the report, whatever the status: the front end writes --json */
+	diag_finish(d);
+	rep.exit_status = rc;
+	if (s->finish)
+		rc = s->finish(&rep, rc, s->finish_arg);
 	if (!gp.sticky && gp.ctx_retained) {
 		for (size_t i = 0; i < rn.nev; i++)
 			if (rn.ev[i])

@@ -16,6 +16,7 @@
 #include "load.h"
 #include "model.h"
 #include "monotime.h"
+#include "report.h"
 #include "suite.h"
 #include "validate.h"
 
@@ -85,11 +86,55 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	};
 }
 
+/* What the end of a file's run needs: settings_from's finish, and run_file's fallback. */
+struct ending {
+	const struct options *o;
+	const struct gdef *g;
+	struct diag *d;
+	struct file_outcome *fo;
+	bool done;                      /* finish ran: the status is settled, the JSON written */
+};
+
+/*
+ * --json, whatever the status: the report as far as it goes, the status
+ * the process ends with and every message printed.  The status, or 2 when
+ * the report cannot be written.
+ */
+static int write_json(const struct options *o, struct report *rep, int status, struct diag *d)
+{
+	if (!o->json)
+		return status;
+	diag_finish(d);
+	rep->exit_status = status;
+	rep->diag = d;
+	/* json_file is NULL for standard output */
+	FILE *out = output_open(o->json_file);
+	if (out == NULL)
+		return 2;
+	report_print_json(out, rep);
+	if (output_close(out, o->json_file, OUTPUT_OK) != 0)
+		return 2;
+	fflush(stdout);
+	return status;
+}
+
+/* The run's end (run_settings.finish): run.expect settles the status, then --json. */
+static int finish_run(struct report *rep, int status, void *arg)
+{
+	struct ending *e = arg;
+	e->done = true;
+	status = expectation(e->g, e->o, status, e->d, e->fo);
+	return write_json(e->o, rep, status, e->d);
+}
+
 /* One file: what the single-file command does, and what a suite's worker runs. */
 static int run_file(const struct options *o, struct file_outcome *fo)
 {
 	struct diag d;
 	diag_init(&d, o->file, stderr);
+	/* --json holds every message printed */
+	if (o->json)
+		diag_log(&d);
 	double t0 = monotime();
 	/*
 	 * One round: the loader's errors and the validator's, sorted by
@@ -123,12 +168,31 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		status = write_description(g, o);
 	}
 	/* with --profile, --describe is written after the run, coloured by it */
+	struct ending end = {o, g, &d, fo, false};
 	if (status == 0 && !skip && !o->validate && !describe_only) {
 		struct run_settings s;
 		settings_from(&s, g, o);
 		s.frontend_s = monotime() - t0;
-		status = expectation(g, o, gpu_run(g, &s, &d), &d, fo);
+		s.finish = finish_run;
+		s.finish_arg = &end;
+		status = gpu_run(g, &s, &d);
+		/* (a back end that never started calls no finish) */
+		if (!end.done)
+			status = expectation(g, o, status, &d, fo);
 	}
+	if (!end.done) {
+		/* no run, or none that got far: the report says what there is */
+		struct report rep;
+		memset(&rep, 0, sizeof rep);
+		rep.file = o->file;
+		rep.name = g ? g->name : NULL;
+		rep.root = valid ? g->root : NULL;
+		rep.load_s = monotime() - t0;
+		rep.no_launch = true;
+		status = write_json(o, &rep, status, &d);
+	}
+	diag_finish(&d);
+	diag_free(&d);
 	gdef_free(g);
 	return status;
 }

@@ -39,6 +39,11 @@
  *                      event_record nodes, in file order
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
+ *   diagnostics        every message printed about the file, in order:
+ *                      [{file, line, column, severity, message, notes}],
+ *                      notes [{file, line, column, message}]; file null
+ *                      for a message about no file, line and column null
+ *                      for one about the file as a whole
  *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
  *
  * schemas/report.schema.json describes this document ($defs/report and a
@@ -313,6 +318,43 @@ static void json_launch(FILE *out, const struct report *r)
 	fputs("]\n  }", out);
 }
 
+/* file, line, column of a message or note: null where it has none. */
+static void json_where(FILE *out, const char *file, struct pos pos)
+{
+	fputs("\"file\": ", out);
+	json_string(out, file);
+	if (pos.line)
+		fprintf(out, ", \"line\": %u, \"column\": %u", pos.line, pos.col);
+	else
+		fputs(", \"line\": null, \"column\": null", out);
+}
+
+static void json_diagnostics(FILE *out, const struct diag *d)
+{
+	static const char *const severity[] = {
+		[DIAG_NOTE] = "note", [DIAG_WARNING] = "warning", [DIAG_ERROR] = "error",
+	};
+	size_t n = d ? d->nlog : 0;
+	fputc('[', out);
+	for (size_t i = 0; i < n; i++) {
+		const struct diag_entry *e = &d->log[i];
+		fprintf(out, "%s\n    {", i ? "," : "");
+		json_where(out, e->file, e->pos);
+		fprintf(out, ", \"severity\": \"%s\", \"message\": ", severity[e->level]);
+		json_string(out, e->text);
+		fputs(", \"notes\": [", out);
+		for (size_t k = 0; k < e->nnotes; k++) {
+			fputs(k ? ", {" : "{", out);
+			json_where(out, e->file, e->notes[k].pos);
+			fputs(", \"message\": ", out);
+			json_string(out, e->notes[k].text);
+			fputc('}', out);
+		}
+		fputs("]}", out);
+	}
+	fputs(n ? "\n  ]" : "]", out);
+}
+
 void report_print_json(FILE *out, const struct report *r)
 {
 	fputc('{', out);
@@ -351,7 +393,10 @@ void report_print_json(FILE *out, const struct report *r)
 	else
 		fputs("null", out);
 	json_key(out, 1, false, "first_launch_s");
-	json_number(out, r->first_launch_s);
+	if (r->no_launch)
+		fputs("null", out);
+	else
+		json_number(out, r->first_launch_s);
 	json_key(out, 1, false, "launch");
 	json_launch(out, r);
 
@@ -372,6 +417,8 @@ void report_print_json(FILE *out, const struct report *r)
 	fprintf(out, "{\"passed\": %u, \"failed\": %u}", r->checks_passed, r->checks_failed);
 	json_key(out, 1, false, "exit_status");
 	fprintf(out, "%d", r->exit_status);
+	json_key(out, 1, false, "diagnostics");
+	json_diagnostics(out, r->diag);
 	if (r->profile) {
 		json_key(out, 1, false, "profile");
 		prof_print_json(out, r->profile, 1);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "diag.h"
 #include "model.h"
 #include "stats.h"
 
@@ -44,6 +45,10 @@ struct report {
 	unsigned checks_passed, checks_failed;
 	int exit_status;
 	const struct prof_summary *profile;     /* --profile, or NULL */
+	/* the verification launch did not run (an invalid file, a CUDA error before it) */
+	bool no_launch;
+	/* diagnostics: what d printed, its log (diag_log), or NULL for none */
+	const struct diag *diag;
 };
 
 void report_print_human(FILE *out, const struct report *r);

@@ -18,6 +18,8 @@
 
 enum verbosity { VERB_QUIET = -1, VERB_NORMAL = 0, VERB_VERBOSE = 1 };
 
+struct report;
+
 /* --dump=BUF=FILE */
 struct dump_req {
 	const char *buffer;
@@ -51,6 +53,15 @@ struct run_settings {
 	enum verbosity verbosity;
 	double frontend_s;              /* reading and validating the file */
 	struct run_outputs out;
+	/*
+	 * Called once as the run ends, whatever its status, with the report
+	 * as far as the run filled it, also on a timeout just before the
+	 * process leaves: the front end settles the status (run.expect) and
+	 * writes --json there.  Returns the status the run ends with.  NULL:
+	 * the status stands and no JSON is written.
+	 */
+	int (*finish)(struct report *rep, int status, void *arg);
+	void *finish_arg;
 };
 
 #endif

@@ -470,7 +470,8 @@ static const char example_json[] =
 	"    {\"from\": \"start\", \"to\": \"stop\", \"seconds\": 1.23e-05}\n"
 	"  ],\n"
 	"  \"checks\": {\"passed\": 1, \"failed\": 0},\n"
-	"  \"exit_status\": 0\n"
+	"  \"exit_status\": 0,\n"
+	"  \"diagnostics\": []\n"
 	"}\n";
 
 START_TEST(test_json_example)
@@ -623,7 +624,7 @@ START_TEST(test_json_not_finite)
 		"{\"from\": \"a\", \"to\": \"b\", \"seconds\": -2.5e-06}",
 		"{\"from\": \"b\", \"to\": \"c\", \"seconds\": null}",
 		"\"compile\": {\"modules\": 1, \"compiled\": 1, \"cached\": 0},",
-		"\"exit_status\": 2\n",
+		"\"exit_status\": 2,\n",
 	};
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
 		ck_assert_msg(strstr(text, want[i]) != NULL, "no %s in\n%s", want[i], text);
@@ -631,6 +632,66 @@ START_TEST(test_json_not_finite)
 	keep_report("not-finite", &r);
 	cap_close(&c);
 	gdef_free(g);
+}
+END_TEST
+
+/*
+ * A report of a file that did not run: its diagnostics, as printed, each
+ * with its notes, those about no file with a null file, and positions
+ * null where a message has none.
+ */
+START_TEST(test_json_diagnostics)
+{
+	struct cap c, msgs;
+	cap_open(&msgs);
+	struct diag *d = &msgs.d;
+	diag_log(d);
+	diag_hold(d);
+	diag_error(d, (struct pos){9, 5}, "unknown buffer 'z'");
+	diag_warning(d, (struct pos){0, 0}, "event '%s' is declared but never recorded", "e");
+	diag_error(d, (struct pos){4, 3}, "duplicate node id 'a'");
+	diag_note(d, (struct pos){2, 7}, "'a' was first used here");
+	diag_release(d);
+	errorx("no CUDA driver found (\"libcuda.so.1\")");
+	diag_finish(d);
+	ck_assert_str_eq(cap_text(&msgs),
+		"t.yaml: warning: event 'e' is declared but never recorded\n"
+		"t.yaml:4:3: error: duplicate node id 'a'\n"
+		"t.yaml:2:7: note: 'a' was first used here\n"
+		"t.yaml:9:5: error: unknown buffer 'z'\n");
+	struct report r;
+	memset(&r, 0, sizeof r);
+	r.file = "t.yaml";
+	r.no_launch = true;
+	r.exit_status = 2;
+	r.diag = d;
+	cap_open(&c);
+	report_print_json(c.f, &r);
+	const char *text = cap_text(&c);
+	static const char want[] =
+		"  \"first_launch_s\": null,\n"
+		"  \"launch\": {\n";
+	ck_assert_msg(strstr(text, want) != NULL, "%s", text);
+	static const char want_diags[] =
+		"  \"exit_status\": 2,\n"
+		"  \"diagnostics\": [\n"
+		"    {\"file\": \"t.yaml\", \"line\": null, \"column\": null, \"severity\": "
+		"\"warning\", \"message\": \"event 'e' is declared but never recorded\", "
+		"\"notes\": []},\n"
+		"    {\"file\": \"t.yaml\", \"line\": 4, \"column\": 3, \"severity\": \"error\", "
+		"\"message\": \"duplicate node id 'a'\", \"notes\": [{\"file\": \"t.yaml\", "
+		"\"line\": 2, \"column\": 7, \"message\": \"'a' was first used here\"}]},\n"
+		"    {\"file\": \"t.yaml\", \"line\": 9, \"column\": 5, \"severity\": \"error\", "
+		"\"message\": \"unknown buffer 'z'\", \"notes\": []},\n"
+		"    {\"file\": null, \"line\": null, \"column\": null, \"severity\": \"error\", "
+		"\"message\": \"no CUDA driver found (\\\"libcuda.so.1\\\")\", \"notes\": []}\n"
+		"  ]\n"
+		"}\n";
+	ck_assert_msg(strstr(text, want_diags) != NULL, "%s", text);
+	keep_report("diagnostics-not-run", &r);
+	cap_close(&c);
+	diag_free(d);
+	cap_close(&msgs);
 }
 END_TEST
 
@@ -1544,6 +1605,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_json_python);
 	tcase_add_test(tc, test_json_tool);
 	tcase_add_test(tc, test_json_not_finite);
+	tcase_add_test(tc, test_json_diagnostics);
 	tcase_add_test(tc, test_human_compile);
 	suite_add_tcase(s, tc);
 
