@@ -337,7 +337,8 @@ bool diag_may_print(const struct diag *d)
 	unsigned max = max_errors(d);
 	if (d->quiet)
 		return false;
-	return d->holding ? d->nerrors < 50 * max : d->nerrors < max;
+	/* (twice the cap: a suggestion may cost a pass over every node of a graph) */
+	return d->holding ? d->nerrors < 2 * max : d->nerrors < max;
 }
 
 bool diag_finish(struct diag *d)
