@@ -107,15 +107,7 @@ static int write_json(const struct options *o, struct report *rep, int status, s
 	diag_finish(d);
 	rep->exit_status = status;
 	rep->diag = d;
-	/* json_file is NULL for standard output */
-	FILE *out = output_open(o->json_file);
-	if (out == NULL)
-		return 2;
-	report_print_json(out, rep);
-	if (output_close(out, o->json_file, OUTPUT_OK) != 0)
-		return 2;
-	fflush(stdout);
-	return status;
+	return report_write_json(o->json_file, rep) == 0 ? status : 2;
 }
 
 /* The run's end (run_settings.finish): run.expect settles the status, then --json. */

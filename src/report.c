@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "json.h"
 #include "prof_stat.h"
 #include "report.h"
@@ -424,4 +425,16 @@ void report_print_json(FILE *out, const struct report *r)
 		prof_print_json(out, r->profile, 1);
 	}
 	fputs("\n}\n", out);
+}
+
+int report_write_json(const char *path, const struct report *r)
+{
+	FILE *out = output_open(path);
+	if (out == NULL)
+		return 2;
+	report_print_json(out, r);
+	if (output_close(out, path, OUTPUT_OK) != 0)
+		return 2;
+	fflush(stdout);
+	return 0;
 }

@@ -53,5 +53,7 @@ struct report {
 
 void report_print_human(FILE *out, const struct report *r);
 void report_print_json(FILE *out, const struct report *r);
+/* report_print_json into path (NULL: standard output).  0, or 2 after a message. */
+int report_write_json(const char *path, const struct report *r);
 
 #endif
