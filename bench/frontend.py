@@ -52,6 +52,14 @@ STAND_IN_PTX = """// stand-in for examples/kernels/empty.ptx: bench/frontend.py 
 {
 	ret;
 }
+
+.visible .entry empty_args(
+	.param .u64 empty_args_param_0,
+	.param .u32 empty_args_param_1
+)
+{
+	ret;
+}
 """
 
 # Run a command in a fresh interpreter and print its peak RSS in KiB: the

@@ -4,7 +4,8 @@
     gen-chain.py N          a chain: each kernel runs after the one before
     gen-chain.py N --fan    a fan: N independent kernels, free to run at once
     gen-chain.py N --args   kernels that each take two arguments (a buffer
-                            and an i32), for the front end's benchmark
+                            and an i32: k.empty_args), for the front end's
+                            benchmark
     gen-chain.py N --ids    every node with its own id (n1, n2, ...), and in
                             a chain an after: naming the node before it in
                             place of chain: true, as people and generators
@@ -27,7 +28,7 @@ def main():
     ap.add_argument("--fan", action="store_true",
                     help="N independent kernels instead of a chain")
     ap.add_argument("--args", action="store_true",
-                    help="kernels taking two arguments (validate only: empty takes none)")
+                    help="kernels taking two arguments (k.empty_args)")
     ap.add_argument("--ids", action="store_true",
                     help="an id on every node, and after: in place of chain: true")
     args = ap.parse_args()
@@ -46,7 +47,7 @@ def main():
     kernel = "kernel: {function: k.empty, grid: 1, block: 1}"
     if args.args:
         out.write("buffers:\n  x: {type: f32, count: 65536}\n")
-        kernel = ("kernel: {function: k.empty, grid: 256, block: 256, "
+        kernel = ("kernel: {function: k.empty_args, grid: 256, block: 256, "
                   "args: [{buffer: x, offset: 16}, {i32: -12345}]}")
     if args.ids:
         # Each node names itself, and in a chain the node before it.

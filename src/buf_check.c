@@ -206,7 +206,7 @@ static void bounds_text(const struct compare *cmp, const struct num *values,
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int op = 0; op < CMP_COUNT && used < len; op++) {
+	for (int op = 0; op < BOUND_COUNT && used < len; op++) {
 		if (!(cmp->ops & (1u << op)))
 			continue;
 		char v[64], from[160] = "";
@@ -216,10 +216,10 @@ static void bounds_text(const struct compare *cmp, const struct num *values,
 			snprintf(from, sizeof from, " ('%s'[%" PRIu64 "])",
 				 others->buffers[bd->ref.idx].name, bd->offset);
 		int w = snprintf(buf + used, len - used, "%s%s %s%s", used ? " and " : "",
-				 cmp_symbols[op], v, from);
+				 bound_symbols[op], v, from);
 		if (w > 0)
 			used += (size_t)w;
-		if (op == CMP_NEAR && used < len) {
+		if (op == BOUND_NEAR && used < len) {
 			w = snprintf(buf + used, len - used, " (rtol %g, atol %g)", cmp->rtol,
 				     cmp->atol);
 			if (w > 0)
@@ -239,10 +239,10 @@ static void figure_text(const struct check *c, const struct buffer *b, uint64_t 
 	char what[200], v[64];
 	what_checked(c, b, n, what, sizeof what);
 	figure_format(f, 9, v, sizeof v);
-	for (int op = 0; op < CMP_COUNT && !f->is_int; op++) {
+	for (int op = 0; op < BOUND_COUNT && !f->is_int; op++) {
 		char bound[64];
 		if (!(c->cmp.ops & (1u << op)) ||
-		    figure_holds(f, (enum cmp_op)op, &values[op], c->cmp.rtol, c->cmp.atol))
+		    figure_holds(f, (enum bound_op)op, &values[op], c->cmp.rtol, c->cmp.atol))
 			continue;
 		num_format(&values[op], bound, sizeof bound);
 		if (strcmp(bound, v) == 0)
@@ -296,14 +296,14 @@ static bool check_reduce(const struct check *c, const struct buffer *b, const vo
 		return false;
 	}
 	struct figure f;
-	struct num values[CMP_COUNT];
+	struct num values[BOUND_COUNT];
 	reduce_slice(c->reduce, t, p, c->offset, n, from, c->rtol, c->atol, &f);
 	bool ok = true;
-	for (int op = 0; op < CMP_COUNT; op++) {
+	for (int op = 0; op < BOUND_COUNT; op++) {
 		if (!(c->cmp.ops & (1u << op)))
 			continue;
 		values[op] = bound_value(&c->cmp.bound[op], others);
-		if (!figure_holds(&f, (enum cmp_op)op, &values[op], c->cmp.rtol, c->cmp.atol))
+		if (!figure_holds(&f, (enum bound_op)op, &values[op], c->cmp.rtol, c->cmp.atol))
 			ok = false;
 	}
 	if (ok)
@@ -315,9 +315,9 @@ static bool check_reduce(const struct check *c, const struct buffer *b, const vo
 		char got[64];
 		elem_format(t, (const unsigned char *)data + f.at * es, got, sizeof got);
 		snprintf(off, sizeof off, " (the first at index %" PRIu64 ": %s)", f.at, got);
-	} else if ((c->cmp.ops & (1u << CMP_NEAR)) && !f.has_nan) {
+	} else if ((c->cmp.ops & (1u << BOUND_NEAR)) && !f.has_nan) {
 		char dist[64];
-		figure_distance(&f, &values[CMP_NEAR], dist, sizeof dist);
+		figure_distance(&f, &values[BOUND_NEAR], dist, sizeof dist);
 		snprintf(off, sizeof off, "; it is off by %s", dist);
 	}
 	if (c->reduce == RED_DIFFER)
@@ -327,12 +327,12 @@ static bool check_reduce(const struct check *c, const struct buffer *b, const vo
 	return false;
 }
 
-size_t check_others_used(const struct check *c, long idx[CMP_COUNT + 1])
+size_t check_others_used(const struct check *c, long idx[BOUND_COUNT + 1])
 {
 	size_t n = 0;
 	if (c->kind == CHECK_EXPECT && c->expect == EXPECT_BUFFER)
 		idx[n++] = c->ref.idx;
-	for (int op = 0; c->kind == CHECK_REDUCE && op < CMP_COUNT; op++)
+	for (int op = 0; c->kind == CHECK_REDUCE && op < BOUND_COUNT; op++)
 		if ((c->cmp.ops & (1u << op)) && c->cmp.bound[op].ref.name)
 			idx[n++] = c->cmp.bound[op].ref.idx;
 	return n;

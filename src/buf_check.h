@@ -37,6 +37,6 @@ bool check_buffer(const struct check *c, const struct buffer *b, const void *dat
 		  const struct check_others *others, struct diag *d);
 
 /* The indices of the other buffers check c reads, into idx[0..return). */
-size_t check_others_used(const struct check *c, long idx[CMP_COUNT + 1]);
+size_t check_others_used(const struct check *c, long idx[BOUND_COUNT + 1]);
 
 #endif

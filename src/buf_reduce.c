@@ -270,22 +270,22 @@ static long double num_ld(const struct num *v)
 		v->kind == NUM_INT ? (long double)v->i : (long double)v->u;
 }
 
-bool figure_holds(const struct figure *f, enum cmp_op op, const struct num *v, double rtol,
+bool figure_holds(const struct figure *f, enum bound_op op, const struct num *v, double rtol,
 		  double atol)
 {
 	int c = figure_cmp(f, v);
 	switch (op) {
-	case CMP_EQ:
+	case BOUND_EQ:
 		return c == 0;
-	case CMP_LT:
+	case BOUND_LT:
 		return c == -1;
-	case CMP_LE:
+	case BOUND_LE:
 		return c == -1 || c == 0;
-	case CMP_GT:
+	case BOUND_GT:
 		return c == 1;
-	case CMP_GE:
+	case BOUND_GE:
 		return c == 1 || c == 0;
-	case CMP_NEAR: {
+	case BOUND_NEAR: {
 		if (c == 0)
 			return true;
 		if (c == 2)
@@ -296,7 +296,7 @@ bool figure_holds(const struct figure *f, enum cmp_op op, const struct num *v, d
 			return false;
 		return fabsl(x - y) <= (long double)atol + (long double)rtol * fabsl(y);
 	}
-	case CMP_COUNT:
+	case BOUND_COUNT:
 		break;
 	}
 	return false;

@@ -66,8 +66,8 @@ bool elem_matches(enum elem_type t, const void *a, const void *e, double rtol, d
  */
 int figure_cmp(const struct figure *f, const struct num *v);
 
-/* Whether f holds against bound op v (CMP_NEAR with rtol and atol). */
-bool figure_holds(const struct figure *f, enum cmp_op op, const struct num *v, double rtol,
+/* Whether f holds against bound op v (BOUND_NEAR with rtol and atol). */
+bool figure_holds(const struct figure *f, enum bound_op op, const struct num *v, double rtol,
 		  double atol);
 
 /* f as text: an integer exactly, a float with digits significant digits. */

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "mod_check.h"
 #include "model.h"
 #include "scalar.h"
 #include "xmalloc.h"
@@ -22,7 +23,9 @@ const char *const dot_flag_names[DOT_FLAG_COUNT] = {
 enum {
 	OPT_VALIDATE = 256, OPT_DESCRIBE, OPT_DESCRIBE_BUFFERS, OPT_DOT, OPT_DOT_FLAGS,
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
-	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE,
+	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
+	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
+	OPT_MODULES,
 };
 
 /* The one option table: getopt's view and the help text side by side. */
@@ -36,19 +39,28 @@ static const struct opt_help {
 	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default: run.device, else 0); in a\n                                suite, the one GPU unless --devices is given"},
 	{{"timeout", required_argument, NULL, OPT_TIMEOUT}, "DURATION", "abort when one launch takes longer (\"10 s\", \"500ms\")"},
 	{{"instantiate", required_argument, NULL, OPT_INSTANTIATE}, "LIST", "instantiate flags: upload, auto_free_on_launch,\n                                use_node_priority, device_launch (or \"none\")"},
-	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only; no driver is loaded"},
+	{{"axis", required_argument, NULL, 'a'}, "NAME=V1,V2,...", "sweep axis NAME over these values (replacing the\n                                file's, or adding one its expressions use);\n                                repeatable"},
+	{{"set", required_argument, NULL, OPT_SET}, "NAME=VALUE", "fix axis NAME to one value; repeatable"},
+	{{"disable", required_argument, NULL, OPT_DISABLE}, "IDS", "switch these nodes off at every launch (kernel,\n                                memset and copy nodes of the top-level graph);\n                                comma-separated, repeatable"},
+	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only, its kernels against their\n                                modules too; no driver is loaded"},
+	{{"arch", required_argument, NULL, OPT_ARCH}, "sm_XY", "with --validate: the GPU architecture to check\n                                fatbins and compile CUDA C++ for (default sm_90)"},
 	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout); no GPU\n                                unless --profile"},
 	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers as nodes too"},
 	{{"dot", required_argument, NULL, OPT_DOT}, "FILE", "write the driver's DOT of the built graph"},
 	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},
 	{{"dump", required_argument, NULL, OPT_DUMP}, "BUF=FILE", "after the verification launch, write a buffer\n                                (raw; .npy or .txt by extension); repeatable"},
 	{{"json", optional_argument, NULL, OPT_JSON}, "[=FILE]", "the report as JSON (stdout without FILE)"},
+	{{"csv", required_argument, NULL, OPT_CSV}, "FILE", "write the report's rows (a sweep's points) as CSV\n                                (- for stdout, in place of the report)"},
+	{{"plot", required_argument, NULL, OPT_PLOT}, "FILE", "draw a sweep's median times (and GB/s) against its\n                                first axis as SVG, with gnuplot"},
+	{{"compare", required_argument, NULL, OPT_COMPARE}, "BASE", "compare the times with an earlier --json report:\n                                SAME, FASTER, SLOWER (exit 4) or UNCERTAIN"},
+	{{"compare-threshold", required_argument, NULL, OPT_COMPARE_THRESHOLD}, "PCT", "what --compare calls a change (default 5%)"},
 	{{"devices", required_argument, NULL, OPT_DEVICES}, "LIST", "suites: the GPUs to spread files over: \"all\"\n                                or ordinals such as 0,1 (default: -d's GPU, else\n                                all; for one file, its run.device, else 0);\n                                wins over -d"},
 	{{"jobs", required_argument, NULL, 'j'}, "N", "suites: worker processes per GPU (default 1)"},
 	{{"junit", required_argument, NULL, OPT_JUNIT}, "FILE", "write the results as JUnit XML (a suite of one\n                                file too)"},
 	{{"shard", required_argument, NULL, OPT_SHARD}, "K/N", "run only the K-th of N shares of the files"},
 	{{"profile", optional_argument, NULL, OPT_PROFILE}, "[=N]", "after the timed launches, N more (default 20) with\n                                CUPTI: per-node GPU times and the critical path"},
 	{{"trace", required_argument, NULL, OPT_TRACE}, "FILE", "write the profiled launches as a Chrome trace\n                                (Perfetto); implies --profile"},
+	{{"modules", required_argument, NULL, OPT_MODULES}, "API", "load modules as modules (module: cuModuleLoadDataEx,\n                                the default) or as libraries (library:\n                                cuLibraryLoadData)"},
 	{{"no-cache", no_argument, NULL, OPT_NO_CACHE}, NULL, "compile CUDA C++ modules afresh; neither read nor\n                                write the compile cache"},
 	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
 	{{"verbose", no_argument, NULL, 'v'}, NULL, "print each phase and each node as it is added"},
@@ -80,8 +92,9 @@ void cli_usage(FILE *out)
 	}
 	fputs("\nExit status: 0 ran and every check passed (or valid with --validate),\n"
 	      "1 a check failed, 2 usage error or invalid file, 3 CUDA error,\n"
+	      "4 --compare found a time SLOWER than the base's,\n"
 	      "124 a launch did not finish within --timeout.  A suite exits with the\n"
-	      "worst of its files' statuses, in the order 124, 3, 2, 1, 0.\n"
+	      "worst of its files' statuses, in the order 124, 3, 2, 1, 4, 0.\n"
 	      "The file format is described in cugraphrun(5), the command in cugraphrun(1).\n",
 	      out);
 }
@@ -92,6 +105,22 @@ static bool parse_count(const char *s, uint32_t *out)
 	if (parse_u64(s, &v) != SCALAR_OK || v > UINT32_MAX)
 		return false;
 	*out = (uint32_t)v;
+	return true;
+}
+
+/* "5", "2.5" or "5%": a percentage above 0 and below 100, as a fraction. */
+static bool parse_percent(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s)
+		return false;
+	end += *end == '%';
+	if (*end != '\0')
+		return false;
+	if (!(v > 0 && v < 100))
+		return false;
+	*out = v / 100;
 	return true;
 }
 
@@ -266,14 +295,32 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
 	memset(o, 0, sizeof *o);
 	o->profile_launches = 20;
+	o->compare_threshold = 0.05;
+	o->module_api = MODULE_API_DEFAULT;
 	char bad[128];
 
 	opterr = 0;
 	/* 0, not 1: glibc then also forgets a "-xv" an earlier call left half read. */
 	optind = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":n:w:d:j:qvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:w:d:j:a:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'a':
+		case OPT_SET: {
+			/* NAME=VALUES: the sweep (sweep.h) reads the values with the file's axes */
+			const char *opt = c == 'a' ? "--axis" : "--set";
+			const char *eq = strchr(optarg, '=');
+			if (eq == NULL || eq == optarg || eq[1] == '\0')
+				return usage_error("invalid %s '%s': expected NAME=%s", opt, optarg,
+						   c == 'a' ? "V1,V2,..." : "VALUE");
+			struct axis_arg *aa = VEC_PUSH(o->axis_args, o->naxis_args,
+						       o->axis_args_cap);
+			aa->name = optarg;
+			aa->name_len = (size_t)(eq - optarg);
+			aa->values = eq + 1;
+			aa->set = c == OPT_SET;
+			break;
+		}
 		case 'n':
 			if (!parse_count(optarg, &o->repeat))
 				return usage_error("invalid --repeat '%s': expected a count", optarg);
@@ -304,6 +351,11 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_VALIDATE:
 			o->validate = true;
+			break;
+		case OPT_ARCH:
+			if (!mod_parse_arch(optarg, &o->arch_sm))
+				return usage_error("invalid --arch '%s': expected sm_ and the compute capability, such as sm_90 or sm_120", optarg);
+			o->has_arch = true;
 			break;
 		case OPT_DESCRIBE:
 			o->describe = optarg;
@@ -364,6 +416,39 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		case OPT_NO_CACHE:
 			o->no_cache = true;
 			break;
+		case OPT_CSV:
+			o->csv = optarg;
+			break;
+		case OPT_PLOT:
+			o->plot = optarg;
+			break;
+		case OPT_COMPARE:
+			o->compare = optarg;
+			break;
+		case OPT_COMPARE_THRESHOLD:
+			if (!parse_percent(optarg, &o->compare_threshold))
+				return usage_error("invalid --compare-threshold '%s': expected a percentage above 0 and below 100, such as 5 or 2.5%%", optarg);
+			o->has_compare_threshold = true;
+			break;
+		case OPT_DISABLE: {
+			const char *p = optarg, *w;
+			size_t len;
+			while (next_word(&p, &w, &len)) {
+				if (len == 0)
+					return usage_error("invalid --disable '%s': expected node ids "
+							   "separated by commas", optarg);
+				*VEC_PUSH(o->disable, o->ndisable, o->capdisable) = xstrndup(w, len);
+			}
+			break;
+		}
+		case OPT_MODULES:
+			if (strcmp(optarg, "module") == 0)
+				o->module_api = MODULE_API_MODULE;
+			else if (strcmp(optarg, "library") == 0)
+				o->module_api = MODULE_API_LIBRARY;
+			else
+				return usage_error("invalid --modules '%s': expected module or library", optarg);
+			break;
 		case 'q':
 			o->verbosity = VERB_QUIET;
 			break;
@@ -388,6 +473,16 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	o->nfiles = (size_t)(argc - optind);
 	if (o->has_dot_flags && o->dot == NULL)
 		return usage_error("%s", "--dot-flags needs --dot=FILE");
+	if (o->has_compare_threshold && o->compare == NULL)
+		return usage_error("%s", "--compare-threshold needs --compare=BASE.json");
+	if (o->plot && strcmp(o->plot, "-") == 0)
+		return usage_error("%s", "--plot=- cannot be: the report is on standard output; "
+				   "give the SVG a file");
+	if (o->csv && strcmp(o->csv, "-") == 0 && o->json && o->json_file == NULL)
+		return usage_error("%s", "--csv=- and --json both write to standard output: give "
+				   "one of them a file");
+	if (o->has_arch && !o->validate)
+		return usage_error("%s", "--arch goes with --validate: a run checks and compiles for its device");
 	if (o->describe_buffers && o->describe == NULL)
 		return usage_error("%s", "--describe-buffers needs --describe=FILE");
 	/* with --profile the DOT is written after a run, beside the report on stdout */
@@ -403,6 +498,14 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 
 void cli_free(struct options *o)
 {
+	for (size_t i = 0; i < o->ndisable; i++)
+		free(o->disable[i]);
+	free(o->disable);
+	o->disable = NULL;
+	o->ndisable = 0;
+	free(o->axis_args);
+	o->axis_args = NULL;
+	o->naxis_args = 0;
 	free(o->dumps);
 	o->dumps = NULL;
 	o->ndumps = 0;

@@ -13,10 +13,15 @@
 #include <stdio.h>
 
 #include "run_settings.h"
+#include "sweep.h"
+
+struct cmp_doc;
 
 struct options {
 	const char *file;               /* the YAML file */
 	bool validate;
+	bool has_arch;                  /* --arch=sm_XY, with --validate */
+	int arch_sm;                    /* 90 for sm_90 */
 	const char *describe;           /* --describe=FILE ("-" for stdout) */
 	bool describe_buffers;
 	const char *dot;                /* --dot=FILE */
@@ -46,6 +51,19 @@ struct options {
 	uint32_t profile_launches;      /* default 20 */
 	const char *trace;              /* --trace=FILE */
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
+	/* -a/--axis NAME=V1,... and --set NAME=V, in order (sweep.h) */
+	struct axis_arg *axis_args;
+	size_t naxis_args, axis_args_cap;
+	const char *csv;                /* --csv=FILE ("-": standard output) */
+	const char *plot;               /* --plot=FILE */
+	const char *compare;            /* --compare=BASE.json */
+	double compare_threshold;       /* --compare-threshold, a fraction (default 0.05) */
+	bool has_compare_threshold;
+	const struct cmp_doc *compare_doc; /* the base, read by main before any run */
+	/* --disable=ID,...: node ids to switch off (repeatable; malloc'd, strings too) */
+	char **disable;
+	size_t ndisable, capdisable;
+	enum module_api module_api;     /* --modules (MODULE_API_DEFAULT when not given) */
 };
 
 enum cli_result {

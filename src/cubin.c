@@ -2,11 +2,13 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cubin.h"
 #include "ptx.h"
+#include "strmap.h"
 #include "xmalloc.h"
 
 /* Little-endian reads; callers have checked the bytes are there. */
@@ -346,4 +348,291 @@ long image_entry_params(const void *image, size_t len, const char *name, int sm,
 	if (sizes == &dummy)
 		free(dummy);
 	return n;
+}
+
+/* Listing every kernel ------------------------------------------------------ */
+
+#define SHT_SYMTAB 2
+#define ELF_SYM 24               /* the size of an Elf64_Sym */
+#define STT_FUNC 2
+#define STO_CUDA_ENTRY 0x10
+
+/* A NUL-terminated string at off of the len-byte table, or NULL. */
+static const char *table_str(const unsigned char *tab, uint64_t len, uint64_t off)
+{
+	if (off >= len || memchr(tab + off, '\0', (size_t)(len - off)) == NULL)
+		return NULL;
+	return (const char *)tab + off;
+}
+
+/* Forget the kernels listed, keeping what the listing says of the image. */
+static void drop_kernels(struct image_listing *l)
+{
+	for (size_t i = 0; l->v && i < l->n; i++) {
+		free(l->v[i].name);
+		free(l->v[i].params);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+void image_listing_free(struct image_listing *l)
+{
+	drop_kernels(l);
+	memset(l, 0, sizeof *l);
+}
+
+/* A kernel of one part of an image, sizes in params (types "" for a cubin). */
+static void add_kernel(struct image_listing *l, size_t *cap, const char *name, long nparams,
+		       struct ptx_param *params)
+{
+	struct image_kernel *k = VEC_PUSH(l->v, l->n, *cap);
+	k->name = xstrdup(name);
+	k->everywhere = true;
+	k->nparams = nparams;
+	k->params = params;
+}
+
+/* The kernels of a cubin into l (empty); false when it cannot be read. */
+static bool elf_list(const unsigned char *b, size_t len, struct image_listing *l)
+{
+	if (len < ELF_HEADER || memcmp(b, "\x7f" "ELF", 4) != 0 || b[4] != 2 || b[5] != 1 ||
+	    rd16(b + 18) != EM_CUDA)
+		return false;
+	uint64_t shoff = rd64(b + 0x28);
+	uint32_t shentsize = rd16(b + 0x3a), shnum = rd16(b + 0x3c), shstrndx = rd16(b + 0x3e);
+	if (shentsize < ELF_SHDR || shnum == 0 || shstrndx >= shnum ||
+	    !within(shoff, (uint64_t)shnum * shentsize, len))
+		return false;
+	const unsigned char *sh = b + shoff;
+	const unsigned char *str = sh + (size_t)shstrndx * shentsize;
+	uint64_t stroff = rd64(str + 0x18), strsize = rd64(str + 0x20);
+	if (!within(stroff, strsize, len))
+		return false;
+	/* the .nv.info.NAME sections by NAME, and the one symbol table */
+	struct strmap *info = strmap_new(64);
+	const unsigned char *symtab = NULL;
+	bool ok = true;
+	for (uint32_t i = 0; ok && i < shnum; i++) {
+		const unsigned char *s = sh + (size_t)i * shentsize;
+		if (rd32(s + 4) == SHT_SYMTAB) {
+			ok = symtab == NULL;
+			symtab = s;
+			continue;
+		}
+		if (rd32(s + 4) != SHT_CUDA_INFO)
+			continue;
+		const char *sname = table_str(b + stroff, strsize, rd32(s));
+		static const char prefix[] = ".nv.info.";
+		if (sname && strncmp(sname, prefix, sizeof prefix - 1) == 0) {
+			long old;
+			/* two sections of one name: which one? (-2: neither) */
+			if (!strmap_put(info, sname + sizeof prefix - 1, (long)i, &old))
+				strmap_put(info, sname + sizeof prefix - 1, -2, NULL);
+		}
+	}
+	uint64_t symoff = 0, symsize = 0, symstroff = 0, symstrsize = 0;
+	if (ok && symtab) {
+		uint32_t link = rd32(symtab + 40);
+		symoff = rd64(symtab + 0x18);
+		symsize = rd64(symtab + 0x20);
+		ok = link < shnum && rd64(symtab + 56) == ELF_SYM && within(symoff, symsize, len);
+		if (ok) {
+			const unsigned char *ls = sh + (size_t)link * shentsize;
+			symstroff = rd64(ls + 0x18);
+			symstrsize = rd64(ls + 0x20);
+			ok = within(symstroff, symstrsize, len);
+		}
+	}
+	/* no symbol table at all: nothing says what the kernels are */
+	ok = ok && symtab != NULL;
+	size_t cap = 0;
+	for (uint64_t at = 0; ok && at + ELF_SYM <= symsize; at += ELF_SYM) {
+		const unsigned char *sym = b + symoff + at;
+		if ((sym[4] & 0xf) != STT_FUNC || (sym[5] & STO_CUDA_ENTRY) == 0 ||
+		    rd16(sym + 6) == 0)
+			continue;
+		const char *name = table_str(b + symstroff, symstrsize, rd32(sym));
+		if (name == NULL || *name == '\0') {
+			ok = false;
+			break;
+		}
+		long si = strmap_get(info, name);
+		long n = -1;
+		size_t *sizes = NULL;
+		if (si >= 0) {
+			const unsigned char *s = sh + (size_t)si * shentsize;
+			uint64_t off = rd64(s + 0x18), size = rd64(s + 0x20);
+			if (within(off, size, len))
+				n = info_params(b + off, (size_t)size, &sizes);
+		}
+		struct ptx_param *ps = NULL;
+		if (n > 0) {
+			ps = xcalloc((size_t)n, sizeof *ps);
+			for (long j = 0; j < n; j++)
+				ps[j].size = sizes[j];
+		}
+		free(sizes);
+		add_kernel(l, &cap, name, n, ps);
+	}
+	strmap_free(info);
+	if (!ok)
+		drop_kernels(l);
+	return ok;
+}
+
+/* The kernels of PTX (len bytes that may lack their NUL) into l; false when unreadable. */
+static bool ptx_list(const unsigned char *b, size_t len, struct image_listing *l)
+{
+	char *copy = NULL;
+	const char *text = (const char *)b;
+	if (memchr(b, '\0', len) == NULL) {
+		copy = xmalloc(len + 1);
+		memcpy(copy, b, len);
+		copy[len] = '\0';
+		text = copy;
+	}
+	struct ptx_entry *es;
+	long n = ptx_entries(text, &es);
+	free(copy);
+	if (n < 0)
+		return false;
+	size_t cap = 0;
+	for (long i = 0; i < n; i++) {
+		add_kernel(l, &cap, es[i].name, (long)es[i].nparams, es[i].params);
+		es[i].params = NULL;
+	}
+	ptx_entries_free(es, (size_t)n);
+	return true;
+}
+
+/* Do two parts of an image give a kernel alike?  Sizes the one lacks the other may give. */
+static bool merge_params(struct image_kernel *into, const struct image_kernel *k)
+{
+	if (into->nparams < 0 || k->nparams != into->nparams)
+		return false;
+	for (long i = 0; i < k->nparams; i++) {
+		struct ptx_param *a = &into->params[i];
+		const struct ptx_param *p = &k->params[i];
+		if (a->size && p->size && a->size != p->size)
+			return false;
+		if (a->size == 0)
+			a->size = p->size;
+		if (a->type[0] == '\0')
+			memcpy(a->type, p->type, sizeof a->type);
+	}
+	return true;
+}
+
+/* "sm_80 and sm_90 cubins, compute_75 PTX" for a fatbin's entries. */
+static void describe_fatbin(const struct fat_entry *es, long n, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int kind = FATBIN_ELF; kind >= FATBIN_PTX; kind--) {
+		unsigned count = 0;
+		for (long i = 0; i < n; i++)
+			count += es[i].kind == (unsigned)kind;
+		if (count == 0)
+			continue;
+		unsigned k = 0;
+		for (long i = 0; i < n && at < len; i++) {
+			if (es[i].kind != (unsigned)kind)
+				continue;
+			const char *sep = k == 0 ? (at ? ", " : "") : k + 1 == count ? " and " : ", ";
+			at += (size_t)snprintf(buf + at, len - at, "%s%s_%d%s", sep,
+					       kind == FATBIN_ELF ? "sm" : "compute", es[i].arch,
+					       es[i].flags & FATBIN_ARCH_SPECIFIC ? "a" : "");
+			k++;
+		}
+		if (at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s",
+					       kind == FATBIN_PTX ? " PTX" :
+					       count == 1 ? " cubin" : " cubins");
+	}
+}
+
+static void fatbin_list(const unsigned char *b, size_t len, int sm, struct image_listing *l)
+{
+	struct fat_entry *es = xcalloc(FATBIN_MAX_ENTRIES, sizeof *es);
+	long n = fat_entries(b, len, es, FATBIN_MAX_ENTRIES);
+	if (n < 0) {
+		free(es);
+		return;
+	}
+	describe_fatbin(es, n, l->holds, sizeof l->holds);
+	bool exact_elf = false;
+	for (long i = 0; i < n; i++)
+		exact_elf = exact_elf || (es[i].kind == FATBIN_ELF && es[i].arch == sm);
+	struct strmap *index = strmap_new(64);
+	size_t cap = 0, parts = 0;
+	size_t *seen = NULL;            /* per kernel listed: the parts that have it */
+	size_t seencap = 0, nseen = 0;
+	l->complete = true;
+	for (long i = 0; i < n; i++) {
+		if (sm > 0 && !candidate(&es[i], sm, exact_elf))
+			continue;
+		parts++;
+		struct image_listing part = {0};
+		bool read = !es[i].compressed &&
+			    (es[i].kind == FATBIN_ELF ? elf_list(es[i].payload, es[i].size, &part) :
+			     ptx_list(es[i].payload, es[i].size, &part));
+		if (!read) {
+			l->complete = false;
+			continue;
+		}
+		for (size_t j = 0; j < part.n; j++) {
+			struct image_kernel *k = &part.v[j];
+			long at = strmap_get(index, k->name);
+			if (at < 0) {
+				strmap_put(index, k->name, (long)l->n, NULL);
+				struct image_kernel *nk = VEC_PUSH(l->v, l->n, cap);
+				*nk = *k;
+				k->name = NULL;
+				k->params = NULL;
+				*VEC_PUSH(seen, nseen, seencap) = 1;
+				/* the map's key is the listing's copy now */
+				continue;
+			}
+			seen[at]++;
+			if (!merge_params(&l->v[at], k))
+				l->v[at].nparams = -1;
+		}
+		/* keys of index point into l->v's names, which part no longer owns */
+		image_listing_free(&part);
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		l->v[i].everywhere = l->complete && seen[i] == parts;
+		if (!l->v[i].everywhere)
+			l->v[i].nparams = -1;
+		if (l->v[i].nparams < 0) {
+			free(l->v[i].params);
+			l->v[i].params = NULL;
+		}
+	}
+	l->no_code = sm > 0 && parts == 0;
+	if (parts == 0)
+		l->complete = false;
+	free(seen);
+	strmap_free(index);
+	free(es);
+}
+
+void image_list(const void *image, size_t len, int sm, struct image_listing *out)
+{
+	memset(out, 0, sizeof *out);
+	if (image == NULL || len == 0)
+		return;
+	const unsigned char *b = image;
+	if (len >= 4 && memcmp(b, "\x7f" "ELF", 4) == 0) {
+		out->kind = IMAGE_CUBIN;
+		out->complete = elf_list(b, len, out);
+	} else if (len >= 4 && rd32(b) == FATBIN_MAGIC) {
+		out->kind = IMAGE_FATBIN;
+		fatbin_list(b, len, sm, out);
+	} else if (ptx_list(b, len, out)) {
+		out->kind = IMAGE_PTX;
+		out->complete = true;
+	}
 }

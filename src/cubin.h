@@ -37,7 +37,10 @@
 #ifndef CGR_CUBIN_H
 #define CGR_CUBIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "ptx.h"
 
 /*
  * The parameters of the kernel whose symbol (the mangled name, the one
@@ -55,5 +58,56 @@
  */
 long image_entry_params(const void *image, size_t len, const char *name, int sm,
 			size_t **sizes);
+
+/*
+ * Every kernel of an image, for the validator (mod_check.h), which checks
+ * kernel nodes against them without a GPU.  In a cubin the kernels are
+ * the function symbols marked as entries (st_other bit 0x10, which ptxas
+ * sets on kernels and never on device functions, -rdc or not), each with
+ * its .nv.info parameters as above; in PTX, ptx_entries (ptx.h).
+ */
+
+enum image_kind { IMAGE_UNKNOWN, IMAGE_PTX, IMAGE_CUBIN, IMAGE_FATBIN };
+
+struct image_kernel {
+	char *name;                     /* the symbol, as cuModuleGetFunction takes it */
+	/*
+	 * In every part of the image the driver may load (a fatbin's
+	 * candidates, below), and read alike from each: only then are the
+	 * parameters below the driver's.
+	 */
+	bool everywhere;
+	long nparams;                   /* -1: not known */
+	/* nparams of them (size 0: not known; type "" in a cubin), or NULL */
+	struct ptx_param *params;
+};
+
+struct image_listing {
+	enum image_kind kind;
+	/*
+	 * Every kernel the driver could load from the image is listed: a
+	 * name not among them is not there.  False when part of it cannot
+	 * be read (a compressed fatbin entry, a format not understood).
+	 */
+	bool complete;
+	/* a fatbin that holds nothing a device of compute capability sm can load */
+	bool no_code;
+	/* a fatbin's code, for messages: "sm_80 and sm_90 cubins, compute_90 PTX" */
+	char holds[160];
+	struct image_kernel *v;         /* in the image's order, each name once */
+	size_t n;
+};
+
+/*
+ * The kernels of the len bytes at image (PTX text need not be
+ * NUL-terminated within len), into *out.  For a fatbin, the entries a
+ * device of compute capability sm may load are read, as for
+ * image_entry_params (sm 0: any device, every entry): a kernel is listed
+ * when one of them has it, `everywhere` when all of them have it alike.
+ * Never fails: what cannot be read leaves the listing incomplete (kind
+ * IMAGE_UNKNOWN for what is neither PTX, a cubin nor a fatbin).
+ */
+void image_list(const void *image, size_t len, int sm, struct image_listing *out);
+void image_listing_free(struct image_listing *l);
 
 #endif

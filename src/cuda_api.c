@@ -148,9 +148,11 @@ const char *cu_inst_result_str(CUgraphInstantiateResult r)
 }
 
 CUresult cu_graph_add_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
-			   size_t ndeps, CUgraphNodeParams *params)
+			   const CUgraphEdgeData *data, size_t ndeps, CUgraphNodeParams *params)
 {
 	if (cu.GraphAddNode)
-		return cu.GraphAddNode(out, g, deps, NULL, ndeps, params);
+		return cu.GraphAddNode(out, g, deps, data, ndeps, params);
+	if (data)
+		return CUDA_ERROR_NOT_SUPPORTED;
 	return cu.GraphAddNode_v12020(out, g, deps, ndeps, params);
 }

@@ -56,8 +56,22 @@
 	X(ModuleEnumerateFunctions, 12040, 0)             \
 	X(FuncGetName, 12030, 0)                          \
 	X(FuncGetParamInfo, 12040, 0)                     \
+	X(LibraryLoadData, 12000, 0)                      \
+	X(LibraryUnload, 12000, 0)                        \
+	X(LibraryGetKernel, 12000, 0)                     \
+	X(LibraryGetKernelCount, 12040, 0)                \
+	X(LibraryEnumerateKernels, 12040, 0)              \
+	X(KernelGetFunction, 12000, 0)                    \
+	X(KernelGetName, 12030, 0)                        \
+	X(KernelSetAttribute, 12000, 0)                   \
+	X(CtxPushCurrent, 4000, 1)                        \
+	X(CtxPopCurrent, 4000, 1)                         \
 	X(FuncGetAttribute, 2020, 1)                      \
 	X(FuncSetAttribute, 9000, 1)                      \
+	X(OccupancyMaxActiveBlocksPerMultiprocessor, 6050, 1) \
+	X(OccupancyMaxActiveClusters, 11070, 1)           \
+	X(CtxGetLimit, 3010, 1)                           \
+	X(CtxSetLimit, 3010, 1)                           \
 	X(MemAlloc, 3020, 1)                              \
 	X(MemFree, 3020, 1)                               \
 	X(MemHostAlloc, 2020, 1)                          \
@@ -67,17 +81,28 @@
 	X(MemcpyHtoD, 3020, 1)                            \
 	X(MemcpyDtoH, 3020, 1)                            \
 	X(DeviceGraphMemTrim, 11040, 1)                   \
+	X(DeviceGetGraphMemAttribute, 11040, 1)           \
+	X(DeviceSetGraphMemAttribute, 11040, 1)           \
 	X(GraphCreate, 10000, 1)                          \
 	X(GraphDestroy, 10000, 1)                         \
 	X(GraphAddNode, 12030, 0)                         \
 	X(GraphChildGraphNodeGetGraph, 10000, 1)          \
 	X(GraphKernelNodeSetAttribute, 11000, 1)          \
+	X(GraphNodeSetEnabled, 11060, 1)                  \
 	X(GraphConditionalHandleCreate, 12030, 0)         \
 	X(GraphInstantiateWithParams, 12000, 1)           \
 	X(GraphUpload, 11010, 1)                          \
 	X(GraphLaunch, 10000, 1)                          \
 	X(GraphExecDestroy, 10000, 1)                     \
-	X(GraphDebugDotPrint, 11030, 1)
+	X(GraphDebugDotPrint, 11030, 1)                   \
+	/* a sweep's update path (gpu_update.c) */        \
+	X(GraphExecKernelNodeSetParams, 12000, 0)         \
+	X(GraphKernelNodeSetParams, 12000, 0)             \
+	X(GraphExecMemsetNodeSetParams, 10020, 0)         \
+	X(GraphMemsetNodeSetParams, 10000, 0)             \
+	X(GraphExecMemcpyNodeSetParams, 10020, 0)         \
+	X(GraphMemcpyNodeSetParams, 10000, 0)             \
+	X(GraphExecUpdate, 12000, 0)
 
 #define CU_API_FIELD(name, ver, req) PFN_cu##name##_v##ver name;
 
@@ -112,8 +137,16 @@ const char *cu_inst_result_str(CUgraphInstantiateResult r);
 /* "12.8" from 12080 into buf. */
 const char *cu_version_str(int version, char *buf, size_t len);
 
-/* cuGraphAddNode in whichever ABI the driver has. */
+/* The first driver that takes edge data (cuGraphAddNode_v2, ABI 12030). */
+#define CU_EDGE_DATA_DRIVER 12030
+
+/*
+ * cuGraphAddNode in whichever ABI the driver has.  data (edge data per
+ * dependency) may be NULL; when it is not, the driver must take edge
+ * data (CU_EDGE_DATA_DRIVER: gpu_open refuses a file that needs it on an
+ * older one).
+ */
 CUresult cu_graph_add_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
-			   size_t ndeps, CUgraphNodeParams *params);
+			   const CUgraphEdgeData *data, size_t ndeps, CUgraphNodeParams *params);
 
 #endif

@@ -324,6 +324,86 @@ static void sb_place(struct sbuf *b, const struct name_ref *r, uint64_t offset)
 
 typedef void label_fn(struct writer *w, const struct node *n, struct sbuf *b);
 
+/*
+ * A kernel's launch attributes, a line each as the format writes them:
+ * "cluster 2x1x1", "cooperative", "window x: 1 MiB persisting".
+ */
+static void label_attrs(struct writer *w, const struct kernel_attrs *a, struct sbuf *b)
+{
+	for (int k = 0; k < KATTR_COUNT; k++) {
+		if (!kattr_set(a, (enum kattr)k))
+			continue;
+		const struct access_window *win = &a->window;
+		switch ((enum kattr)k) {
+		case KATTR_ACCESS_POLICY:
+			sb_line(b);
+			sb_printf(b, "window ");
+			sb_text(b, win->buffer.name ? win->buffer.name : "?", 0);
+			if (win->offset)
+				sb_printf(b, "[%" PRIu64 "..]", win->offset);
+			if (buf_of(w, &win->buffer)) {
+				sb_printf(b, ": ");
+				sb_size(b, elems_bytes(buf_of(w, &win->buffer), win->count));
+				sb_printf(b, ",");
+			}
+			if (win->hit_ratio < 1)
+				sb_printf(b, " %g %s, else %s", win->hit_ratio, access_prop_names[win->hit],
+					  access_prop_names[win->miss]);
+			else
+				sb_printf(b, " %s", access_prop_names[win->hit]);
+			break;
+		case KATTR_CLUSTER:
+		case KATTR_PREFERRED_CLUSTER:
+			sb_line(b);
+			sb_printf(b, "%s ", k == KATTR_CLUSTER ? "cluster" : "preferred cluster");
+			sb_dims(b, k == KATTR_CLUSTER ? a->cluster : a->preferred_cluster);
+			break;
+		case KATTR_CLUSTER_SCHEDULING:
+			sb_line(b);
+			sb_printf(b, "cluster scheduling %s",
+				  cluster_scheduling_names[a->cluster_scheduling]);
+			break;
+		case KATTR_DOMAIN:
+			sb_line(b);
+			sb_printf(b, "sync domain %s", sync_domain_names[a->domain]);
+			break;
+		case KATTR_DOMAIN_MAP:
+			sb_line(b);
+			sb_printf(b, "domains default %u remote %u", a->domain_map[DOMAIN_DEFAULT],
+				  a->domain_map[DOMAIN_REMOTE]);
+			break;
+		case KATTR_CARVEOUT:
+			sb_line(b);
+			sb_printf(b, "carveout %d%%", a->carveout);
+			break;
+		case KATTR_COOPERATIVE:
+		case KATTR_DEVICE_UPDATABLE:
+		case KATTR_NVLINK_CENTRIC:
+		case KATTR_NON_PORTABLE_CLUSTER: {
+			static const char *const words[KATTR_COUNT] = {
+				[KATTR_COOPERATIVE] = "cooperative",
+				[KATTR_DEVICE_UPDATABLE] = "device-updatable",
+				[KATTR_NVLINK_CENTRIC] = "NVLink-centric",
+				[KATTR_NON_PORTABLE_CLUSTER] = "non-portable cluster",
+			};
+			const bool on[KATTR_COUNT] = {
+				[KATTR_COOPERATIVE] = a->cooperative,
+				[KATTR_DEVICE_UPDATABLE] = a->node->u.kernel.device_updatable,
+				[KATTR_NVLINK_CENTRIC] = a->nvlink_centric,
+				[KATTR_NON_PORTABLE_CLUSTER] = a->non_portable_cluster,
+			};
+			if (on[k]) {
+				sb_line(b);
+				sb_printf(b, "%s", words[k]);
+			}
+			break;
+		}
+		case KATTR_COUNT:
+			break;
+		}
+	}
+}
+
 static void label_kernel(struct writer *w, const struct node *n, struct sbuf *b)
 {
 	const struct kernel_node *k = &n->u.kernel;
@@ -342,6 +422,41 @@ static void label_kernel(struct writer *w, const struct node *n, struct sbuf *b)
 	}
 	if (k->has_priority)
 		sb_printf(b, "%spriority %d", k->shared ? " " : "", k->priority);
+	const struct kernel_attrs *a = kernel_attrs_of(w->g, n);
+	if (a)
+		label_attrs(w, a, b);
+}
+
+/* One line per operation: "write flag = 1", "wait flag >= 3, flush", "barrier gpu". */
+static void label_memop(struct writer *w, const struct node *n, struct sbuf *b)
+{
+	static const char *const cmp[CMP_COUNT] = {">=", "==", "&", "nor"};
+	sb_printf(b, "memop");
+	for (size_t i = 0; i < n->u.memop.nops; i++) {
+		const struct memop *op = &n->u.memop.ops[i];
+		sb_line(b);
+		switch (op->kind) {
+		case MEMOP_WRITE:
+		case MEMOP_WAIT:
+			sb_printf(b, "%s ", memop_kind_names[op->kind]);
+			sb_text(b, op->buffer.name ? op->buffer.name : "?", 0);
+			if (op->offset)
+				sb_printf(b, "[%" PRIu64 "]", op->offset);
+			sb_printf(b, " %s ", op->kind == MEMOP_WRITE ? "=" : cmp[op->compare]);
+			sb_num(b, &op->value);
+			if (op->flush)
+				sb_printf(b, ", flush");
+			break;
+		case MEMOP_FLUSH:
+			sb_printf(b, "flush remote writes");
+			break;
+		case MEMOP_BARRIER:
+			sb_printf(b, "barrier %s", memop_scope_names[op->scope]);
+			break;
+		case MEMOP_COUNT:
+			break;
+		}
+	}
 }
 
 static void label_memset(struct writer *w, const struct node *n, struct sbuf *b)
@@ -468,6 +583,7 @@ static const struct kind_look {
 	[NK_IF] = {"diamond", label_cond},
 	[NK_WHILE] = {"Mdiamond", label_cond},
 	[NK_SWITCH] = {"octagon", label_cond},
+	[NK_MEMOP] = {"component", label_memop},
 };
 
 static Agnode_t *put_node(struct writer *w, Agraph_t *sg, const struct node *n)
@@ -488,13 +604,22 @@ static Agnode_t *put_node(struct writer *w, Agraph_t *sg, const struct node *n)
 		sb_line(b);
 		sb_text(b, mk.note, 0);
 	}
+	if (n->disabled) {
+		sb_line(b);
+		sb_printf(b, "(switched off)");
+	}
 	cg_set(an, "label", b->s);
 	cg_set(an, "shape", kind_looks[n->kind].shape);
-	if (marked && (mk.fill || mk.bold)) {
-		cg_set(an, "style", mk.fill && mk.bold ? "filled,bold" : mk.fill ? "filled" : "bold");
-		if (mk.fill)
+	bool fill = marked && mk.fill, bold = marked && mk.bold;
+	if (fill || bold || n->disabled) {
+		char style[32];
+		snprintf(style, sizeof style, "%s%s%s%s%s", fill ? "filled" : "",
+			 fill && bold ? "," : "", bold ? "bold" : "",
+			 (fill || bold) && n->disabled ? "," : "", n->disabled ? "dashed" : "");
+		cg_set(an, "style", style);
+		if (fill)
 			cg_set(an, "fillcolor", mk.fill);
-		if (mk.bold)
+		if (bold)
 			cg_set(an, "penwidth", "3");
 	}
 	struct made *m = VEC_PUSH(w->made, w->nmade, w->capmade);
@@ -583,6 +708,26 @@ static Agnode_t *put_graph(struct writer *w, Agraph_t *sg, const struct graph *g
 			}
 		}
 	}
+	/* edge data: the port and type beside the dependency, dashed */
+	for (size_t t = 0; t < gr->ntyped; t++) {
+		const struct typed_edge *te = &gr->typed[t];
+		if (te->from_local < 0 || te->to_local < 0 ||
+		    (te->port == PORT_DEFAULT && te->type == ETYPE_DEFAULT))
+			continue;
+		Agedge_t *e = agedge(sg, an[te->from_local], an[te->to_local], NULL, 0);
+		if (e == NULL)
+			continue;
+		char label[64];
+		if (te->type == ETYPE_DEFAULT)
+			snprintf(label, sizeof label, "%s", edge_port_names[te->port]);
+		else if (te->port == PORT_PROGRAMMATIC)
+			snprintf(label, sizeof label, "programmatic");
+		else
+			snprintf(label, sizeof label, "%s, %s", edge_port_names[te->port],
+				 edge_type_names[te->type]);
+		cg_set(e, "label", label);
+		cg_set(e, "style", "dashed");
+	}
 	if (entry == NULL && gr->nnodes > 0)
 		entry = an[0];
 	free(an);
@@ -652,6 +797,13 @@ static void node_uses(struct writer *w, const struct node *n, struct uses *u)
 		} else if (n->u.host.action == HOST_COPY) {
 			add_use(w, u, &n->u.host.copy->from.buffer, USE_IN);
 			add_use(w, u, &n->u.host.copy->to.buffer, USE_OUT);
+		}
+		break;
+	case NK_MEMOP:
+		for (size_t i = 0; i < n->u.memop.nops; i++) {
+			const struct memop *op = &n->u.memop.ops[i];
+			if (op->kind == MEMOP_WRITE || op->kind == MEMOP_WAIT)
+				add_use(w, u, &op->buffer, op->kind == MEMOP_WRITE ? USE_OUT : USE_IN);
 		}
 		break;
 	default:

@@ -257,6 +257,12 @@ void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
 	if (d->quiet)
 		return;
 	char *text = format_text(fmt, ap);
+	if (d->prefix) {
+		/* a sweep's point: part of the message, kept or printed now */
+		char *with = xasprintf("%s: %s", d->prefix, text);
+		free(text);
+		text = with;
+	}
 	if (d->holding && level == DIAG_NOTE) {
 		/* Notes follow their error: kept exactly when it was. */
 		if (d->last >= 0)

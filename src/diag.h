@@ -67,6 +67,14 @@ struct diag {
 	bool logging;
 	struct diag_entry *log;
 	size_t nlog, caplog;
+	/*
+	 * Said after "error: " (or the level) and before the text, as in
+	 * "error: n=2^31: ...": a sweep's point whose model is being read.
+	 * A repeat is judged on the text without it, so an error every point
+	 * shares is given once, for the first.  Part of a message kept in a
+	 * round or the log.  Not owned; NULL: none.
+	 */
+	const char *prefix;
 };
 
 /* A note of a message: its own position and text. */

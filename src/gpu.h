@@ -15,6 +15,15 @@
 
 int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d);
 
+struct sweep;
+/*
+ * A sweep (sweep.h): its points run one after another on one executable
+ * graph, updated from point to point where the driver allows it
+ * (gpu_update.h), each with its own checks and timings, and one report
+ * with a row per point.  s holds each point's settings (npoints of them).
+ */
+int gpu_run_sweep(const struct sweep *sw, const struct run_settings *s, struct diag *d);
+
 /*
  * A suite worker's start, before its first file (suite.h): load the
  * driver, cuInit, and hold the primary context of GPU device for the

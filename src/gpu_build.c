@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,13 @@
 
 #include "cubin.h"
 #include "fileio.h"
+#include "gpu_attr.h"
 #include "gpu_build.h"
+#include "gpu_kernel.h"
+#include "mod_check.h"
 #include "monotime.h"
 #include "strmap.h"
+#include "sweep_diff.h"
 #include "buf_data.h"
 #include "xmalloc.h"
 
@@ -32,35 +37,70 @@ void gpu_verbose(const struct gpu *gp, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A driver feature a file may use, and the node kinds that need it. */
+/* A driver feature a file may use, and the nodes that need it. */
 struct feature {
 	int version;
 	const char *what;
-	bool (*uses)(const struct node *n);
+	bool (*uses)(const struct gdef *g, const struct node *n);
 };
 
-static bool uses_conditional(const struct node *n)
+static bool uses_conditional(const struct gdef *g, const struct node *n)
 {
 	return node_kind_is_conditional(n->kind);
 }
 
-static bool uses_if_else(const struct node *n)
+static bool uses_if_else(const struct gdef *g, const struct node *n)
 {
 	return n->kind == NK_IF && n->u.cond.nbodies == 2;
 }
 
-static bool uses_switch(const struct node *n)
+static bool uses_switch(const struct gdef *g, const struct node *n)
 {
 	return n->kind == NK_SWITCH;
+}
+
+static bool uses_device_updatable(const struct gdef *g, const struct node *n)
+{
+	return n->kind == NK_KERNEL && n->u.kernel.device_updatable;
+}
+
+static bool uses_preferred_cluster(const struct gdef *g, const struct node *n)
+{
+	return kattr_set(kernel_attrs_of(g, n), KATTR_PREFERRED_CLUSTER);
 }
 
 static const struct feature features[] = {
 	{12030, "a conditional node", uses_conditional},
 	{12080, "an 'if' with 'else'", uses_if_else},
 	{12080, "a 'switch'", uses_switch},
+	{12040, "a device-updatable kernel node", uses_device_updatable},
+	{12080, "a kernel node with a preferred cluster", uses_preferred_cluster},
 };
 
-/* Each feature the file uses and the driver lacks: an error at its first node. */
+/* The first dependency of gr or a graph in it with edge data other than the default. */
+static const struct typed_edge *first_typed(const struct graph *gr, const struct graph **in)
+{
+	for (size_t i = 0; i < gr->ntyped; i++)
+		if (gr->typed[i].from_local >= 0 &&
+		    (gr->typed[i].port != PORT_DEFAULT || gr->typed[i].type != ETYPE_DEFAULT)) {
+			*in = gr;
+			return &gr->typed[i];
+		}
+	for (size_t i = 0; i < gr->nnodes; i++) {
+		const struct node *n = gr->nodes[i];
+		const struct typed_edge *t = NULL;
+		if (n->kind == NK_GRAPH)
+			t = first_typed(n->u.child, in);
+		for (size_t b = 0; t == NULL && node_kind_is_conditional(n->kind) &&
+		     b < n->u.cond.nbodies; b++)
+			t = first_typed(n->u.cond.bodies[b], in);
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+/* Each feature the file uses and the driver lacks: an error at its first node or edge. */
 static bool check_features(struct gpu *gp)
 {
 	bool ok = true;
@@ -70,7 +110,7 @@ static bool check_features(struct gpu *gp)
 			continue;
 		for (size_t i = 0; i < gp->g->nall_nodes; i++) {
 			const struct node *n = gp->g->all_nodes[i];
-			if (!features[f].uses(n))
+			if (!features[f].uses(gp->g, n))
 				continue;
 			diag_error(gp->d, n->pos, "node '%s' is %s, which needs a CUDA %s "
 				   "driver or newer; this driver is CUDA %s", n->id,
@@ -80,6 +120,18 @@ static bool check_features(struct gpu *gp)
 			ok = false;
 			break;
 		}
+	}
+	const struct graph *in = NULL;
+	const struct typed_edge *t = cu.driver_version < CU_EDGE_DATA_DRIVER ?
+		first_typed(gp->g->root, &in) : NULL;
+	if (t) {
+		diag_error(gp->d, t->pos, "edge '%s -> %s' has edge data (port '%s', type '%s'), "
+			   "which needs a CUDA %s driver or newer (cuGraphAddNode_v2); this driver "
+			   "is CUDA %s", in->nodes[t->from_local]->id, in->nodes[t->to_local]->id,
+			   edge_port_names[t->port], edge_type_names[t->type],
+			   cu_version_str(CU_EDGE_DATA_DRIVER, need, sizeof need),
+			   cu_version_str(cu.driver_version, have, sizeof have));
+		ok = false;
 	}
 	return ok;
 }
@@ -112,6 +164,7 @@ int gpu_open(struct gpu *gp, struct gdef *g, int device, enum verbosity v, struc
 		       count - 1);
 		return 3;
 	}
+	gp->ordinal = device;
 	if (r == CUDA_SUCCESS)
 		r = cu.DeviceGet(&gp->dev, device);
 	if (r == CUDA_SUCCESS)
@@ -128,6 +181,14 @@ int gpu_open(struct gpu *gp, struct gdef *g, int device, enum verbosity v, struc
 	}
 	cu.DeviceGetAttribute(&gp->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gp->dev);
 	cu.DeviceGetAttribute(&gp->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gp->dev);
+	/* the DRAM peak for throughput; a driver that says 0 or fails knows none */
+	int clock_khz = 0, bus_bits = 0;
+	gp->peak_gb_per_s = NAN;
+	if (cu.DeviceGetAttribute(&clock_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+				  gp->dev) == CUDA_SUCCESS &&
+	    cu.DeviceGetAttribute(&bus_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+				  gp->dev) == CUDA_SUCCESS && clock_khz > 0 && bus_bits > 0)
+		gp->peak_gb_per_s = 2.0 * clock_khz * 1e3 * bus_bits / 8 / 1e9;
 	return 0;
 }
 
@@ -157,20 +218,11 @@ static const char *symbol_of(const struct gpu *gp, const struct kernel_node *k)
 /* Each kernel node that names one of the unknown names: where, and what there is. */
 static void report_unknown_names(struct gpu *gp, size_t mi)
 {
-	const struct module *m = &gp->g->modules[mi];
-	const struct rtc_image *im = &gp->images[mi];
 	for (size_t i = 0; i < gp->g->nall_nodes; i++) {
 		const struct node *n = gp->g->all_nodes[i];
-		if (n->kind != NK_KERNEL || n->u.kernel.module.idx != (long)mi)
-			continue;
-		const struct kernel_node *k = &n->u.kernel;
-		for (size_t b = 0; b < im->bad.n; b++)
-			if (strcmp(im->bad.v[b], k->func) == 0)
-				diag_error(gp->d, k->function_pos, "no kernel '%s' in module '%s' "
-					   "('%s')%s%s", k->func, m->name, m->file,
-					   im->kernels && im->kernels[0] ? "; the source declares: " :
-					   ", which declares no __global__ function",
-					   im->kernels ? im->kernels : "");
+		if (n->kind == NK_KERNEL && n->u.kernel.module.idx == (long)mi)
+			mod_report_unknown_name(&gp->g->modules[mi], &n->u.kernel, &gp->images[mi],
+						gp->d);
 	}
 }
 
@@ -179,15 +231,25 @@ static int compile_module(struct gpu *gp, size_t i)
 {
 	const struct module *m = &gp->g->modules[i];
 	struct strlist names = {0};
-	for (size_t j = 0; j < gp->g->nall_nodes; j++) {
-		const struct node *n = gp->g->all_nodes[j];
-		if (n->kind != NK_KERNEL || n->u.kernel.module.idx != (long)i)
-			continue;
-		bool dup = false;
-		for (size_t k = 0; k < names.n && !dup; k++)
-			dup = strcmp(names.v[k], n->u.kernel.func) == 0;
-		if (!dup)
-			strlist_add(&names, n->u.kernel.func);
+	/*
+	 * A sweep's points may name other instances of a template kernel
+	 * ("k.scale<${T}>"): the module is compiled with the names of every
+	 * point that loads it as it is now, and loaded once for them all.
+	 */
+	size_t nmodels = gp->nmodels ? gp->nmodels : 1;
+	for (size_t mi = 0; mi < nmodels; mi++) {
+		const struct gdef *g = gp->nmodels ? gp->models[mi] : gp->g;
+		for (size_t j = 0; g && j < g->nall_nodes; j++) {
+			const struct node *n = g->all_nodes[j];
+			if (n->kind != NK_KERNEL ||
+			    strcmp(g->modules[n->u.kernel.module.idx].name, m->name) != 0)
+				continue;
+			bool dup = false;
+			for (size_t k = 0; k < names.n && !dup; k++)
+				dup = strcmp(names.v[k], n->u.kernel.func) == 0;
+			if (!dup)
+				strlist_add(&names, n->u.kernel.func);
+		}
 	}
 	struct rtc_settings s = {
 		.use_cache = !gp->no_cache,
@@ -236,7 +298,7 @@ static int load_module(struct gpu *gp, size_t i)
 	void *vals[] = {
 		elog, (void *)(uintptr_t)sizeof elog, ilog, (void *)(uintptr_t)sizeof ilog,
 	};
-	CUresult r = cu.ModuleLoadDataEx(&gp->modules[i], image, 4, opts, vals);
+	CUresult r = gpu_kernel_load(gp, i, image, opts, vals, 4);
 	/*
 	 * Kept until gpu_load has read the kernels' parameters from them: a
 	 * file's bytes here, a source's image in gp->images[i].
@@ -244,7 +306,6 @@ static int load_module(struct gpu *gp, size_t i)
 	gp->file_bytes[i] = owned;
 	gp->file_len[i] = len;
 	if (r != CUDA_SUCCESS) {
-		gp->modules[i] = NULL;
 		diag_error(gp->d, m->builtin ? m->pos : m->file_pos,
 			   "cannot load module '%s'%s%s%s: %s", m->name,
 			   m->builtin ? "" : " ('", m->builtin ? "" : m->file,
@@ -252,36 +313,19 @@ static int load_module(struct gpu *gp, size_t i)
 		log_notes(gp->d, m->builtin ? m->pos : m->file_pos, elog);
 		return 3;
 	}
-	gpu_verbose(gp, "loaded module '%s'%s%s", m->name, m->builtin ? " (built in)" : " from ",
-		    m->builtin ? "" : m->path);
+	gpu_verbose(gp, "loaded module '%s'%s%s%s", m->name, m->builtin ? " (built in)" : " from ",
+		    m->builtin ? "" : m->path, gp->use_library ? " as a library" : "");
 	if (ilog[0] && gp->verbosity >= VERB_VERBOSE)
 		fprintf(stderr, "%s\n", ilog);
 	return 0;
 }
 
-/* Where a kernel node's problems are reported: its args, else its function. */
-static struct pos args_pos(const struct kernel_node *k)
-{
-	return k->args_pos.line ? k->args_pos : k->function_pos;
-}
-
 /* The missing function: an error listing what the module has. */
-static void report_missing(struct gpu *gp, const struct node *n, CUmodule mod)
+static void report_missing(struct gpu *gp, const struct node *n)
 {
 	const struct kernel_node *k = &n->u.kernel;
 	unsigned count = 0;
-	const char **names = NULL;
-	if (cu.ModuleGetFunctionCount && cu.ModuleEnumerateFunctions && cu.FuncGetName &&
-	    cu.ModuleGetFunctionCount(&count, mod) == CUDA_SUCCESS && count > 0) {
-		CUfunction *fs = xcalloc(count, sizeof *fs);
-		names = xcalloc(count, sizeof *names);
-		if (cu.ModuleEnumerateFunctions(fs, count, mod) != CUDA_SUCCESS)
-			count = 0;
-		for (unsigned i = 0; i < count; i++)
-			if (cu.FuncGetName(&names[i], fs[i]) != CUDA_SUCCESS)
-				names[i] = "?";
-		free(fs);
-	}
+	const char **names = gpu_kernel_names(gp, (size_t)k->module.idx, &count);
 	const char *mname = gp->g->modules[k->module.idx].name;
 	if (count == 0) {
 		diag_error(gp->d, k->function_pos, "no function '%s' in module '%s'",
@@ -371,6 +415,11 @@ static void ask_params(struct gpu *gp, const struct kernel_node *k, struct kfunc
 	free(sizes);
 }
 
+bool gpu_func_known(const struct gpu *gp, const struct node *n)
+{
+	return gp->func_index && strmap_get(gp->func_index, n->u.kernel.function) >= 0;
+}
+
 /* The function of a kernel node, loaded once per "module.function". */
 static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 {
@@ -378,18 +427,19 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 	long idx = strmap_get(gp->func_index, k->function);
 	if (idx >= 0)
 		return &gp->funcs[idx];
-	CUmodule mod = gp->modules[k->module.idx];
 	struct kfunc *kf = VEC_PUSH(gp->funcs, gp->nfuncs, gp->capfuncs);
 	strmap_put(gp->func_index, k->function, (long)(gp->nfuncs - 1), NULL);
-	if (mod == NULL)
+	if (!gpu_kernel_loaded(gp, (size_t)k->module.idx))
 		return kf;
-	CUresult r = cu.ModuleGetFunction(&kf->f, mod, symbol_of(gp, k));
+	CUresult r = gpu_kernel_find(gp, (size_t)k->module.idx, symbol_of(gp, k), kf);
 	if (r == CUDA_ERROR_NOT_FOUND) {
 		kf->f = NULL;
+		kf->k = NULL;
 		return kf;
 	}
 	if (r != CUDA_SUCCESS) {
 		kf->f = NULL;
+		kf->k = NULL;
 		diag_error(gp->d, k->function_pos, "cannot get function '%s': %s", k->function,
 			   cu_strerror(r));
 		return kf;
@@ -401,25 +451,14 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 	return kf;
 }
 
-/* The kernel's parameters (count, sizes) against the node's args. */
+/* The kernel's parameters (count, sizes) against the node's args, as the validator checks them. */
 static void check_args(struct gpu *gp, const struct node *n, const struct kfunc *kf)
 {
-	const struct kernel_node *k = &n->u.kernel;
-	if (k->nargs != kf->nparams) {
-		diag_error(gp->d, args_pos(k), "kernel '%s' takes %zu parameter%s, but node "
-			   "'%s' passes %zu argument%s", k->function, kf->nparams,
-			   kf->nparams == 1 ? "" : "s", n->id, k->nargs,
-			   k->nargs == 1 ? "" : "s");
-		return;
-	}
-	for (size_t i = 0; i < k->nargs; i++) {
-		size_t have = arg_size(&k->args[i]);
-		if (have != kf->sizes[i])
-			diag_error(gp->d, k->args[i].pos, "argument %zu of node '%s' is %zu "
-				   "byte%s, but parameter %zu of '%s' is %zu byte%s", i + 1,
-				   n->id, have, have == 1 ? "" : "s", i + 1, k->function,
-				   kf->sizes[i], kf->sizes[i] == 1 ? "" : "s");
-	}
+	struct ptx_param *ps = xcalloc(kf->nparams ? kf->nparams : 1, sizeof *ps);
+	for (size_t i = 0; i < kf->nparams; i++)
+		ps[i].size = kf->sizes[i];
+	mod_check_args(gp->d, n, kf->nparams, ps);
+	free(ps);
 }
 
 /* What a block may use without opting in: 48 KiB, static and dynamic together. */
@@ -440,8 +479,8 @@ static bool allow_shared(struct gpu *gp, const struct node *n, struct kfunc *kf)
 				kf->f) == CUDA_SUCCESS && static_bytes >= 0 &&
 	    k->shared + (uint64_t)static_bytes <= SHARED_DEFAULT_BYTES)
 		return true;
-	CUresult r = cu.FuncSetAttribute(kf->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-					 (int)k->shared);
+	CUresult r = gpu_kernel_set_attribute(gp, kf, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+					      (int)k->shared);
 	if (r != CUDA_SUCCESS) {
 		char sz[32];
 		format_size(k->shared, sz, sizeof sz);
@@ -455,12 +494,41 @@ static bool allow_shared(struct gpu *gp, const struct node *n, struct kfunc *kf)
 	return true;
 }
 
+int gpu_prepare_kernel(struct gpu *gp, const struct node *n, bool *noted)
+{
+	struct kfunc *kf = find_func(gp, n);
+	if (!gpu_kernel_loaded(gp, (size_t)n->u.kernel.module.idx))
+		return 0;
+	if (kf->f == NULL) {
+		report_missing(gp, n);
+		return 2;
+	}
+	int rc = allow_shared(gp, n, kf) ? 0 : 3;
+	if (kf->has_params) {
+		unsigned before = gp->d->nerrors;
+		check_args(gp, n, kf);
+		if (rc == 0 && gp->d->nerrors > before)
+			rc = 2;
+	} else if (!*noted) {
+		char ver[16];
+		gpu_verbose(gp, "note: this driver (CUDA %s) cannot report kernel "
+			    "parameters (CUDA 12.4 can): arguments are not checked",
+			    cu_version_str(cu.driver_version, ver, sizeof ver));
+		*noted = true;
+	}
+	return rc;
+}
+
+/* Load module i of gp->g (a source compiled first).  0, 2 or 3. */
+static int load_module(struct gpu *gp, size_t i);
+
 int gpu_load(struct gpu *gp)
 {
 	struct gdef *g = gp->g;
 	unsigned before = gp->d->nerrors;
 	int rc = 0;
-	gp->modules = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->modules);
+	if ((rc = gpu_kernel_open(gp, gp->module_api)) != 0)
+		return rc;
 	gp->images = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->images);
 	gp->file_bytes = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_bytes);
 	gp->file_len = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_len);
@@ -477,30 +545,42 @@ int gpu_load(struct gpu *gp)
 	free(used);
 	gp->func_index = strmap_new(16);
 	bool noted = false, refused = false;
-	for (size_t i = 0; i < g->nall_nodes; i++) {
-		struct node *n = g->all_nodes[i];
-		if (n->kind != NK_KERNEL)
+	/*
+	 * A sweep's every point whose modules are these, before any runs:
+	 * each function found while the module images are at hand, each
+	 * point's arguments checked (its errors labelled with the point).
+	 */
+	const char *prefix = gp->d->prefix;
+	for (size_t k = 0; k < (gp->nmodels ? gp->nmodels : 1); k++) {
+		struct gdef *mg = gp->nmodels ? gp->models[k] : g;
+		bool same = mg->nmodules == g->nmodules;
+		for (size_t i = 0; same && i < g->nmodules; i++)
+			same = module_same(&mg->modules[i], &g->modules[i]) &&
+			       strcmp(mg->modules[i].name, g->modules[i].name) == 0;
+		if (!same)
 			continue;
-		CUmodule mod = gp->modules[n->u.kernel.module.idx];
-		struct kfunc *kf = find_func(gp, n);
-		if (mod == NULL)
-			continue;
-		if (kf->f == NULL) {
-			report_missing(gp, n, mod);
-			continue;
+		if (mg != g)
+			gp->d->prefix = gp->labels ? gp->labels[k] : NULL;
+		for (size_t i = 0; i < mg->nall_nodes; i++) {
+			struct node *n = mg->all_nodes[i];
+			if (n->kind == NK_KERNEL && gpu_prepare_kernel(gp, n, &noted) == 3)
+				refused = true;
 		}
-		if (!allow_shared(gp, n, kf))
-			refused = true;
-		if (kf->has_params) {
-			check_args(gp, n, kf);
-		} else if (!noted) {
-			char ver[16];
-			gpu_verbose(gp, "note: this driver (CUDA %s) cannot report kernel "
-				    "parameters (CUDA 12.4 can): arguments are not checked",
-				    cu_version_str(cu.driver_version, ver, sizeof ver));
-			noted = true;
-		}
+		gp->d->prefix = prefix;
 	}
+	gpu_load_done(gp);
+	if (rc == 0 && refused)
+		rc = 3;
+	if (rc == 0 && gp->d->nerrors > before)
+		rc = 2;
+	return rc;
+}
+
+void gpu_load_done(struct gpu *gp)
+{
+	struct gdef *g = gp->g;
+	if (gp->file_bytes == NULL)
+		return;
 	for (size_t i = 0; i < g->nmodules; i++) {
 		free(gp->file_bytes[i]);
 		/* a source's names stay: gpu_close frees them */
@@ -512,14 +592,131 @@ int gpu_load(struct gpu *gp)
 	free(gp->file_len);
 	gp->file_bytes = NULL;
 	gp->file_len = NULL;
-	if (rc == 0 && refused)
-		rc = 3;
-	if (rc == 0 && gp->d->nerrors > before)
-		rc = 2;
+}
+
+int gpu_reload_module(struct gpu *gp, size_t i)
+{
+	struct gdef *g = gp->g;
+	/* the old one may still back an executable graph: unloaded at the end */
+	gpu_kernel_retire(gp, i);
+	rtc_image_free(&gp->images[i]);
+	memset(&gp->images[i], 0, sizeof gp->images[i]);
+	gp->file_bytes = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_bytes);
+	gp->file_len = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_len);
+	int rc = load_module(gp, i);
+	/* the functions of the old module are forgotten: found again by name */
+	for (size_t f = 0; f < gp->nfuncs; f++)
+		free(gp->funcs[f].sizes);
+	gp->nfuncs = 0;
+	strmap_free(gp->func_index);
+	gp->func_index = strmap_new(16);
 	return rc;
 }
 
 /* Buffers, events, handles ----------------------------------------------- */
+
+/* Buffer i of gp->g (not graph memory): allocated.  0, or 3 after a message. */
+static int alloc_buffer(struct gpu *gp, size_t i)
+{
+	const struct buffer *b = &gp->g->buffers[i];
+	size_t size = b->size ? b->size : 1;
+	CUresult r = CUDA_SUCCESS;
+	switch (b->memory) {
+	case MEM_DEVICE:
+		r = cu.MemAlloc(&gp->dptr[i], size);
+		break;
+	case MEM_HOST:
+		r = cu.MemHostAlloc(&gp->host[i], size,
+				    CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+		if (r == CUDA_SUCCESS)
+			r = cu.MemHostGetDevicePointer(&gp->dptr[i], gp->host[i], 0);
+		break;
+	case MEM_MANAGED:
+		r = cu.MemAllocManaged(&gp->dptr[i], size, CU_MEM_ATTACH_GLOBAL);
+		if (r == CUDA_SUCCESS)
+			gp->host[i] = (void *)(uintptr_t)gp->dptr[i];
+		break;
+	case MEM_GRAPH:
+	case MEM_COUNT:
+		return 0;
+	}
+	if (r != CUDA_SUCCESS) {
+		char sz[32];
+		gp->dptr[i] = 0;
+		gp->host[i] = NULL;
+		format_size(b->size, sz, sizeof sz);
+		diag_error(gp->d, b->pos, "cannot allocate %s of %s memory for buffer "
+			   "'%s': %s", sz, mem_kind_names[b->memory], b->name,
+			   cu_strerror(r));
+		return 3;
+	}
+	gpu_verbose(gp, "buffer '%s': %llu bytes of %s memory at 0x%llx", b->name,
+		    (unsigned long long)b->size, mem_kind_names[b->memory],
+		    (unsigned long long)gp->dptr[i]);
+	return 0;
+}
+
+/* Buffer i as allocated for memory kind kind (graph memory is the graph's). */
+static void free_buffer(struct gpu *gp, size_t i, enum mem_kind kind)
+{
+	switch (kind) {
+	case MEM_DEVICE:
+	case MEM_MANAGED:
+		if (gp->dptr[i])
+			cu.MemFree(gp->dptr[i]);
+		break;
+	case MEM_HOST:
+		if (gp->host[i])
+			cu.MemFreeHost(gp->host[i]);
+		break;
+	case MEM_GRAPH:
+	case MEM_COUNT:
+		break;
+	}
+	gp->dptr[i] = 0;
+	gp->host[i] = NULL;
+}
+
+void gpu_release(struct gpu *gp)
+{
+	struct gdef *g = gp->g;
+	for (size_t i = 0; gp->dptr && i < g->nbuffers; i++)
+		free_buffer(gp, i, g->buffers[i].memory);
+	free(gp->dptr);
+	free(gp->host);
+	gp->dptr = NULL;
+	gp->host = NULL;
+	for (size_t i = 0; gp->events && i < g->nevents; i++)
+		if (gp->events[i])
+			cu.EventDestroy(gp->events[i]);
+	free(gp->events);
+	free(gp->recorded);
+	gp->events = NULL;
+	gp->recorded = NULL;
+	for (size_t i = 0; gp->modules && i < g->nmodules; i++) {
+		gpu_kernel_retire(gp, i);
+		rtc_image_free(&gp->images[i]);
+	}
+	free(gp->modules);
+	free(gp->libs);
+	free(gp->images);
+	gp->modules = NULL;
+	gp->libs = NULL;
+	gp->images = NULL;
+	for (size_t i = 0; i < gp->nfuncs; i++)
+		free(gp->funcs[i].sizes);
+	free(gp->funcs);
+	gp->funcs = NULL;
+	gp->nfuncs = gp->capfuncs = 0;
+	strmap_free(gp->func_index);
+	gp->func_index = NULL;
+}
+
+int gpu_realloc_buffer(struct gpu *gp, size_t i, enum mem_kind was)
+{
+	free_buffer(gp, i, was);
+	return alloc_buffer(gp, i);
+}
 
 int gpu_alloc(struct gpu *gp)
 {
@@ -527,41 +724,9 @@ int gpu_alloc(struct gpu *gp)
 	size_t nb = g->nbuffers ? g->nbuffers : 1;
 	gp->dptr = xcalloc(nb, sizeof *gp->dptr);
 	gp->host = xcalloc(nb, sizeof *gp->host);
-	for (size_t i = 0; i < g->nbuffers; i++) {
-		const struct buffer *b = &g->buffers[i];
-		size_t size = b->size ? b->size : 1;
-		CUresult r = CUDA_SUCCESS;
-		switch (b->memory) {
-		case MEM_DEVICE:
-			r = cu.MemAlloc(&gp->dptr[i], size);
-			break;
-		case MEM_HOST:
-			r = cu.MemHostAlloc(&gp->host[i], size,
-					    CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
-			if (r == CUDA_SUCCESS)
-				r = cu.MemHostGetDevicePointer(&gp->dptr[i], gp->host[i], 0);
-			break;
-		case MEM_MANAGED:
-			r = cu.MemAllocManaged(&gp->dptr[i], size, CU_MEM_ATTACH_GLOBAL);
-			if (r == CUDA_SUCCESS)
-				gp->host[i] = (void *)(uintptr_t)gp->dptr[i];
-			break;
-		case MEM_GRAPH:
-		case MEM_COUNT:
-			continue;
-		}
-		if (r != CUDA_SUCCESS) {
-			char sz[32];
-			format_size(b->size, sz, sizeof sz);
-			diag_error(gp->d, b->pos, "cannot allocate %s of %s memory for buffer "
-				   "'%s': %s", sz, mem_kind_names[b->memory], b->name,
-				   cu_strerror(r));
+	for (size_t i = 0; i < g->nbuffers; i++)
+		if (alloc_buffer(gp, i) != 0)
 			return 3;
-		}
-		gpu_verbose(gp, "buffer '%s': %llu bytes of %s memory at 0x%llx", b->name,
-			    (unsigned long long)b->size, mem_kind_names[b->memory],
-			    (unsigned long long)gp->dptr[i]);
-	}
 	gp->events = xcalloc(g->nevents ? g->nevents : 1, sizeof *gp->events);
 	gp->recorded = xcalloc(g->nevents ? g->nevents : 1, sizeof *gp->recorded);
 	for (size_t i = 0; i < g->nevents; i++) {
@@ -630,11 +795,11 @@ static void CUDA_CB host_fn(void *user)
 	host_run(user);
 }
 
-/* The device address of element offset of buffer b. */
-static CUdeviceptr buffer_addr(const struct gpu *gp, long b, uint64_t offset)
+CUdeviceptr gpu_buffer_addr(const struct gpu *gp, long b, uint64_t offset)
 {
 	return gp->dptr[b] + offset * elem_infos[gp->g->buffers[b].type].size;
 }
+
 
 /* Pack one argument at out (arg_size(a) bytes, zeroed). */
 static void pack_arg(const struct gpu *gp, const struct arg *a, unsigned char *out)
@@ -642,7 +807,7 @@ static void pack_arg(const struct gpu *gp, const struct arg *a, unsigned char *o
 	char why[64];
 	switch (a->kind) {
 	case ARG_BUFFER: {
-		uint64_t v = buffer_addr(gp, a->ref.idx, a->offset);
+		uint64_t v = gpu_buffer_addr(gp, a->ref.idx, a->offset);
 		memcpy(out, &v, sizeof v);
 		break;
 	}
@@ -734,6 +899,68 @@ static void memset_value(const struct gpu *gp, const struct memset_node *m,
 	*width = es;
 }
 
+/*
+ * A memop node's operations for the driver, in gp->opbuf (valid until
+ * the next call: the driver copies them when the node is added).  The
+ * comparisons and barrier scopes are cuda.h's values (model.h).
+ */
+static CUstreamBatchMemOpParams *memop_params(struct gpu *gp, const struct memop_node *m)
+{
+	if (m->nops > gp->opcap) {
+		free(gp->opbuf);
+		gp->opcap = m->nops * 2;
+		gp->opbuf = xcalloc(gp->opcap, sizeof *gp->opbuf);
+	}
+	memset(gp->opbuf, 0, m->nops * sizeof *gp->opbuf);
+	for (size_t i = 0; i < m->nops; i++) {
+		const struct memop *op = &m->ops[i];
+		CUstreamBatchMemOpParams *o = &gp->opbuf[i];
+		unsigned char raw[8] = {0};
+		char why[64];
+		uint32_t v32 = 0;
+		uint64_t v64 = 0;
+		if (op->kind == MEMOP_WRITE || op->kind == MEMOP_WAIT) {
+			const struct buffer *b = &gp->g->buffers[op->buffer.idx];
+			num_encode(&op->value, b->type, raw, why, sizeof why);
+			memcpy(&v32, raw, 4);
+			memcpy(&v64, raw, 8);
+		}
+		switch (op->kind) {
+		case MEMOP_WRITE:
+			o->writeValue.operation = op->bits == 64 ? CU_STREAM_MEM_OP_WRITE_VALUE_64 :
+				CU_STREAM_MEM_OP_WRITE_VALUE_32;
+			o->writeValue.address = gpu_buffer_addr(gp, op->buffer.idx, op->offset);
+			if (op->bits == 64)
+				o->writeValue.value64 = v64;
+			else
+				o->writeValue.value = v32;
+			o->writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+			break;
+		case MEMOP_WAIT:
+			o->waitValue.operation = op->bits == 64 ? CU_STREAM_MEM_OP_WAIT_VALUE_64 :
+				CU_STREAM_MEM_OP_WAIT_VALUE_32;
+			o->waitValue.address = gpu_buffer_addr(gp, op->buffer.idx, op->offset);
+			if (op->bits == 64)
+				o->waitValue.value64 = v64;
+			else
+				o->waitValue.value = v32;
+			o->waitValue.flags = op->compare | (op->flush ? CU_STREAM_WAIT_VALUE_FLUSH : 0);
+			break;
+		case MEMOP_FLUSH:
+			o->flushRemoteWrites.operation = CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES;
+			o->flushRemoteWrites.flags = 0;
+			break;
+		case MEMOP_BARRIER:
+			o->memoryBarrier.operation = CU_STREAM_MEM_OP_BARRIER;
+			o->memoryBarrier.flags = op->scope;
+			break;
+		case MEMOP_COUNT:
+			break;
+		}
+	}
+	return gp->opbuf;
+}
+
 static struct built_graph *build_graph(struct gpu *gp, const struct graph *gr, CUgraph h);
 
 /* A conditional node's driver type. */
@@ -781,8 +1008,8 @@ static void verbose_node(const struct gpu *gp, const struct node *n, const CUgra
  * added: the driver copies it) that the builder fills in place after.
  * 0, or 3 after a message.
  */
-static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
-		       CUgraph *empty_child)
+int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
+		    CUgraph *empty_child)
 {
 	struct gdef *g = gp->g;
 	memset(p, 0, sizeof *p);
@@ -791,7 +1018,9 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 	case NK_KERNEL: {
 		const struct kernel_node *k = &n->u.kernel;
 		p->type = CU_GRAPH_NODE_TYPE_KERNEL;
-		p->kernel.func = gp->funcs[strmap_get(gp->func_index, k->function)].f;
+		/* the run's context: a module's function, or a library's kernel there */
+		gpu_kernel_target(gp, &gp->funcs[strmap_get(gp->func_index, k->function)], gp->ctx,
+				  &p->kernel);
 		p->kernel.gridDimX = k->grid[0];
 		p->kernel.gridDimY = k->grid[1];
 		p->kernel.gridDimZ = k->grid[2];
@@ -808,7 +1037,7 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		size_t count;
 		memset_value(gp, m, &width, &value, &count);
 		p->type = CU_GRAPH_NODE_TYPE_MEMSET;
-		p->memset.dst = buffer_addr(gp, m->buffer.idx, m->offset);
+		p->memset.dst = gpu_buffer_addr(gp, m->buffer.idx, m->offset);
 		p->memset.value = value;
 		p->memset.elementSize = width;
 		p->memset.width = count;
@@ -823,9 +1052,9 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->memcpy.copyCtx = gp->ctx;
 		/* unified addressing: every buffer has a device address */
 		m->srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-		m->srcDevice = buffer_addr(gp, c->from.buffer.idx, c->from.offset);
+		m->srcDevice = gpu_buffer_addr(gp, c->from.buffer.idx, c->from.offset);
 		m->dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-		m->dstDevice = buffer_addr(gp, c->to.buffer.idx, c->to.offset);
+		m->dstDevice = gpu_buffer_addr(gp, c->to.buffer.idx, c->to.offset);
 		m->WidthInBytes = c->bytes;
 		m->Height = 1;
 		m->Depth = 1;
@@ -890,6 +1119,13 @@ static int node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->conditional.size = n->kind == NK_WHILE ? 1 : (unsigned)n->u.cond.nbodies;
 		p->conditional.ctx = gp->ctx;
 		break;
+	case NK_MEMOP:
+		p->type = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
+		p->memOp.ctx = gp->ctx;
+		p->memOp.count = (unsigned)n->u.memop.nops;
+		p->memOp.paramArray = memop_params(gp, &n->u.memop);
+		p->memOp.flags = 0;
+		break;
 	case NK_COUNT:
 		return 3;
 	}
@@ -903,27 +1139,11 @@ static void record_node(struct gpu *gp, struct built_graph *bg, struct node *n, 
 	struct node_handle *nh = VEC_PUSH(gp->nodes, gp->nnodes, gp->capnodes);
 	nh->h = h;
 	nh->n = n;
+	gp->handle_of[n->seq] = h;
 	*VEC_PUSH(bg->created, bg->ncreated, bg->capcreated) = n;
 	if (n->kind == NK_ALLOC)
 		gp->dptr[n->u.buffer.idx] = p->alloc.dptr;
 	verbose_node(gp, n, p);
-}
-
-/* A kernel node's launch attributes (today its priority).  0, or 3 after a message. */
-static int set_attributes(struct gpu *gp, const struct node *n, CUgraphNode h)
-{
-	if (n->kind != NK_KERNEL || !n->u.kernel.has_priority)
-		return 0;
-	CUkernelNodeAttrValue v;
-	memset(&v, 0, sizeof v);
-	v.priority = n->u.kernel.priority;
-	CUresult r = cu.GraphKernelNodeSetAttribute(h, CU_LAUNCH_ATTRIBUTE_PRIORITY, &v);
-	if (r != CUDA_SUCCESS) {
-		diag_error(gp->d, n->u.kernel.priority_pos, "cannot set the priority of node "
-			   "'%s': %s", n->id, cu_strerror(r));
-		return 3;
-	}
-	return 0;
 }
 
 /*
@@ -953,16 +1173,20 @@ static int build_inner(struct gpu *gp, struct node *n, CUgraphNode h,
 	return 0;
 }
 
-/* Node n into bg after deps: its parameters, the node, its attributes, what it holds. */
+/*
+ * Node n into bg after deps (with edge data, or NULL): its parameters,
+ * the node, its launch attributes, what it holds.
+ */
 static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
-		    const CUgraphNode *deps, size_t ndeps, CUgraphNode *out)
+		    const CUgraphNode *deps, const CUgraphEdgeData *data, size_t ndeps,
+		    CUgraphNode *out)
 {
 	CUgraphNodeParams p;
 	CUgraph empty_child;
-	int rc = node_params(gp, n, &p, &empty_child);
+	int rc = gpu_node_params(gp, n, &p, &empty_child);
 	if (rc != 0)
 		return rc;
-	CUresult r = cu_graph_add_node(out, bg->h, deps, ndeps, &p);
+	CUresult r = cu_graph_add_node(out, bg->h, deps, data, ndeps, &p);
 	if (empty_child)
 		cu.GraphDestroy(empty_child);
 	if (r != CUDA_SUCCESS) {
@@ -971,9 +1195,52 @@ static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
 		return 3;
 	}
 	record_node(gp, bg, n, *out, &p);
-	if ((rc = set_attributes(gp, n, *out)) != 0)
+	if (n->kind == NK_KERNEL && (rc = gpu_attr_set(gp, n, *out)) != 0)
 		return rc;
 	return build_inner(gp, n, *out, &p);
+}
+
+/*
+ * The typed edges of gr grouped by the node they lead to: those into
+ * node j are typed[order[off[j]]] to typed[order[off[j + 1] - 1]].  NULL
+ * when gr has none with edge data to give (then no node needs any).
+ */
+static size_t *typed_index(const struct graph *gr, size_t **order)
+{
+	size_t n = gr->nnodes, k = 0;
+	for (size_t i = 0; i < gr->ntyped; i++)
+		k += gr->typed[i].to_local >= 0;
+	if (k == 0)
+		return NULL;
+	size_t *off = xcalloc(n + 2, sizeof *off);
+	*order = xcalloc(k, sizeof **order);
+	for (size_t i = 0; i < gr->ntyped; i++)
+		if (gr->typed[i].to_local >= 0)
+			off[gr->typed[i].to_local + 2]++;
+	for (size_t j = 0; j < n; j++)
+		off[j + 2] += off[j + 1];
+	for (size_t i = 0; i < gr->ntyped; i++)
+		if (gr->typed[i].to_local >= 0)
+			(*order)[off[gr->typed[i].to_local + 1]++] = i;
+	return off;
+}
+
+/* Edge data for nd's deps from its typed edges; false when all stay the default. */
+static bool edge_data(const struct graph *gr, const struct node *nd, const size_t *off,
+		      const size_t *order, CUgraphEdgeData *data)
+{
+	bool any = false;
+	memset(data, 0, nd->ndeps * sizeof *data);
+	for (size_t i = off[nd->local]; i < off[nd->local + 1]; i++) {
+		const struct typed_edge *t = &gr->typed[order[i]];
+		for (size_t k = 0; k < nd->ndeps; k++)
+			if ((long)nd->deps[k] == t->from_local) {
+				data[k].from_port = t->port;
+				data[k].type = t->type;
+				any |= t->port != PORT_DEFAULT || t->type != ETYPE_DEFAULT;
+			}
+	}
+	return any;
 }
 
 /* Add gr's nodes to the driver graph h in topological order. */
@@ -986,20 +1253,29 @@ static struct built_graph *build_graph(struct gpu *gp, const struct graph *gr, C
 	size_t n = gr->nnodes;
 	CUgraphNode *made = xcalloc(n ? n : 1, sizeof *made);
 	CUgraphNode *deps = NULL;
-	size_t depcap = 0;
+	CUgraphEdgeData *data = NULL;
+	size_t depcap = 0, *order = NULL;
+	size_t *off = typed_index(gr, &order);
 	bool ok = true;
 	for (size_t t = 0; t < n && ok; t++) {
 		struct node *nd = gr->nodes[gr->topo[t]];
 		if (nd->ndeps > depcap) {
 			depcap = nd->ndeps * 2;
 			free(deps);
+			free(data);
 			deps = xcalloc(depcap, sizeof *deps);
+			data = xcalloc(depcap, sizeof *data);
 		}
 		for (size_t k = 0; k < nd->ndeps; k++)
 			deps[k] = made[nd->deps[k]];
-		ok = add_node(gp, bg, nd, deps, nd->ndeps, &made[gr->topo[t]]) == 0;
+		bool typed = off && edge_data(gr, nd, off, order, data);
+		ok = add_node(gp, bg, nd, deps, typed ? data : NULL, nd->ndeps,
+			      &made[gr->topo[t]]) == 0;
 	}
 	free(deps);
+	free(data);
+	free(off);
+	free(order);
 	free(made);
 	return ok ? bg : NULL;
 }
@@ -1007,6 +1283,8 @@ static struct built_graph *build_graph(struct gpu *gp, const struct graph *gr, C
 int gpu_build(struct gpu *gp)
 {
 	struct gdef *g = gp->g;
+	free(gp->handle_of);
+	gp->handle_of = xcalloc(g->nall_nodes ? g->nall_nodes : 1, sizeof *gp->handle_of);
 	CUresult r = cu.GraphCreate(&gp->root, 0);
 	if (r != CUDA_SUCCESS) {
 		gp->root = NULL;
@@ -1029,8 +1307,83 @@ int gpu_build(struct gpu *gp)
 			return 3;
 		}
 	}
+	/* function attributes and what only the device can say, before any node */
+	int rc = gpu_attr_prepare(gp);
+	if (rc != 0)
+		return rc;
 	gpu_verbose(gp, "building the graph");
 	return build_graph(gp, g->root, gp->root) ? 0 : 3;
+}
+
+/* The graph of g that stands where gr stands in another model of the same structure. */
+static const struct graph *graph_twin(const struct gdef *g, const struct graph *gr)
+{
+	if (gr->owner == NULL)
+		return g->root;
+	const struct node *o = g->all_nodes[gr->owner->seq];
+	if (o->kind == NK_GRAPH)
+		return o->u.child;
+	return o->u.cond.bodies[gr->body_index];
+}
+
+void gpu_rebind(struct gpu *gp, struct gdef *g)
+{
+	gp->g = g;
+	for (size_t i = 0; i < gp->nnodes; i++)
+		gp->nodes[i].n = g->all_nodes[gp->nodes[i].n->seq];
+	for (size_t i = 0; i < gp->nbuilt; i++) {
+		struct built_graph *bg = gp->built[i];
+		bg->gr = graph_twin(g, bg->gr);
+		for (size_t k = 0; k < bg->ncreated; k++)
+			bg->created[k] = g->all_nodes[bg->created[k]->seq];
+	}
+	/*
+	 * Host nodes act on this point's buffers, and a dump prints on this
+	 * point's verification launch, as on the first point's.
+	 */
+	gp->host_env.g = g;
+	gp->host_env.host = gp->host;
+	for (size_t i = 0; i < gp->ncalls; i++) {
+		gp->calls[i]->n = g->all_nodes[gp->calls[i]->n->seq];
+		gp->calls[i]->runs = 0;
+	}
+}
+
+void gpu_detach_graph(struct gpu *gp, struct gpu_graph_state *st)
+{
+	*st = (struct gpu_graph_state){
+		.root = gp->root, .built = gp->built, .nbuilt = gp->nbuilt,
+		.nodes = gp->nodes, .calls = gp->calls, .ncalls = gp->ncalls,
+		.handle_of = gp->handle_of, .handles = gp->handles,
+	};
+	gp->root = NULL;
+	gp->built = NULL;
+	gp->nbuilt = gp->capbuilt = 0;
+	gp->nodes = NULL;
+	gp->nnodes = gp->capnodes = 0;
+	gp->calls = NULL;
+	gp->ncalls = gp->capcalls = 0;
+	gp->handle_of = NULL;
+	gp->handles = NULL;
+}
+
+void gpu_free_graph_state(struct gpu_graph_state *st)
+{
+	if (st->root)
+		cu.GraphDestroy(st->root);
+	for (size_t i = 0; i < st->nbuilt; i++) {
+		free(st->built[i]->created);
+		free(st->built[i]);
+	}
+	free(st->built);
+	free(st->nodes);
+	/* the executable graph whose host nodes called these is gone or updated */
+	for (size_t i = 0; i < st->ncalls; i++)
+		free(st->calls[i]);
+	free(st->calls);
+	free(st->handle_of);
+	free(st->handles);
+	memset(st, 0, sizeof *st);
 }
 
 struct node *gpu_node_of(const struct gpu *gp, CUgraphNode h)
@@ -1062,27 +1415,12 @@ void gpu_close(struct gpu *gp)
 		for (size_t i = 0; gp->events && i < g->nevents; i++)
 			if (gp->events[i])
 				cu.EventDestroy(gp->events[i]);
-		for (size_t i = 0; gp->modules && i < g->nmodules; i++)
-			if (gp->modules[i])
-				cu.ModuleUnload(gp->modules[i]);
-		for (size_t i = 0; gp->dptr && i < g->nbuffers; i++) {
-			switch (g->buffers[i].memory) {
-			case MEM_DEVICE:
-			case MEM_MANAGED:
-				if (gp->dptr[i])
-					cu.MemFree(gp->dptr[i]);
-				break;
-			case MEM_HOST:
-				if (gp->host[i])
-					cu.MemFreeHost(gp->host[i]);
-				break;
-			case MEM_GRAPH:
-			case MEM_COUNT:
-				break;
-			}
-		}
+		gpu_kernel_unload(gp);
+		for (size_t i = 0; gp->dptr && i < g->nbuffers; i++)
+			free_buffer(gp, i, g->buffers[i].memory);
 		if (gp->stream)
 			cu.StreamDestroy(gp->stream);
+		gpu_attr_close(gp);
 		/* graph allocations go back to the pool at graph teardown */
 		cu.CtxSynchronize();
 		cu.DeviceGraphMemTrim(gp->dev);
@@ -1092,6 +1430,7 @@ void gpu_close(struct gpu *gp)
 		rtc_image_free(&gp->images[i]);
 	free(gp->images);
 	free(gp->modules);
+	free(gp->libs);
 	for (size_t i = 0; i < gp->nfuncs; i++)
 		free(gp->funcs[i].sizes);
 	free(gp->funcs);
@@ -1107,9 +1446,12 @@ void gpu_close(struct gpu *gp)
 	}
 	free(gp->built);
 	free(gp->nodes);
+	free(gp->handle_of);
 	for (size_t i = 0; i < gp->ncalls; i++)
 		free(gp->calls[i]);
 	free(gp->calls);
 	free(gp->argbuf);
+	free(gp->opbuf);
+	free(gp->retired);
 	memset(gp, 0, sizeof *gp);
 }

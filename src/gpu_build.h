@@ -42,9 +42,15 @@ struct node_handle {
 	struct node *n;
 };
 
-/* A kernel function as loaded, with its parameter sizes when known. */
+/*
+ * A kernel function as loaded, with its parameter sizes when known.  From
+ * a library (--modules=library) it is the context-independent k, and f
+ * is its function in the run's context (gpu_kernel.h resolves it for
+ * another).
+ */
 struct kfunc {
 	CUfunction f;
+	CUkernel k;                     /* from a library, else NULL */
 	bool has_params;                /* cuFuncGetParamInfo answered */
 	size_t nparams;
 	size_t *sizes;
@@ -57,16 +63,22 @@ struct gpu {
 	struct diag *d;                 /* borrowed */
 	enum verbosity verbosity;
 	CUdevice dev;
+	int ordinal;                    /* the device's number (--device) */
 	int cc_major, cc_minor;         /* the device's compute capability */
+	/* 2 x memory clock x bus width / 8 (3,352 on an H100 SXM); NaN: the driver does not say */
+	double peak_gb_per_s;
 	CUcontext ctx;
 	bool ctx_retained;
 	CUstream stream;
 	/* a launch failed: the context is unusable, skip CUDA teardown */
 	bool sticky;
-	CUmodule *modules;              /* per g->modules */
+	CUmodule *modules;              /* per g->modules (--modules=module) */
+	bool use_library;               /* --modules=library: */
+	CUlibrary *libs;                /* per g->modules (--modules=library) */
 	/* source modules: what NVRTC or the cache gave, per g->modules */
 	struct rtc_image *images;
 	bool no_cache;                  /* --no-cache */
+	enum module_api module_api;     /* --modules, for gpu_load */
 	unsigned nsources, ncached;     /* source modules loaded, of them from the cache */
 	double compile_s;               /* wall time of compiling or finding them */
 	/*
@@ -94,6 +106,19 @@ struct gpu {
 	size_t ncalls, capcalls;
 	unsigned char *argbuf;          /* scratch for packing kernel arguments */
 	size_t argcap;
+	CUstreamBatchMemOpParams *opbuf; /* scratch for a memop node's operations */
+	size_t opcap;
+	/* run.persisting_l2 set the context's limit (gpu_attr.c), which was this */
+	bool l2_set;
+	size_t l2_before;
+	/* a sweep: every point's model (the names source modules are compiled with) */
+	struct gdef *const *models;
+	size_t nmodels;
+	char *const *labels;            /* each point's label, for its errors */
+	CUgraphNode *handle_of;         /* per all_nodes index: the node made for it */
+	/* modules or libraries a sweep's point replaced: unloaded at the end (gpu_kernel.c) */
+	struct retired_module { CUmodule mod; CUlibrary lib; } *retired;
+	size_t nretired, capretired;
 };
 
 /* Print a note on stderr when verbose. */
@@ -115,6 +140,59 @@ int gpu_init_buffers(struct gpu *gp);
 int gpu_build(struct gpu *gp);
 /* Release everything; safe on a partly opened gpu and twice. */
 void gpu_close(struct gpu *gp);
+
+/* The device address of element offset of buffer b. */
+CUdeviceptr gpu_buffer_addr(const struct gpu *gp, long b, uint64_t offset);
+
+/* --- what a sweep's update path (gpu_update.c) needs --- */
+
+/*
+ * Kernel node n's function (loaded once per "module.function"), its
+ * dynamic shared memory opt-in and the argument check.  0, 2 (a missing
+ * function, arguments that do not fit) or 3.  *noted: the note that the
+ * driver cannot report parameters was given.
+ */
+int gpu_prepare_kernel(struct gpu *gp, const struct node *n, bool *noted);
+/* Has kernel node n's function been found (gpu_prepare_kernel) for the modules loaded now? */
+bool gpu_func_known(const struct gpu *gp, const struct node *n);
+/* Release what gpu_load kept for gpu_prepare_kernel (module images). */
+void gpu_load_done(struct gpu *gp);
+/*
+ * Release gp->g's buffers, events, functions and modules (those kept
+ * loaded until gpu_close: an executable graph may still use them), so
+ * that gpu_load and gpu_alloc can start over for another model.
+ */
+void gpu_release(struct gpu *gp);
+/* Load module i of gp->g again (its definition changed); functions are found anew.  0, 2, 3. */
+int gpu_reload_module(struct gpu *gp, size_t i);
+/* Buffer i, allocated before as memory kind was, allocated again for gp->g.  0 or 3. */
+int gpu_realloc_buffer(struct gpu *gp, size_t i, enum mem_kind was);
+/*
+ * The driver's parameters for node n, by kind (a child graph node: a new
+ * empty graph in *empty_child, the caller's to destroy).  0, or 3.
+ */
+int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
+		    CUgraph *empty_child);
+/* The model is g now, of the same structure as the one built: nodes, graphs, host calls follow. */
+void gpu_rebind(struct gpu *gp, struct gdef *g);
+/* A built graph taken out of a struct gpu: its driver graph, nodes, host calls, handles. */
+struct gpu_graph_state {
+	CUgraph root;
+	struct built_graph **built;
+	size_t nbuilt;
+	struct node_handle *nodes;
+	struct host_call **calls;
+	size_t ncalls;
+	CUgraphNode *handle_of;
+	CUgraphConditionalHandle *handles;
+};
+/* Take the built graph out of gp (which then has none, ready for gpu_build). */
+void gpu_detach_graph(struct gpu *gp, struct gpu_graph_state *st);
+/*
+ * Destroy a detached graph and free what it holds; no executable graph
+ * may use it any more (its host nodes' calls are freed).
+ */
+void gpu_free_graph_state(struct gpu_graph_state *st);
 
 /* The YAML node a driver node was made for, or NULL. */
 struct node *gpu_node_of(const struct gpu *gp, CUgraphNode h);

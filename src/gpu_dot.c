@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,24 +135,132 @@ static void link_body(struct annot *a, Agnode_t *from, unsigned gid, const struc
 	cg_set(e, "label", words);
 }
 
-/* The YAML id in front of the driver's label. */
+/* A growing ", "-separated list in a fixed buffer; what does not fit is left out. */
+struct list {
+	char *buf;
+	size_t len, used;
+};
+
+static void list_add(struct list *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void list_add(struct list *l, const char *fmt, ...)
+{
+	char item[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(item, sizeof item, fmt, ap);
+	va_end(ap);
+	int w = snprintf(l->buf + l->used, l->len - l->used, "%s%s", l->used ? ", " : "", item);
+	if (w > 0 && (size_t)w < l->len - l->used)
+		l->used += (size_t)w;
+	else
+		l->buf[l->used] = '\0';
+}
+
+/*
+ * What the file asked of a node beyond the driver's parameters, in words:
+ * "switched off", its launch attributes ("cluster 4x1x1, cooperative").
+ * Empty when nothing.
+ */
+static void node_extras(const struct gpu *gp, const struct node *n, char *buf, size_t len)
+{
+	struct list l = {buf, len, 0};
+	buf[0] = '\0';
+	if (n->disabled)
+		list_add(&l, "switched off");
+	const struct kernel_attrs *at = kernel_attrs_of(gp->g, n);
+	for (int k = 0; at && k < KATTR_COUNT; k++) {
+		if (!kattr_set(at, (enum kattr)k))
+			continue;
+		switch ((enum kattr)k) {
+		case KATTR_CLUSTER:
+			list_add(&l, "cluster %ux%ux%u", at->cluster[0], at->cluster[1],
+				 at->cluster[2]);
+			break;
+		case KATTR_PREFERRED_CLUSTER:
+			list_add(&l, "preferred_cluster %ux%ux%u", at->preferred_cluster[0],
+				 at->preferred_cluster[1], at->preferred_cluster[2]);
+			break;
+		case KATTR_CLUSTER_SCHEDULING:
+			list_add(&l, "cluster_scheduling %s",
+				 cluster_scheduling_names[at->cluster_scheduling]);
+			break;
+		case KATTR_DOMAIN:
+			list_add(&l, "mem_sync_domain %s", sync_domain_names[at->domain]);
+			break;
+		case KATTR_CARVEOUT:
+			list_add(&l, "carveout %d", at->carveout);
+			break;
+		case KATTR_ACCESS_POLICY:
+			list_add(&l, "access_policy %s %s", at->window.buffer.name,
+				 access_prop_names[at->window.hit]);
+			break;
+		default:
+			list_add(&l, "%s", kattr_names[k]);
+			break;
+		}
+	}
+}
+
+/* The YAML id in front of the driver's label, and what else the file asked of the node. */
 static void label_node(struct annot *a, Agnode_t *dn, const struct node *n)
 {
 	const char *old = cg_get(dn, "label");
+	char extras[512];
+	node_extras(a->gp, n, extras, sizeof extras);
 	char *label;
 	if (strcmp(cg_get(dn, "shape"), "record") == 0 && old[0] == '{') {
-		char *id = record_escape(n->id);
-		label = xasprintf("{%s|%s", id, old + 1);
+		char *id = record_escape(n->id), *ex = record_escape(extras);
+		size_t ol = strlen(old);
+		/* "{id|driver fields|extras}" */
+		if (extras[0] && ol >= 2 && old[ol - 1] == '}')
+			label = xasprintf("{%s|%.*s|%s}", id, (int)(ol - 2), old + 1, ex);
+		else
+			label = xasprintf("{%s|%s", id, old + 1);
 		free(id);
+		free(ex);
 	} else {
-		label = xasprintf("%s\n%s", n->id, old);
+		label = xasprintf("%s\n%s%s%s", n->id, old, extras[0] ? "\n" : "", extras);
 	}
 	cg_set(dn, "label", label);
 	free(label);
-	char *tip = xasprintf("%s %s at %s:%u:%u", node_kind_names[n->kind], n->id,
-			      a->gp->g->file, n->pos.line, n->pos.col);
+	if (n->disabled)
+		cg_set(dn, "style", "dashed");
+	char *tip = xasprintf("%s %s at %s:%u:%u%s%s", node_kind_names[n->kind], n->id,
+			      a->gp->g->file, n->pos.line, n->pos.col, extras[0] ? "; " : "", extras);
 	cg_set(dn, "tooltip", tip);
 	free(tip);
+}
+
+/* Edge data beside the driver's edges: dashed, labelled with the port and type. */
+static void label_typed(struct annot *a, unsigned gid, const struct graph *gr,
+			const struct built_graph *bg)
+{
+	for (size_t t = 0; t < gr->ntyped; t++) {
+		const struct typed_edge *te = &gr->typed[t];
+		if (te->from_local < 0 || (te->port == PORT_DEFAULT && te->type == ETYPE_DEFAULT))
+			continue;
+		const struct node *from = gr->nodes[te->from_local], *to = gr->nodes[te->to_local];
+		long fi = -1, ti = -1;
+		for (size_t i = 0; i < bg->ncreated; i++) {
+			if (bg->created[i] == from)
+				fi = (long)i;
+			if (bg->created[i] == to)
+				ti = (long)i;
+		}
+		char name[64];
+		snprintf(name, sizeof name, "graph_%u_node_%ld", gid, fi);
+		Agnode_t *tail = fi >= 0 ? cg_node(a->dg, name, 0) : NULL;
+		snprintf(name, sizeof name, "graph_%u_node_%ld", gid, ti);
+		Agnode_t *head = ti >= 0 ? cg_node(a->dg, name, 0) : NULL;
+		Agedge_t *e = tail && head ? agedge(a->dg, tail, head, NULL, 0) : NULL;
+		if (e == NULL)
+			continue;
+		char *label = xasprintf("port %s, type %s", edge_port_names[te->port],
+					edge_type_names[te->type]);
+		cg_set(e, "label", label);
+		cg_set(e, "style", "dashed");
+		free(label);
+	}
 }
 
 static void annotate_graph(struct annot *a, unsigned gid, const struct graph *gr,
@@ -195,6 +304,7 @@ static void annotate_graph(struct annot *a, unsigned gid, const struct graph *gr
 				link_body(a, dn, bodies[b], n, b, n->u.cond.bodies[b]);
 		}
 	}
+	label_typed(a, gid, gr, bg);
 }
 
 /* The root cluster: the lowest-numbered one that no node label names. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gpu_launch.h"
+#include "report_emit.h"
 #include "monotime.h"
 
 /* enum inst_flag bits to the driver's, in one table. */
@@ -73,8 +74,10 @@ static _Noreturn void timed_out(const struct launcher *ln, long k)
 		   "%s of graph '%s' did not finish within %s (%s); stopping without CUDA "
 		   "teardown", words, ln->gname, limit, from_file ? "run.timeout" : "--timeout");
 	/* the report of a run that hangs is written too: --json always has one */
-	if (ln->s->finish && ln->rep)
-		ln->s->finish(ln->rep, 124, ln->s->finish_arg);
+	if (ln->rep) {
+		ln->rep->exit_status = 124;
+		report_emit_json(ln->rep, ln->s);
+	}
 	fflush(stdout);
 	fflush(stderr);
 	_exit(124);
@@ -90,20 +93,28 @@ int launcher_failed(struct launcher *ln, long k, CUresult r)
 	return 3;
 }
 
+/* How long a wait polls without sleeping: a nap costs 50 us and more of the kernel's timer slack. */
+#define POLL_SPIN_S 100e-6
+
 /*
  * Poll until query() says done, or the deadline (0: none) passes.
- * Returns CUDA_SUCCESS, an error, or CUDA_ERROR_TIMEOUT.
+ * Returns CUDA_SUCCESS, an error, or CUDA_ERROR_TIMEOUT.  The first
+ * POLL_SPIN_S it asks again at once: most launches end within it, and a
+ * sweep of many short points waits for one launch at a time.
  */
 static CUresult poll_until(CUresult (*query)(void *), void *arg, double deadline)
 {
 	struct timespec nap = {0, 20000};
+	double spin_end = monotime() + POLL_SPIN_S;
 	for (;;) {
 		CUresult r = query(arg);
 		if (r != CUDA_ERROR_NOT_READY)
 			return r;
-		if (deadline > 0 && monotime() > deadline)
+		double now = monotime();
+		if (deadline > 0 && now > deadline)
 			return CUDA_ERROR_TIMEOUT;
-		nanosleep(&nap, NULL);
+		if (now > spin_end)
+			nanosleep(&nap, NULL);
 	}
 }
 
@@ -125,6 +136,28 @@ int launcher_wait(struct launcher *ln, long k, CUevent end, double start)
 		timed_out(ln, k);
 	if (r != CUDA_SUCCESS)
 		return launcher_failed(ln, k, r);
+	return 0;
+}
+
+/*
+ * enabled: false and --disable: the nodes switched off on the executable
+ * graph, before its upload, for every launch of it.  0 or 3.
+ */
+static int switch_off(struct launcher *ln)
+{
+	struct gpu *gp = ln->gp;
+	for (size_t i = 0; i < gp->nnodes; i++) {
+		const struct node *n = gp->nodes[i].n;
+		if (!n->disabled)
+			continue;
+		CUresult r = cu.GraphNodeSetEnabled(ln->exec, gp->nodes[i].h, 0);
+		if (r != CUDA_SUCCESS) {
+			diag_error(gp->d, n->pos, "cannot switch off node '%s': %s", n->id,
+				   cu_strerror(r));
+			return 3;
+		}
+		gpu_verbose(gp, "switched off node '%s'", n->id);
+	}
 	return 0;
 }
 
@@ -155,6 +188,8 @@ int launcher_instantiate(struct launcher *ln, double *inst_s, double *upload_s)
 		return 3;
 	}
 	*inst_s = monotime() - t;
+	if (switch_off(ln) != 0)
+		return 3;
 	t = monotime();
 	/* with INST_UPLOAD instantiate queued the upload: its time is the wait */
 	if (!(ln->s->instantiate & INST_UPLOAD))

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +20,18 @@
 #include "gpu_build.h"
 #include "gpu_dot.h"
 #include "gpu_launch.h"
+#include "gpu_mem.h"
+#include "gpu_run.h"
 #include "monotime.h"
 #include "prof_run.h"
 #include "report.h"
+#include "report_emit.h"
 #include "buf_check.h"
 #include "buf_data.h"
 #include "xmalloc.h"
 
-/* What the run needs besides the built graph. */
-struct run {
-	struct launcher ln;             /* the gpu, the settings, the executable graph */
-	CUevent *ev;                    /* start and end per launch */
-	size_t nev;
-	struct prof_run profile;     /* --profile (prof_run.h) */
-};
-
 /* The buffer --dump=NAME=FILE names, or -1 after a message. */
-static long dump_buffer(const struct gdef *g, const struct dump_req *dr)
+long run_dump_buffer(const struct gdef *g, const struct dump_req *dr)
 {
 	for (size_t i = 0; i < g->nbuffers; i++)
 		if (strlen(g->buffers[i].name) == dr->buffer_len &&
@@ -98,7 +94,7 @@ static int verify(struct run *rn, struct report *rep)
 		if (data == NULL)
 			break;
 		/* a check against other buffers reads those too */
-		long others[CMP_COUNT + 1];
+		long others[BOUND_COUNT + 1];
 		size_t nothers = check_others_used(c, others);
 		for (size_t k = 0; k < nothers && data; k++)
 			if (read_buffer(rn, &rb, others[k], &rc) == NULL)
@@ -113,7 +109,7 @@ static int verify(struct run *rn, struct report *rep)
 	}
 	for (size_t i = 0; i < rn->ln.s->out.ndumps && rc == 0; i++) {
 		const struct dump_req *dr = &rn->ln.s->out.dumps[i];
-		long b = dump_buffer(g, dr);
+		long b = run_dump_buffer(g, dr);
 		const void *data = read_buffer(rn, &rb, b, &rc);
 		if (data == NULL)
 			break;
@@ -214,59 +210,17 @@ static int timed_launches(struct run *rn, double *samples)
 	return 0;
 }
 
-/* The report on stdout, unless quiet or JSON goes there (the front end writes JSON: finish). */
-static void print_report(const struct run *rn, const struct report *rep)
+/* Events enough for the verification launch, the warm-up and the timed ones.  0 or 3. */
+static int make_events(struct run *rn)
 {
-	const struct run_outputs *o = &rn->ln.s->out;
-	bool json_stdout = o->json && o->json_file == NULL;
-	if (rn->ln.s->verbosity > VERB_QUIET && !json_stdout)
-		report_print_human(stdout, rep);
-	fflush(stdout);
-}
-
-/*
- * Each stage after gpu_open; returns the exit status.  The report's
- * phases: compile is NVRTC (or the cache) for source modules; load is
- * reading and checking the file (timed by main), then modules,
- * functions, the argument check, buffers and events; build is
- * the conditional handles and every node.
- */
-static int run_stages(struct run *rn, struct report *rep)
-{
-	struct gpu *gp = rn->ln.gp;
-	const struct run_settings *s = rn->ln.s;
-	int rc;
-
-	double t = monotime();
-	gp->no_cache = s->no_cache;
-	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
-		return rc;
-	/* compiling source modules is a phase of its own */
-	rep->load_s = s->frontend_s + (monotime() - t) - gp->compile_s;
-	rep->compile_modules = gp->nsources;
-	rep->compile_cached = gp->ncached;
-	rep->compile_s = gp->compile_s;
-	t = monotime();
-	if ((rc = gpu_build(gp)) != 0)
-		return rc;
-	rep->build_s = monotime() - t;
-	if (s->out.dot) {
-		CUresult r = cu.GraphDebugDotPrint(gp->root, s->out.dot, s->out.dot_flags);
-		if (r != CUDA_SUCCESS) {
-			errorx("cannot write %s: %s", s->out.dot, cu_strerror(r));
-			return 2;
-		}
-		if (gpu_dot_annotate(s->out.dot, gp) != 0)
-			return 2;
-		gpu_verbose(gp, "wrote the driver's DOT to %s", s->out.dot);
-	}
-	if ((rc = launcher_instantiate(&rn->ln, &rep->instantiate_s, &rep->upload_s)) != 0)
-		return rc;
-	if ((rc = gpu_init_buffers(gp)) != 0)
-		return rc;
-
-	/* two events per launch: the verification launch, then warm-up + timed */
-	rn->nev = 2 * (1 + (size_t)rn->ln.warmup + s->repeat);
+	size_t need = 2 * (1 + (size_t)rn->ln.warmup + rn->ln.s->repeat);
+	if (need <= rn->nev)
+		return 0;
+	for (size_t i = 0; i < rn->nev; i++)
+		if (rn->ev[i])
+			cu.EventDestroy(rn->ev[i]);
+	free(rn->ev);
+	rn->nev = need;
 	rn->ev = xcalloc(rn->nev, sizeof *rn->ev);
 	for (size_t i = 0; i < rn->nev; i++) {
 		CUresult r = cu.EventCreate(&rn->ev[i], CU_EVENT_DEFAULT);
@@ -276,6 +230,16 @@ static int run_stages(struct run *rn, struct report *rep)
 			return 3;
 		}
 	}
+	return 0;
+}
+
+int run_launches(struct run *rn, struct report *rep)
+{
+	struct gpu *gp = rn->ln.gp;
+	const struct run_settings *s = rn->ln.s;
+	int rc;
+	if ((rc = gpu_init_buffers(gp)) != 0 || (rc = make_events(rn)) != 0)
+		return rc;
 
 	gpu_verbose(gp, "verification launch");
 	CUresult r = launcher_queue(&rn->ln, rn->ev[0], rn->ev[1]);
@@ -299,20 +263,120 @@ static int run_stages(struct run *rn, struct report *rep)
 	if ((rc = timed_launches(rn, samples)) != 0)
 		return rc;
 	rep->nsamples = s->repeat;
+	return 0;
+}
+
+void run_teardown(struct run *rn)
+{
+	struct gpu *gp = rn->ln.gp;
+	if (!gp->sticky && gp->ctx_retained) {
+		for (size_t i = 0; i < rn->nev; i++)
+			if (rn->ev[i])
+				cu.EventDestroy(rn->ev[i]);
+		launcher_drop(&rn->ln);
+	}
+	prof_run_free(&rn->profile);
+	free(rn->ev);
+	rn->ev = NULL;
+	rn->nev = 0;
+}
+
+/* The report and everything written from it (report_emit.h); the exit status. */
+int run_report(struct run *rn, struct report *rep)
+{
+	rn->reported = true;
+	return report_emit(rep, rn->ln.s);
+}
+
+void run_expect_said(const struct run *rn, int status)
+{
+	const struct gdef *g = rn->ln.gp->g;
+	if (rn->ln.s->expect_fail && status == 0)
+		diag_error(rn->ln.gp->d, g->run.pos, "every check passed, but run.expect is fail");
+}
+
+void run_report_stopped(struct run *rn, struct report *rep, int status)
+{
+	if (rn->reported)
+		return;
+	rn->reported = true;
+	rep->exit_status = status;
+	report_emit_json(rep, rn->ln.s);
+}
+
+/*
+ * Each stage after gpu_open; returns the exit status.  The report's
+ * phases: compile is NVRTC (or the cache) for source modules; load is
+ * reading and checking the file (timed by main), then modules,
+ * functions, the argument check, buffers and events; build is
+ * the conditional handles and every node.
+ */
+static int run_stages(struct run *rn, struct report *rep)
+{
+	struct gpu *gp = rn->ln.gp;
+	const struct run_settings *s = rn->ln.s;
+	int rc;
+
+	/* the device's marks count since their reset: this file's, not an earlier one's */
+	rep->has_graph_mem = gpu_mem_wanted(gp);
+	if (rep->has_graph_mem && (rc = gpu_mem_reset(gp)) != 0)
+		return rc;
+	double t = monotime();
+	gp->no_cache = s->no_cache;
+	gp->module_api = s->module_api;
+	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
+		return rc;
+	/* compiling source modules is a phase of its own */
+	rep->load_s = s->frontend_s + (monotime() - t) - gp->compile_s;
+	rep->compile_modules = gp->nsources;
+	rep->compile_cached = gp->ncached;
+	rep->compile_s = gp->compile_s;
+	t = monotime();
+	if ((rc = gpu_build(gp)) != 0)
+		return rc;
+	rep->build_s = monotime() - t;
+	if (s->out.dot) {
+		CUresult r = cu.GraphDebugDotPrint(gp->root, s->out.dot, s->out.dot_flags);
+		if (r != CUDA_SUCCESS) {
+			errorx("cannot write %s: %s", s->out.dot, cu_strerror(r));
+			return 2;
+		}
+		if (gpu_dot_annotate(s->out.dot, gp) != 0)
+			return 2;
+		gpu_verbose(gp, "wrote the driver's DOT to %s", s->out.dot);
+	}
+	if ((rc = launcher_instantiate(&rn->ln, &rep->instantiate_s, &rep->upload_s)) != 0)
+		return rc;
+	if (rep->has_graph_mem && (rc = gpu_mem_read(gp, &rep->mem_uploaded)) != 0)
+		return rc;
+	if ((rc = run_launches(rn, rep)) != 0)
+		return rc;
+	if (rep->has_graph_mem && (rc = gpu_mem_read(gp, &rep->mem_launched)) != 0)
+		return rc;
 	/* the verification launch's pair of events is free again */
 	if (s->profile && (rc = prof_run_launches(&rn->profile, &rn->ln, rn->ev[0], rn->ev[1],
 						 rep)) != 0)
 		return rc;
-	rep->exit_status = rep->checks_failed ? 1 : 0;
+	int status = rep->checks_failed ? 1 : 0;
 	/* before the report, so that its exit_status counts a failed write */
 	if ((rc = prof_run_outputs(&rn->profile, s, gp->g, rn->ln.gname, rep)) != 0)
-		rep->exit_status = rc;
-	print_report(rn, rep);
-	return rep->exit_status;
+		status = rc;
+	/*
+	 * The report's exit_status is the process's: under run.expect: fail,
+	 * main.c's expectation() makes a failed check 0 and none failed 1.
+	 * What the report adds (a comparison's SLOWER, a failed output) is
+	 * returned as it is; otherwise the status before the expectation, which
+	 * main applies.
+	 */
+	int reported = rep->exit_status = s->expect_fail && status <= 1 ? 1 - status : status;
+	run_expect_said(rn, status);
+	rc = run_report(rn, rep);
+	return rc == reported ? status : rc;
 }
 
 int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 {
+	/* what a report of a run that stops early says too (run_report_stopped) */
 	struct report rep;
 	memset(&rep, 0, sizeof rep);
 	rep.name = g->name;
@@ -320,15 +384,21 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 	rep.root = g->root;
 	rep.load_s = s->frontend_s;
 	rep.no_launch = true;
-	/* bad --dump names before any GPU work */
-	for (size_t i = 0; i < s->out.ndumps; i++)
-		if (dump_buffer(g, &s->out.dumps[i]) < 0)
-			return s->finish ? s->finish(&rep, 2, s->finish_arg) : 2;
-	struct gpu gp;
-	int rc = gpu_open(&gp, g, s->device, s->verbosity, d);
+	rep.diag = d;
+	rep.bytes = rep.items = rep.peak_gb_per_s = NAN;
 	struct run rn;
 	memset(&rn, 0, sizeof rn);
+	/* bad --dump names before any GPU work */
+	for (size_t i = 0; i < s->out.ndumps; i++)
+		if (run_dump_buffer(g, &s->out.dumps[i]) < 0) {
+			rn.ln.s = s;
+			run_report_stopped(&rn, &rep, 2);
+			return 2;
+		}
+	struct gpu gp;
+	int rc = gpu_open(&gp, g, s->device, s->verbosity, d);
 	launcher_init(&rn.ln, &gp, s);
+	/* a timeout writes the report as it stands, just before the process leaves */
 	rn.ln.rep = &rep;
 	char name[256] = "";
 	if (rc == 0) {
@@ -338,24 +408,18 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 		rep.cc_major = gp.cc_major;
 		rep.cc_minor = gp.cc_minor;
 		rep.driver_version = cu.driver_version;
+		rep.peak_gb_per_s = gp.peak_gb_per_s;
+		/* throughput: in the file, or NaN */
+		rep.bytes = g->throughput.has_bytes ? g->throughput.bytes : NAN;
+		rep.items = g->throughput.has_items ? g->throughput.items : NAN;
 		rep.warmup = rn.ln.warmup;
 		gpu_verbose(&gp, "device %d: %s (sm_%d%d)", s->device, name, gp.cc_major,
 			    gp.cc_minor);
 		rc = run_stages(&rn, &rep);
 	}
-	/* the report, whatever the status: the front end writes --json */
-	diag_finish(d);
-	rep.exit_status = rc;
-	if (s->finish)
-		rc = s->finish(&rep, rc, s->finish_arg);
-	if (!gp.sticky && gp.ctx_retained) {
-		for (size_t i = 0; i < rn.nev; i++)
-			if (rn.ev[i])
-				cu.EventDestroy(rn.ev[i]);
-		launcher_drop(&rn.ln);
-	}
-	prof_run_free(&rn.profile);
-	free(rn.ev);
+	/* --json whatever the status: a run that stopped early writes what it knows */
+	run_report_stopped(&rn, &rep, rc);
+	run_teardown(&rn);
 	free((void *)rep.spans);
 	free((void *)rep.samples);
 	gpu_close(&gp);

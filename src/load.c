@@ -28,14 +28,18 @@
 #include <unistd.h>
 
 #include "load.h"
+#include "load_axes.h"
 #include "load_events.h"
+#include "monotime.h"
 #include "strmap.h"
+#include "sweep.h"
 #include "xmalloc.h"
 
 const struct load_limits load_default_limits = {
 	.max_depth = 64,
 	.max_alias_events = 1000000,
 	.max_file_size = (size_t)1 << 30,
+	.max_generated_events = 10000000,
 };
 
 /* A merge key waiting for the end of its mapping. */
@@ -87,6 +91,9 @@ struct ld {
 		const char *answer;
 	} hints[16];
 	size_t nhints;
+	/* a template's point (load_events.h: TEMPLATES): its sweep; NULL in a plain load */
+	struct sweep *sw;
+	bool axes_pass;         /* reading axes: only, before the points */
 };
 
 static const struct pos nopos;
@@ -158,38 +165,18 @@ static bool null_text(const char *s)
 /* The current event as a message shows it: "a list", "'abc'", ... */
 static const char *found(const struct ev *e, char *buf, size_t len)
 {
-	switch (e->type) {
-	case EV_SEQ:
-		return "a list";
-	case EV_MAP:
-		return "a mapping";
-	case EV_ALIAS:
-		return "an alias";
-	case EV_SCALAR:
-		break;
-	default:
-		return "nothing";
-	}
-	if (!e->quoted && null_text(e->value))
-		return "null";
-	size_t n = 0;
-	while (n < e->len && e->value[n] != '\n' && e->value[n] != '\0' && n < 40)
-		n++;
-	/* Cut at a character boundary. */
-	if (n < e->len)
-		while (n > 0 && ((unsigned char)e->value[n] & 0xc0) == 0x80)
-			n--;
-	const char *more = n < e->len ? "..." : "";
-	if (e->quoted)
-		snprintf(buf, len, "the string \"%.*s%s\"", (int)n, e->value, more);
-	else
-		snprintf(buf, len, "'%.*s%s'", (int)n, e->value, more);
-	return buf;
+	return ev_found(e, buf, len);
 }
 
 /* "expected WHAT for 'NAME', found ...", then skip the value. */
 static __attribute__((cold)) void expected(struct ld *l, const char *what, const char *name)
 {
+	/*
+	 * A bad event's error was given when it was read (a broken alias, an
+	 * expression that does not evaluate): it still spoils what holds it.
+	 */
+	if (l->es.ev.bad)
+		l->es.nerrs++;
 	if (!l->es.ev.bad) {
 		char buf[96];
 		err(l, l->es.ev.pos, "expected %s for '%.60s', found %s", what, name,
@@ -1066,10 +1053,12 @@ static char *add_module(struct ld *l, const char *name, struct pos kpos)
 	struct module *m = VEC_PUSH(g->modules, g->nmodules, g->capmodules);
 	/* (a broken alias as the value was reported when it was read) */
 	size_t errors = l->es.nerrs - l->es.ev.bad;
+	size_t evals = l->es.axis_evals;
 	m->name = gdef_strdup(g, name);
 	m->pos = kpos;
 	parse_module(l, m);
 	m->bad = l->es.nerrs != errors;
+	m->dynamic = l->es.axis_evals != evals;
 	return m->name;
 }
 
@@ -1299,6 +1288,7 @@ static char *add_buffer(struct ld *l, const char *name, struct pos kpos)
 	b->init.kind = INIT_ZERO;
 	/* (a broken alias as the value was reported when it was read) */
 	size_t errors = l->es.nerrs - l->es.ev.bad;
+	size_t evals = l->es.axis_evals;
 	if (want_map(l, "a mapping {type, count or size, memory, init}", b->name)) {
 		char ctx[160];
 		struct seen s;
@@ -1306,6 +1296,7 @@ static char *add_buffer(struct ld *l, const char *name, struct pos kpos)
 		parse_keys(l, &buffer_tab, b, ctx, &s);
 	}
 	b->bad = l->es.nerrs != errors;
+	b->dynamic = l->es.axis_evals != evals;
 	return b->name;
 }
 
@@ -1368,8 +1359,10 @@ static char *add_condition(struct ld *l, const char *name, struct pos kpos)
 	c->pos = kpos;
 	c->user = -1;
 	char ctx[160];
+	size_t evals = l->es.axis_evals;
 	snprintf(ctx, sizeof ctx, "in condition '%.60s'", c->name);
 	parse_optional_map(l, &condition_tab, c, c->name, ctx);
+	c->dynamic = l->es.axis_evals != evals;
 	return c->name;
 }
 
@@ -1387,16 +1380,19 @@ static void key_conditions(struct ld *l, void *obj, const struct keydef *kd, str
 static void parse_graph(struct ld *l, struct graph *gr, const char *name);
 
 static void parse_node(struct ld *l, struct graph *gr);
+static void parse_generator(struct ld *l, struct graph *gr);
 
 static void parse_node_list(struct ld *l, struct graph *gr, const char *name)
 {
 	next(l);
 	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
-		if (l->es.ev.type == EV_MAP) {
-			parse_node(l, gr);
-		} else {
+		if (l->es.ev.type != EV_MAP) {
 			l->g->lost.nodes = true;
 			expected(l, "a node (a mapping with a kind such as 'kernel: {...}')", name);
+		} else if (ev_next_is(&l->es, "for")) {
+			parse_generator(l, gr);
+		} else {
+			parse_node(l, gr);
 		}
 	}
 	next(l);
@@ -1421,7 +1417,7 @@ static void add_edge(struct graph *gr, struct name_ref *from, struct name_ref *t
 	e->pos = pos;
 }
 
-static const char edge_what[] = "an edge (\"a -> b\", \"a -> b -> c\" or [a, b])";
+static const char edge_what[] = "an edge (\"a -> b\", \"a -> b -> c\", [a, b] or {from: a, to: b})";
 
 /*
  * One name of an arrow edge: s[a, b) trimmed, or false when empty.  Its
@@ -1507,6 +1503,93 @@ static void parse_pair(struct ld *l, struct graph *gr, const char *name)
 	}
 }
 
+/*
+ * A dependency with edge data, as an after entry {node, port, type} or an
+ * edges entry {from, to, port, type} writes it.
+ */
+struct edge_entry {
+	struct name_ref from, to;
+	uint8_t port, type;
+	struct pos port_pos, type_pos;
+};
+
+static void key_entry_from(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_ref(l, "a node id", kd->name, &((struct edge_entry *)obj)->from);
+}
+
+static void key_entry_to(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_ref(l, "a node id", kd->name, &((struct edge_entry *)obj)->to);
+}
+
+static void key_entry_port(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct edge_entry *e = obj;
+	int i = get_choice(l, "an edge port (default, programmatic or launch_order)", "edge port",
+			   kd->name, edge_port_names, PORT_COUNT, &e->port_pos);
+	if (i >= 0)
+		e->port = (uint8_t)i;
+}
+
+static void key_entry_type(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct edge_entry *e = obj;
+	int i = get_choice(l, "an edge type (default or programmatic)", "edge type", kd->name,
+			   edge_type_names, ETYPE_COUNT, &e->type_pos);
+	if (i >= 0)
+		e->type = (uint8_t)i;
+}
+
+static const struct keydef after_entry_keys[] = {
+	{"node", key_entry_from, 0},
+	{"port", key_entry_port, 0},
+	{"type", key_entry_type, 0},
+};
+static const struct keytab after_entry_tab = KEYTAB(after_entry_keys);
+
+static const struct keydef edge_entry_keys[] = {
+	{"from", key_entry_from, 0},
+	{"to", key_entry_to, 0},
+	{"port", key_entry_port, 0},
+	{"type", key_entry_type, 0},
+};
+static const struct keytab edge_entry_tab = KEYTAB(edge_entry_keys);
+
+/* An entry that wrote a port or a type is listed with its graph's typed edges. */
+static void add_typed(struct graph *gr, const struct edge_entry *e, struct node *to,
+		      size_t index, struct pos pos)
+{
+	if (e->port_pos.line == 0 && e->type_pos.line == 0)
+		return;
+	struct typed_edge *t = VEC_PUSH(gr->typed, gr->ntyped, gr->captyped);
+	t->to = to;
+	t->index = (uint32_t)index;
+	t->port = e->port;
+	t->type = e->type;
+	t->pos = pos;
+	t->port_pos = e->port_pos;
+	t->type_pos = e->type_pos;
+	t->from_local = t->to_local = -1;
+}
+
+/* {from: a, to: b, port: programmatic, type: programmatic} */
+static void parse_edge_map(struct ld *l, struct graph *gr)
+{
+	struct edge_entry e = {.from.idx = -1, .to.idx = -1};
+	struct pos pos = l->es.ev.pos;
+	struct seen s;
+	size_t errors = l->es.nerrs;
+	parse_keys(l, &edge_entry_tab, &e, "in an edge", &s);
+	require(l, &edge_entry_tab, &s, 3, "in an edge");
+	if (e.from.name == NULL || e.to.name == NULL)
+		return;
+	add_edge(gr, &e.from, &e.to, pos);
+	/* with an error inside, its port and type are not what was meant: a plain edge */
+	if (l->es.nerrs == errors)
+		add_typed(gr, &e, NULL, gr->nedges - 1, pos);
+}
+
 static void parse_edges(struct ld *l, struct graph *gr, const char *name)
 {
 	if (is_null(l)) {
@@ -1521,6 +1604,8 @@ static void parse_edges(struct ld *l, struct graph *gr, const char *name)
 			parse_arrows(l, gr, name);
 		else if (l->es.ev.type == EV_SEQ)
 			parse_pair(l, gr, name);
+		else if (l->es.ev.type == EV_MAP)
+			parse_edge_map(l, gr);
 		else
 			expected(l, edge_what, name);
 	}
@@ -1859,6 +1944,175 @@ static void key_kernel_priority(struct ld *l, void *obj, const struct keydef *kd
 	}
 }
 
+/*
+ * The launch attributes of kernel node n, made with its first attribute
+ * key.  A kernel's keys are read one after the other, so the attributes
+ * made last are n's.  Key k is marked as written, at kpos.
+ */
+static struct kernel_attrs *kernel_attrs(struct ld *l, struct node *n, enum kattr k,
+					 struct pos kpos)
+{
+	struct gdef *g = l->g;
+	struct kernel_attrs *a;
+	if (n->u.kernel.has_attrs) {
+		a = g->kattrs[g->nkattrs - 1];
+	} else {
+		a = arena_alloc(&g->arena, sizeof *a);
+		a->node = n;
+		a->carveout = -1;
+		a->window.hit_ratio = 1;
+		a->window.hit = ACCESS_PERSISTING;
+		a->window.miss = ACCESS_STREAMING;
+		a->window.buffer.idx = -1;
+		*VEC_PUSH(g->kattrs, g->nkattrs, g->capkattrs) = a;
+		n->u.kernel.has_attrs = true;
+	}
+	a->set |= 1u << k;
+	a->pos[k] = kpos;
+	return a;
+}
+
+static void key_kernel_cluster(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct kernel_attrs *a = kernel_attrs(l, obj, (enum kattr)kd->arg, kpos);
+	uint32_t *d = kd->arg == KATTR_CLUSTER ? a->cluster : a->preferred_cluster;
+	struct pos pos;
+	d[0] = d[1] = d[2] = 1;
+	parse_dim3(l, kd->name, d, &pos);
+}
+
+/* true or false into one of the attributes' flags (kd->arg says which). */
+static void key_kernel_flag(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct node *n = obj;
+	struct kernel_attrs *a = kernel_attrs(l, n, (enum kattr)kd->arg, kpos);
+	bool v = false;
+	get_bool(l, kd->name, &v);
+	switch (kd->arg) {
+	case KATTR_COOPERATIVE:
+		a->cooperative = v;
+		break;
+	case KATTR_DEVICE_UPDATABLE:
+		n->u.kernel.device_updatable = v;
+		break;
+	case KATTR_NVLINK_CENTRIC:
+		a->nvlink_centric = v;
+		break;
+	case KATTR_NON_PORTABLE_CLUSTER:
+		a->non_portable_cluster = v;
+		break;
+	default:
+		break;
+	}
+}
+
+static void key_kernel_scheduling(struct ld *l, void *obj, const struct keydef *kd,
+				  struct pos kpos)
+{
+	struct kernel_attrs *a = kernel_attrs(l, obj, KATTR_CLUSTER_SCHEDULING, kpos);
+	int i = get_choice(l, "a cluster scheduling policy (default, spread or load_balancing)",
+			   "cluster scheduling policy", kd->name, cluster_scheduling_names,
+			   CLUSTER_SCHED_COUNT, NULL);
+	if (i >= 0)
+		a->cluster_scheduling = (uint8_t)i;
+}
+
+static void key_kernel_domain(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct kernel_attrs *a = kernel_attrs(l, obj, KATTR_DOMAIN, kpos);
+	int i = get_choice(l, "a memory synchronisation domain (default or remote)",
+			   "memory synchronisation domain", kd->name, sync_domain_names,
+			   DOMAIN_COUNT, NULL);
+	if (i >= 0)
+		a->domain = (uint8_t)i;
+}
+
+/* mem_sync_domain_map: {default: id, remote: id}, kd->arg being which. */
+static void key_domain_id(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	uint64_t v;
+	if (get_u64(l, kd->name, 0, UINT8_MAX, &v, NULL))
+		((struct kernel_attrs *)obj)->domain_map[kd->arg] = (uint8_t)v;
+}
+
+static const struct keydef domain_map_keys[] = {
+	{"default", key_domain_id, DOMAIN_DEFAULT},
+	{"remote", key_domain_id, DOMAIN_REMOTE},
+};
+static const struct keytab domain_map_tab = KEYTAB(domain_map_keys);
+
+static void key_kernel_domain_map(struct ld *l, void *obj, const struct keydef *kd,
+				  struct pos kpos)
+{
+	struct kernel_attrs *a = kernel_attrs(l, obj, KATTR_DOMAIN_MAP, kpos);
+	struct seen s;
+	if (want_map(l, "a mapping {default: id, remote: id}", kd->name))
+		parse_keys(l, &domain_map_tab, a, "in 'mem_sync_domain_map'", &s);
+}
+
+static void key_kernel_carveout(struct ld *l, void *obj, const struct keydef *kd,
+				struct pos kpos)
+{
+	struct kernel_attrs *a = kernel_attrs(l, obj, KATTR_CARVEOUT, kpos);
+	uint64_t v;
+	if (get_u64(l, kd->name, 0, 100, &v, NULL))
+		a->carveout = (int)v;
+}
+
+static void key_window_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_ref(l, "a buffer name", kd->name, &((struct access_window *)obj)->buffer);
+}
+
+static void key_window_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct access_window *w = obj;
+	get_u64(l, kd->name, 0, UINT64_MAX, &w->offset, &w->offset_pos);
+}
+
+static void key_window_count(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct access_window *w = obj;
+	w->has_count = get_u64(l, kd->name, 1, UINT64_MAX, &w->count, &w->count_pos);
+}
+
+static void key_window_ratio(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct access_window *w = obj;
+	get_nonneg(l, kd->name, &w->hit_ratio, &w->hit_ratio_pos);
+}
+
+/* hit and miss: an access property, kd->arg 0 for hit, 1 for miss. */
+static void key_window_prop(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct access_window *w = obj;
+	int i = get_choice(l, "an access property (normal, streaming or persisting)",
+			   "access property", kd->name, access_prop_names, ACCESS_COUNT,
+			   kd->arg ? &w->miss_pos : &w->hit_pos);
+	if (i >= 0)
+		*(kd->arg ? &w->miss : &w->hit) = (uint8_t)i;
+}
+
+static const struct keydef window_keys[] = {
+	{"buffer", key_window_buffer, 0},
+	{"offset", key_window_offset, 0},
+	{"count", key_window_count, 0},
+	{"hit_ratio", key_window_ratio, 0},
+	{"hit", key_window_prop, 0},
+	{"miss", key_window_prop, 1},
+};
+static const struct keytab window_tab = KEYTAB(window_keys);
+
+static void key_kernel_window(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct kernel_attrs *a = kernel_attrs(l, obj, KATTR_ACCESS_POLICY, kpos);
+	struct seen s;
+	if (!want_map(l, "a mapping {buffer, offset, count, hit_ratio, hit, miss}", kd->name))
+		return;
+	parse_keys(l, &window_tab, &a->window, "in 'access_policy'", &s);
+	require(l, &window_tab, &s, 1, "in 'access_policy'");
+}
+
 static const struct keydef kernel_keys[] = {
 	{"function", key_kernel_function, 0},
 	{"grid", key_kernel_grid, 0},
@@ -1866,6 +2120,18 @@ static const struct keydef kernel_keys[] = {
 	{"shared", key_kernel_shared, 0},
 	{"args", key_kernel_args, 0},
 	{"priority", key_kernel_priority, 0},
+	/* launch attributes (struct kernel_attrs) */
+	{"access_policy", key_kernel_window, KATTR_ACCESS_POLICY},
+	{"cooperative", key_kernel_flag, KATTR_COOPERATIVE},
+	{"cluster", key_kernel_cluster, KATTR_CLUSTER},
+	{"cluster_scheduling", key_kernel_scheduling, KATTR_CLUSTER_SCHEDULING},
+	{"mem_sync_domain_map", key_kernel_domain_map, KATTR_DOMAIN_MAP},
+	{"mem_sync_domain", key_kernel_domain, KATTR_DOMAIN},
+	{"preferred_cluster", key_kernel_cluster, KATTR_PREFERRED_CLUSTER},
+	{"device_updatable", key_kernel_flag, KATTR_DEVICE_UPDATABLE},
+	{"nvlink_centric", key_kernel_flag, KATTR_NVLINK_CENTRIC},
+	{"non_portable_cluster", key_kernel_flag, KATTR_NON_PORTABLE_CLUSTER},
+	{"carveout", key_kernel_carveout, KATTR_CARVEOUT},
 };
 /* More '<' than '>': a C++ template name that a comma cut short. */
 static int angle_depth(const char *s)
@@ -2263,6 +2529,131 @@ static void parse_cond(struct ld *l, struct node *n)
 	}
 }
 
+/* --- memory operations --- */
+
+static void key_op_write(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memop *op = obj;
+	op->kind = (enum memop_kind)kd->arg;
+	get_ref(l, "a buffer name", kd->name, &op->buffer);
+}
+
+static void key_op_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memop *op = obj;
+	get_u64(l, kd->name, 0, UINT64_MAX, &op->offset, &op->offset_pos);
+}
+
+static void key_op_value(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memop *op = obj;
+	op->has_value = get_num(l, kd->name, &op->value);
+}
+
+static void key_op_compare(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memop *op = obj;
+	int i = get_choice(l, "a comparison (geq, eq, and or nor)", "comparison", kd->name,
+			   memop_compare_names, CMP_COUNT, &op->compare_pos);
+	if (i >= 0)
+		op->compare = (uint8_t)i;
+}
+
+static void key_op_flush(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memop *op = obj;
+	op->flush_pos = kpos;
+	get_bool(l, kd->name, &op->flush);
+}
+
+static void key_op_barrier(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memop *op = obj;
+	op->kind = MEMOP_BARRIER;
+	int i = get_choice(l, "a barrier scope (sys or gpu)", "barrier scope", kd->name,
+			   memop_scope_names, SCOPE_COUNT, NULL);
+	if (i >= 0)
+		op->scope = (uint8_t)i;
+}
+
+static void key_op_flush_remote(struct ld *l, void *obj, const struct keydef *kd,
+				struct pos kpos)
+{
+	struct memop *op = obj;
+	op->kind = MEMOP_FLUSH;
+	if (is_null(l))
+		next(l);
+	else
+		expected(l, "nothing (flush_remote_writes takes no value)", kd->name);
+}
+
+/* The forms' keys first: their bits are OP_FORMS. */
+static const struct keydef op_keys[] = {
+	{"write", key_op_write, MEMOP_WRITE},
+	{"wait", key_op_write, MEMOP_WAIT},
+	{"flush_remote_writes", key_op_flush_remote, 0},
+	{"barrier", key_op_barrier, 0},
+	{"offset", key_op_offset, 0},
+	{"value", key_op_value, 0},
+	{"compare", key_op_compare, 0},
+	{"flush", key_op_flush, 0},
+};
+static const struct keytab op_tab = KEYTAB(op_keys);
+#define OP_FORMS 0xfu
+#define OP_VALUE_BIT (1u << 5)
+
+static const char op_what[] = "a memory operation ({write: buffer, value: v}, {wait: buffer, value: v, compare: c}, flush_remote_writes or {barrier: sys|gpu})";
+
+/* One operation: a mapping, or the word flush_remote_writes. */
+static void parse_op(struct ld *l, struct memop *op)
+{
+	op->pos = l->es.ev.pos;
+	op->buffer.idx = -1;
+	if (is_scalar(l) && !is_null(l) && strcmp(l->es.ev.value, "flush_remote_writes") == 0) {
+		op->kind = MEMOP_FLUSH;
+		next(l);
+		return;
+	}
+	if (!want_map(l, op_what, "memop"))
+		return;
+	struct seen s;
+	parse_keys(l, &op_tab, op, "in a memory operation", &s);
+	uint32_t forms = s.mask & OP_FORMS;
+	if (forms == 0 && s.unknown == 0)
+		err(l, s.pos, "a memory operation needs one of write, wait, flush_remote_writes or barrier");
+	else if (forms & (forms - 1))
+		two_forms(l, &op_tab, &s, OP_FORMS, "a memory operation", "form");
+	else if ((forms & 3) && !(s.mask & OP_VALUE_BIT) && s.unknown == 0)
+		err(l, s.pos, "missing key 'value' in a memory operation (%s)",
+		    forms & 1 ? "the value to write" : "the value to wait for");
+}
+
+/* memop: one operation, or a list of them, placed in the arena. */
+static void parse_memop(struct ld *l, struct node *n)
+{
+	struct memop_node *m = &n->u.memop;
+	if (l->es.ev.type != EV_SEQ) {
+		m->ops = arena_alloc(&l->g->arena, sizeof *m->ops);
+		m->nops = 1;
+		parse_op(l, &m->ops[0]);
+		return;
+	}
+	struct memop *v = NULL;
+	size_t count = 0, cap = 0;
+	next(l);
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
+		struct memop *op = VEC_PUSH(v, count, cap);
+		parse_op(l, op);
+	}
+	next(l);
+	if (count) {
+		m->ops = arena_alloc(&l->g->arena, count * sizeof *m->ops);
+		memcpy(m->ops, v, count * sizeof *v);
+	}
+	m->nops = count;
+	free(v);
+}
+
 /* --- nodes --- */
 
 typedef void kind_fn(struct ld *l, struct node *n);
@@ -2281,6 +2672,7 @@ static kind_fn *const kind_parsers[NK_COUNT] = {
 	[NK_IF] = parse_cond,
 	[NK_WHILE] = parse_cond,
 	[NK_SWITCH] = parse_cond,
+	[NK_MEMOP] = parse_memop,
 };
 
 /* Unresolved references start at -1; the validator resolves them. */
@@ -2318,6 +2710,7 @@ static void node_set_kind(struct node *n, enum node_kind k)
 		break;
 	case NK_EMPTY:
 	case NK_GRAPH:
+	case NK_MEMOP:
 	case NK_COUNT:
 		break;
 	}
@@ -2428,6 +2821,30 @@ static bool get_after(struct ld *l, const struct node *n, const char *what,
 	return get_ref(l, what, name, r);
 }
 
+/*
+ * One entry of n's after list at *r, index i of it: a node id, or
+ * {node, port, type}, which is also listed with the graph's typed edges.
+ */
+static bool after_entry(struct ld *l, struct node *n, const char *what, const char *name,
+			struct name_ref *r, size_t i)
+{
+	if (l->es.ev.type != EV_MAP)
+		return get_after(l, n, what, name, r);
+	struct edge_entry e = {.from.idx = -1, .to.idx = -1};
+	struct pos pos = l->es.ev.pos;
+	struct seen s;
+	size_t errors = l->es.nerrs;
+	parse_keys(l, &after_entry_tab, &e, "in an after entry", &s);
+	require(l, &after_entry_tab, &s, 1, "in an after entry");
+	if (e.from.name == NULL)
+		return false;
+	*r = e.from;
+	/* with an error inside, its port and type are not what was meant: a plain after */
+	if (l->es.nerrs == errors)
+		add_typed(n->graph, &e, n, i, pos);
+	return true;
+}
+
 /* The after list of n, placed in the arena at its final length. */
 static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
@@ -2435,7 +2852,8 @@ static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, str
 	struct name_ref small[8], *v = small;
 	size_t count = 0, cap = sizeof small / sizeof *small;
 	if (l->es.ev.type != EV_SEQ) {
-		if (get_after(l, n, "a node id or a list of them", kd->name, &small[0]))
+		if (after_entry(l, n, "a node id, {node: id, port: p, type: t} or a list of them",
+				kd->name, &small[0], 0))
 			count = 1;
 	} else {
 		next(l);
@@ -2448,7 +2866,8 @@ static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, str
 				v = nv;
 				cap *= 2;
 			}
-			if (get_after(l, n, "a node id", kd->name, &v[count]))
+			if (after_entry(l, n, "a node id or {node: id, port: p, type: t}", kd->name,
+					&v[count], count))
 				count++;
 		}
 		next(l);
@@ -2461,6 +2880,17 @@ static void key_node_after(struct ld *l, void *obj, const struct keydef *kd, str
 	}
 	if (v != small)
 		free(v);
+}
+
+/* enabled: false is listed with where it was written (gdef.off). */
+static void key_node_enabled(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	bool on = true;
+	if (get_bool(l, kd->name, &on) && !on) {
+		struct switched_off *o = VEC_PUSH(l->g->off, l->g->noff, l->g->capoff);
+		o->node = obj;
+		o->pos = kpos;
+	}
 }
 
 static const struct keydef node_keys[] = {
@@ -2479,6 +2909,8 @@ static const struct keydef node_keys[] = {
 	{"if", key_node_kind, NK_IF},
 	{"while", key_node_kind, NK_WHILE},
 	{"switch", key_node_kind, NK_SWITCH},
+	{"memop", key_node_kind, NK_MEMOP},
+	{"enabled", key_node_enabled, 0},
 };
 static const struct keytab node_tab = KEYTAB(node_keys);
 
@@ -2498,10 +2930,12 @@ static void parse_node(struct ld *l, struct graph *gr)
 	size_t errors = l->es.nerrs, inner = l->inner_errs;
 	bool replayed = l->es.nframes > 0;
 	struct pos alias = l->es.alias_pos;
+	size_t evals = l->es.axis_evals;
 	n->pos = l->es.ev.pos;
 	if (l->nested)
 		*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = n;
 	parse_keys(l, &node_tab, n, "in a node", &s);
+	n->dynamic = l->es.axis_evals != evals;
 	if (n->kind == NK_COUNT && s.unknown == 0) {
 		char kinds[256];
 		list_names(node_kind_names, NK_COUNT, kinds, sizeof kinds);
@@ -2529,6 +2963,122 @@ static void parse_node(struct ld *l, struct graph *gr)
 		*VEC_PUSH(g->replayed, g->nreplayed, g->capreplayed) =
 			(struct replayed_node){n, alias};
 	}
+}
+
+/* ---------------------------------------------------------------------
+ * Generators: {for: {i: RANGE}, nodes: [...]} in a list of nodes
+ */
+
+/* for: {VAR: RANGE}: the variable's name into var and its values into range; false after an error. */
+static bool generator_for(struct ld *l, char *var, size_t varlen, struct axis *range)
+{
+	static const char what[] = "a variable and its values, such as {i: {from: 0, to: 15}}";
+	struct pos pos = l->es.ev.pos;
+	if (!want_map(l, what, "for"))
+		return false;
+	bool ok = false;
+	size_t nvars = 0;
+	next(l);
+	while (!l->es.fatal && l->es.ev.type != EV_MAP_END) {
+		struct pos kpos = l->es.ev.pos;
+		if (!is_scalar(l)) {
+			expected(l, "a variable name", "for");
+			skip_value(l);
+			continue;
+		}
+		if (nvars++) {
+			err(l, kpos, "a generator has one variable, found '%.60s' and '%.60s' (nest "
+			    "generators for more)", var, l->es.ev.value);
+			next(l);
+			skip_value(l);
+			ok = false;
+			continue;
+		}
+		snprintf(var, varlen, "%s", l->es.ev.value);
+		next(l);
+		long slot = load_is_name(var) ? ev_slot(&l->es, var) : -1;
+		if (slot < 0)
+			err(l, kpos, "generator variable '%.60s' is not a name expressions can use (a "
+			    "letter or '_', then letters, digits or '_')", var);
+		else if (l->es.is_axis[slot])
+			err(l, kpos, "generator variable '%.60s' is an axis of the file (give the "
+			    "generator a name of its own)", var);
+		else if (l->es.bound[slot])
+			err(l, kpos, "generator variable '%.60s' is already that of a generator around "
+			    "this one", var);
+		if (slot < 0 || l->es.is_axis[slot] || l->es.bound[slot]) {
+			skip_value(l);
+			continue;
+		}
+		ok = load_range(&l->es, l->sw, range, var);
+	}
+	next(l);
+	if (nvars == 0)
+		err(l, pos, "'for' names no variable (expected %s)", what);
+	return ok;
+}
+
+/*
+ * A generator: its nodes, read again from the file once per value of its
+ * variable (ev_mark, ev_rewind), into the graph of the list it is in.  In
+ * a plain load, the first one makes the file a template.
+ */
+static void parse_generator(struct ld *l, struct graph *gr)
+{
+	struct pos pos = l->es.ev.pos;
+	if (l->sw == NULL) {
+		ev_want_template(&l->es);
+		return;
+	}
+	char var[128] = "";
+	struct axis range = {0};
+	next(l);                        /* the key 'for' */
+	next(l);
+	bool ok = generator_for(l, var, sizeof var, &range);
+	bool seen = false;
+	while (!l->es.fatal && l->es.ev.type != EV_MAP_END) {
+		struct pos kpos = l->es.ev.pos;
+		if (!is_scalar(l) || strcmp(l->es.ev.value, "nodes") != 0 || seen) {
+			if (is_scalar(l) && strcmp(l->es.ev.value, "nodes") == 0)
+				err(l, kpos, "duplicate key 'nodes' in a generator");
+			else if (is_scalar(l) && strcmp(l->es.ev.value, "for") == 0)
+				err(l, kpos, "duplicate key 'for' in a generator");
+			else if (!l->es.ev.bad)
+				err(l, kpos, "unknown key '%.60s' in a generator (it takes 'for', then "
+				    "'nodes')", is_scalar(l) ? l->es.ev.value : "?");
+			skip_value(l);
+			skip_value(l);
+			continue;
+		}
+		seen = true;
+		next(l);
+		struct ev_mark m;
+		if (!want_seq(l, "a list of nodes", "nodes"))
+			continue;
+		if (!ev_mark(&l->es, &m)) {
+			err(l, l->es.ev.pos, "a generator cannot be inside an anchored node, nor its "
+			    "nodes an alias");
+			skip_value(l);
+			continue;
+		}
+		if (!ok) {
+			skip_value(l);
+			continue;
+		}
+		long slot = ev_slot(&l->es, var);
+		for (size_t i = 0; i < range.nvalues && !l->es.fatal; i++) {
+			if (i)
+				ev_rewind(&l->es, &m, pos);
+			ev_bind(&l->es, slot, range.values[i]);
+			parse_node_list(l, gr, "nodes");
+		}
+		ev_unbind(&l->es, slot);
+	}
+	next(l);
+	if (!seen && !l->es.fatal)
+		err(l, pos, "missing key 'nodes' in a generator ({for: {i: ...}, nodes: [...]})");
+	free(range.values);
+	free(range.labels);
 }
 
 /* ---------------------------------------------------------------------
@@ -2682,22 +3232,22 @@ static void key_cmp_from(struct ld *l, void *obj, const struct keydef *kd, struc
 	get_num(l, kd->name, &c->differ_from);
 }
 
-/* The order of enum cmp_op first: key i is op i. */
+/* The order of enum bound_op first: key i is op i. */
 static const struct keydef cmp_keys[] = {
-	{"eq", key_cmp_op, CMP_EQ},
-	{"lt", key_cmp_op, CMP_LT},
-	{"le", key_cmp_op, CMP_LE},
-	{"gt", key_cmp_op, CMP_GT},
-	{"ge", key_cmp_op, CMP_GE},
-	{"near", key_cmp_op, CMP_NEAR},
+	{"eq", key_cmp_op, BOUND_EQ},
+	{"lt", key_cmp_op, BOUND_LT},
+	{"le", key_cmp_op, BOUND_LE},
+	{"gt", key_cmp_op, BOUND_GT},
+	{"ge", key_cmp_op, BOUND_GE},
+	{"near", key_cmp_op, BOUND_NEAR},
 	{"rtol", key_cmp_rtol, 0},
 	{"atol", key_cmp_atol, 0},
 	{"from", key_cmp_from, 0},
 };
 static const struct keytab cmp_tab = KEYTAB(cmp_keys);
-#define CMP_OPS ((1u << CMP_COUNT) - 1)
-#define CMP_TOL_BITS (3u << CMP_COUNT)
-#define CMP_FROM_BIT (1u << (CMP_COUNT + 2))
+#define CMP_OPS ((1u << BOUND_COUNT) - 1)
+#define CMP_TOL_BITS (3u << BOUND_COUNT)
+#define CMP_FROM_BIT (1u << (BOUND_COUNT + 2))
 static const char cmp_what[] =
 	"{eq: v}, {lt: v}, {le: v}, {gt: v}, {ge: v} or {near: v, rtol: r, atol: a}";
 
@@ -2717,9 +3267,9 @@ static void key_check_reduce(struct ld *l, void *obj, const struct keydef *kd, s
 		}
 		/* a bare number: the figure equals it */
 		if (is_scalar(l) && !is_null(l)) {
-			c->cmp.bound[CMP_EQ].ref.idx = -1;
-			if (get_num(l, kd->name, &c->cmp.bound[CMP_EQ].value))
-				c->cmp.ops = 1u << CMP_EQ;
+			c->cmp.bound[BOUND_EQ].ref.idx = -1;
+			if (get_num(l, kd->name, &c->cmp.bound[BOUND_EQ].value))
+				c->cmp.ops = 1u << BOUND_EQ;
 			return;
 		}
 		char what[200];
@@ -2735,12 +3285,12 @@ static void key_check_reduce(struct ld *l, void *obj, const struct keydef *kd, s
 		return;
 	if (!(s.mask & CMP_OPS))
 		err(l, s.pos, "'%s' needs a bound: %s", kd->name, cmp_what);
-	for (int i = CMP_COUNT; i < CMP_COUNT + 2; i++)
-		if ((s.mask & (1u << i)) && !(s.mask & (1u << CMP_NEAR)))
+	for (int i = BOUND_COUNT; i < BOUND_COUNT + 2; i++)
+		if ((s.mask & (1u << i)) && !(s.mask & (1u << BOUND_NEAR)))
 			err(l, s.at[i], "'%s' goes with 'near' in '%s' ({near: v, %s: t})",
 			    cmp_keys[i].name, kd->name, cmp_keys[i].name);
 	if ((s.mask & CMP_FROM_BIT) && !differ)
-		err(l, s.at[CMP_COUNT + 2], "'from' goes with 'differ' ({differ: {from: v, eq: 0}})");
+		err(l, s.at[BOUND_COUNT + 2], "'from' goes with 'differ' ({differ: {from: v, eq: 0}})");
 	else if (differ && !(s.mask & CMP_FROM_BIT))
 		err(l, s.pos, "missing key 'from' in 'differ' (the value the elements are "
 		    "compared with)");
@@ -2793,6 +3343,7 @@ static void key_checks(struct ld *l, void *obj, const struct keydef *kd, struct 
 		struct check *c = VEC_PUSH(g->checks, g->nchecks, g->capchecks);
 		struct seen s;
 		size_t errors = l->es.nerrs;
+		size_t evals = l->es.axis_evals;
 		c->pos = l->es.ev.pos;
 		c->buffer.idx = -1;
 		c->ref.idx = -1;
@@ -2803,6 +3354,7 @@ static void key_checks(struct ld *l, void *obj, const struct keydef *kd, struct 
 			    "differ or finite");
 		two_forms(l, &check_tab, &s, CHECK_TESTS, "a check", "test");
 		c->bad = l->es.nerrs != errors;
+		c->dynamic = l->es.axis_evals != evals;
 	}
 	next(l);
 }
@@ -2877,6 +3429,13 @@ static void key_run_skip(struct ld *l, void *obj, const struct keydef *kd, struc
 	get_text(l, "a reason for skipping", kd->name, &((struct run_defaults *)obj)->skip, NULL);
 }
 
+static void key_run_persisting(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct run_defaults *r = obj;
+	r->has_persisting_l2 = get_size(l, kd->name, UINT64_MAX, &r->persisting_l2,
+					&r->persisting_l2_pos);
+}
+
 static const struct keydef run_keys[] = {
 	{"repeat", key_run_repeat, 0},
 	{"warmup", key_run_warmup, 0},
@@ -2885,6 +3444,7 @@ static const struct keydef run_keys[] = {
 	{"instantiate", key_run_instantiate, 0},
 	{"expect", key_run_expect, 0},
 	{"skip", key_run_skip, 0},
+	{"persisting_l2", key_run_persisting, 0},
 };
 static const struct keytab run_tab = KEYTAB(run_keys);
 
@@ -2934,6 +3494,54 @@ static void key_edges(struct ld *l, void *obj, const struct keydef *kd, struct p
 	parse_edges(l, ((struct gdef *)obj)->root, kd->name);
 }
 
+/*
+ * axes: a plain load stops here (the file is a template); a template
+ * reads its axes before its points, and its points pass them by.
+ */
+static void key_axes(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	if (l->sw == NULL)
+		ev_want_template(&l->es);
+	else if (l->axes_pass)
+		load_axes(&l->es, l->sw);
+	else
+		skip_value(l);
+}
+
+static void key_tp_bytes(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct throughput_decl *t = obj;
+	struct pos pos;
+	t->has_bytes = get_nonneg(l, kd->name, &t->bytes, &pos);
+}
+
+static void key_tp_items(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct throughput_decl *t = obj;
+	struct pos pos;
+	t->has_items = get_nonneg(l, kd->name, &t->items, &pos);
+}
+
+static const struct keydef throughput_keys[] = {
+	{"bytes", key_tp_bytes, 0},
+	{"items", key_tp_items, 0},
+};
+static const struct keytab throughput_tab = KEYTAB(throughput_keys);
+
+/* throughput: {bytes: N, items: N}, one of them at least. */
+static void key_throughput(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct gdef *g = obj;
+	struct seen s;
+	g->throughput.pos = kpos;
+	if (!want_map(l, "a mapping {bytes: N, items: N}", kd->name))
+		return;
+	parse_keys(l, &throughput_tab, &g->throughput, "in 'throughput'", &s);
+	if (s.mask == 0 && s.unknown == 0)
+		err(l, s.pos, "empty 'throughput' (expected bytes, items or both: what one launch "
+		    "moves and processes)");
+}
+
 static const struct keydef top_keys[] = {
 	{"cugraphrun", key_version, 0},
 	{"name", key_name, 0},
@@ -2946,6 +3554,8 @@ static const struct keydef top_keys[] = {
 	{"edges", key_edges, 0},
 	{"checks", key_checks, 0},
 	{"run", key_run, 0},
+	{"axes", key_axes, 0},
+	{"throughput", key_throughput, 0},
 };
 static const struct keytab top_tab = KEYTAB(top_keys);
 
@@ -3013,14 +3623,34 @@ static void assign_ids(struct ld *l)
 	strmap_free(given);
 }
 
-static void ld_free(struct ld *l)
+/* What a model's reading leaves behind in the loader, but the event source. */
+static void ld_model_free(struct ld *l)
 {
 	free(l->tmpl);
-	ev_free(&l->es);
+	l->tmpl = NULL;
 	arena_free(&l->scratch);
 	names_free(&l->modules);
 	names_free(&l->buffers);
 	names_free(&l->conditions);
+	memset(&l->modules, 0, sizeof l->modules);
+	memset(&l->buffers, 0, sizeof l->buffers);
+	memset(&l->conditions, 0, sizeof l->conditions);
+	l->nested = false;
+	l->nodes = NULL;
+	l->nnodes = l->capnodes = 0;
+	memset(l->auto_counts, 0, sizeof l->auto_counts);
+	l->renumber = false;
+	l->last_kernel = NULL;
+	l->last_kernel_len = 0;
+	l->last_ref = NULL;
+	l->last_ref_len = 0;
+	l->g = NULL;
+}
+
+static void ld_free(struct ld *l)
+{
+	ld_model_free(l);
+	ev_free(&l->es);
 }
 
 /* A loader for the file called name, its input not yet set. */
@@ -3031,26 +3661,159 @@ static void ld_init(struct ld *l, const char *name, const struct load_limits *li
 	ev_init(&l->es, name, limits, d);
 }
 
-/* l's input is set: read it into a new definition named name, or NULL. */
-static struct gdef *load(struct ld *l, const char *name)
+/* One model from l's events (the file, or a template's point), or NULL. */
+static struct gdef *load_model(struct ld *l, const char *name)
 {
 	l->g = gdef_new(name);
 	struct module *builtin = VEC_PUSH(l->g->modules, l->g->nmodules, l->g->capmodules);
 	builtin->name = gdef_strdup(l->g, "builtin");
 	builtin->builtin = true;
+	size_t errors = l->es.nerrs;
 	bool ok = parse_stream(l);
 	if (ok)
 		assign_ids(l);
-	ld_free(l);
+	struct gdef *g = l->g;
+	g->load_errors = l->es.nerrs - errors;
+	ld_model_free(l);
 	if (!ok) {
-		gdef_free(l->g);
+		gdef_free(g);
 		return NULL;
 	}
-	return l->g;
+	return g;
 }
 
-struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
-			      const struct load_limits *limits, struct diag *d)
+/* l's input is set: read it into a new definition named name, or NULL (and *restart). */
+static struct gdef *load(struct ld *l, const char *name, bool *restart)
+{
+	struct gdef *g = load_model(l, name);
+	*restart = l->es.restart;
+	ld_free(l);
+	return g;
+}
+
+/* A plain file's one model as a sweep of one point without axes. */
+static struct sweep *one_point(struct gdef *g)
+{
+	if (g == NULL)
+		return NULL;
+	struct sweep *sw = sweep_new();
+	sw->npoints = 1;
+	sw->index = xcalloc(1, sizeof *sw->index);
+	sw->labels = xcalloc(1, sizeof *sw->labels);
+	sw->labels[0] = arena_strdup(&sw->arena, "");
+	sw->models = xcalloc(1, sizeof *sw->models);
+	sw->models[0] = g;
+	return sw;
+}
+
+/* axes: alone, before the points: every other key is passed by, unread. */
+static void read_axes(struct ld *l)
+{
+	next(l);                        /* stream start */
+	next(l);
+	if (l->es.fatal || l->es.ev.type != EV_DOC_START)
+		return;
+	next(l);
+	if (l->es.ev.type != EV_MAP)
+		return;
+	struct mapiter it;
+	bool seen = false;
+	map_open(l, &it, &top_tab);
+	while (map_key(l, &it)) {
+		if (!seen && it.index >= 0 && strcmp(it.key, "axes") == 0) {
+			seen = true;
+			load_axes(&l->es, l->sw);
+		} else {
+			skip_value(l);
+		}
+	}
+}
+
+/*
+ * A template (load_events.h: TEMPLATES): its events recorded once, its
+ * axes read, the command line's applied, the points enumerated, then one
+ * model per point, each read from the recorded events with the point's
+ * values bound.  The first point's errors are said as a plain file's,
+ * the others' with the point's label.  After a fatal error (the format
+ * version, a limit) no further point is read: each would say it again.
+ */
+static struct sweep *load_template(const char *name, const char *text, size_t len,
+				   const struct load_limits *lim, const struct axis_arg *args,
+				   size_t nargs, bool first_only, struct diag *d)
+{
+	struct ld l;
+	ld_init(&l, name, lim, d);
+	ev_input_string(&l.es, text, len);
+	struct sweep *sw = sweep_new();
+	l.sw = l.es.sw = sw;
+	unsigned before = d->nerrors;
+	bool ok = ev_record(&l.es);
+	if (ok) {
+		ev_replay_start(&l.es, false);
+		l.axes_pass = true;
+		read_axes(&l);
+		l.axes_pass = false;
+		ok = !l.es.fatal && d->nerrors == before;
+	}
+	if (ok && nargs) {
+		ev_note_names(&l.es);
+		ok = sweep_apply_args(sw, args, nargs, d);
+	}
+	ok = ok && sweep_enumerate(sw, d);
+	if (!ok) {
+		ld_free(&l);
+		sweep_free(sw);
+		return NULL;
+	}
+	long *slots = xcalloc(sw->naxes ? sw->naxes : 1, sizeof *slots);
+	for (size_t a = 0; a < sw->naxes; a++) {
+		slots[a] = ev_slot(&l.es, sw->axes[a].name);
+		l.es.is_axis[slots[a]] = true;
+	}
+	sw->models = xcalloc(sw->npoints, sizeof *sw->models);
+	sw->eval_s = xcalloc(sw->npoints, sizeof *sw->eval_s);
+	const char *prefix = d->prefix;
+	/* all points together read at most SWEEP_MAX_EVENTS: each alone is bounded already */
+	size_t events = 0;
+	for (size_t k = 0; k < (first_only ? 1 : sw->npoints); k++) {
+		if (events > SWEEP_MAX_EVENTS) {
+			d->prefix = prefix;
+			diag_error(d, (struct pos){1, 1}, "the %zu points of the sweep read more "
+				   "than %d YAML events in all (%s is point %zu)", sw->npoints,
+				   SWEEP_MAX_EVENTS, sw->labels[k], k + 1);
+			break;
+		}
+		double t = monotime();
+		ev_replay_start(&l.es, true);
+		for (size_t a = 0; a < sw->naxes; a++)
+			ev_bind(&l.es, slots[a], *sweep_value(sw, k, a));
+		d->prefix = k ? sw->labels[k] : NULL;
+		sw->models[k] = load_model(&l, name);
+		sw->eval_s[k] = monotime() - t;
+		events += l.es.raw_read + l.es.alias_events;
+		if (sw->models[k] == NULL && l.es.fatal)
+			break;
+	}
+	d->prefix = prefix;
+	free(slots);
+	ld_free(&l);
+	if (sw->models[0] == NULL) {
+		sweep_free(sw);
+		return NULL;
+	}
+	return sw;
+}
+
+/* Is there "${" in text? */
+static bool has_expr(const char *text, size_t len)
+{
+	return len >= 2 && memmem(text, len, "${", 2) != NULL;
+}
+
+/* sweep_load_string, or with first_only the first point's model alone (gdef_load_string). */
+static struct sweep *load_string(const char *name, const char *text, size_t len,
+				 const struct load_limits *limits, const struct axis_arg *args,
+				 size_t nargs, bool first_only, struct diag *d)
 {
 	if (limits == NULL)
 		limits = &load_default_limits;
@@ -3059,10 +3822,58 @@ struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 			   limits->max_file_size);
 		return NULL;
 	}
-	struct ld l;
-	ld_init(&l, name, limits, d);
-	ev_input_string(&l.es, text, len);
-	return load(&l, name);
+	if (nargs == 0 && !has_expr(text, len)) {
+		struct ld l;
+		bool restart;
+		ld_init(&l, name, limits, d);
+		ev_input_string(&l.es, text, len);
+		struct gdef *g = load(&l, name, &restart);
+		if (!restart)
+			return one_point(g);
+	}
+	return load_template(name, text, len, limits, args, nargs, first_only, d);
+}
+
+struct sweep *sweep_load_string(const char *name, const char *text, size_t len,
+				const struct load_limits *limits, const struct axis_arg *args,
+				size_t nargs, struct diag *d)
+{
+	return load_string(name, text, len, limits, args, nargs, false, d);
+}
+
+struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
+			      const struct load_limits *limits, struct diag *d)
+{
+	return sweep_first(load_string(name, text, len, limits, NULL, 0, true, d));
+}
+
+struct gdef *sweep_first(struct sweep *sw)
+{
+	if (sw == NULL)
+		return NULL;
+	struct gdef *g = sw->models[0];
+	sw->models[0] = NULL;
+	sweep_free(sw);
+	return g;
+}
+
+/* len bytes of fd from its start, or NULL with errno. */
+static char *read_from_start(int fd, size_t len)
+{
+	char *buf = xmalloc(len ? len : 1);
+	for (size_t done = 0; done < len;) {
+		ssize_t n = pread(fd, buf + done, len - done, (off_t)done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			free(buf);
+			return NULL;
+		}
+		done += (size_t)n;
+	}
+	return buf;
 }
 
 /* The rest of fd into a buffer, for what cannot be streamed by size (pipes, procfs). */
@@ -3098,8 +3909,13 @@ static char *read_all(int fd, size_t max, size_t *lenp, bool *too_large)
 	return buf;
 }
 
-/* A regular file is streamed into libyaml (see ev_input_fd); the rest are read whole. */
-struct gdef *gdef_load(const char *path, struct diag *d)
+/*
+ * A regular file is streamed into libyaml (see ev_input_fd); the rest are
+ * read whole.  A template is read whole too, once it is known to be one.
+ */
+/* sweep_load, or with first_only the first point's model alone (gdef_load). */
+static struct sweep *load_path(const char *path, const struct axis_arg *args, size_t nargs,
+			       bool first_only, struct diag *d)
 {
 	const struct load_limits *lim = &load_default_limits;
 	/* "-" is standard input (a copy of the descriptor, closed like any). */
@@ -3120,12 +3936,26 @@ struct gdef *gdef_load(const char *path, struct diag *d)
 	}
 	/* (procfs and the like say 0 bytes, and are read to their end below) */
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		struct ld l;
-		ld_init(&l, path, lim, d);
-		ev_input_fd(&l.es, fd, (size_t)st.st_size);
-		struct gdef *g = load(&l, path);
+		size_t size = (size_t)st.st_size;
+		bool restart = nargs > 0;
+		struct sweep *sw = NULL;
+		if (!restart) {
+			struct ld l;
+			ld_init(&l, path, lim, d);
+			ev_input_fd(&l.es, fd, size);
+			sw = one_point(load(&l, path, &restart));
+		}
+		if (restart) {
+			char *text = read_from_start(fd, size);
+			if (text == NULL)
+				diag_error(d, nopos, "cannot read %s: %s", path, strerror(errno));
+			else
+				sw = load_template(path, text, size, lim, args, nargs, first_only,
+						   d);
+			free(text);
+		}
 		close(fd);
-		return g;
+		return sw;
 	}
 	size_t len = 0;
 	bool too_large;
@@ -3140,7 +3970,18 @@ struct gdef *gdef_load(const char *path, struct diag *d)
 			diag_error(d, nopos, "cannot read %s: %s", path, strerror(e));
 		return NULL;
 	}
-	struct gdef *g = gdef_load_string(path, buf, len, lim, d);
+	struct sweep *sw = load_string(path, buf, len, lim, args, nargs, first_only, d);
 	free(buf);
-	return g;
+	return sw;
+}
+
+struct sweep *sweep_load(const char *path, const struct axis_arg *args, size_t nargs,
+			 struct diag *d)
+{
+	return load_path(path, args, nargs, false, d);
+}
+
+struct gdef *gdef_load(const char *path, struct diag *d)
+{
+	return sweep_first(load_path(path, NULL, 0, true, d));
 }

@@ -6,7 +6,8 @@
  * validator's.  The loader is load.c (the scalars, the mappings, the
  * format's tables) and load_events.c (libyaml's events, anchors and
  * aliases, behind the private load_events.h); <yaml.h> is included by
- * those and nowhere else.
+ * those and, for reading JSON reports back (--compare, a suite's
+ * per-point JUnit), by compare_read.c; nowhere else.
  */
 #ifndef CGR_LOAD_H
 #define CGR_LOAD_H
@@ -16,6 +17,9 @@
 #include "diag.h"
 #include "load_limits.h"
 #include "model.h"
+
+struct sweep;
+struct axis_arg;
 
 /*
  * Load the file at path.  Errors go to d.  Returns the definition (the
@@ -28,5 +32,25 @@ struct gdef *gdef_load(const char *path, struct diag *d);
 /* The same from memory; name is what messages call the file. */
 struct gdef *gdef_load_string(const char *name, const char *text, size_t len,
 			      const struct load_limits *limits, struct diag *d);
+
+/*
+ * Load the file at path as a sweep (sweep.h): its axes (the file's axes:
+ * with args, the command line's -a and --set, over them), its points,
+ * and one model per point in sw->models, NULL where a point could not be
+ * read.  A file that is no template (no ${...}, axes: or generator) is
+ * read as gdef_load reads it, into a sweep of one point and no axes.
+ * Errors of the first point are said as a plain file's, the others'
+ * labelled with their point.  NULL when nothing usable was read (as
+ * gdef_load, and when the first point could not be read at all).  As
+ * gdef_load, a result may carry errors: check d->nerrors.  Of a template
+ * gdef_load and gdef_load_string read the first point's model alone.
+ */
+struct sweep *sweep_load(const char *path, const struct axis_arg *args, size_t nargs,
+			 struct diag *d);
+struct sweep *sweep_load_string(const char *name, const char *text, size_t len,
+				const struct load_limits *limits, const struct axis_arg *args,
+				size_t nargs, struct diag *d);
+/* The first point's model, taken out of sw, which is freed (NULL: NULL). */
+struct gdef *sweep_first(struct sweep *sw);
 
 #endif

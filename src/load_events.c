@@ -19,7 +19,9 @@
 #include <yaml.h>
 
 #include "load_events.h"
+#include "scalar.h"
 #include "strmap.h"
+#include "sweep.h"
 #include "xmalloc.h"
 
 /* One recorded event of an anchored node. */
@@ -48,6 +50,21 @@ struct anchor {
 /* A replay in progress. */
 struct frame {
 	size_t next, end;
+};
+
+/* One event of a template file, recorded once (ev_record). */
+struct raw {
+	enum evtype type;
+	bool quoted;
+	bool expr;              /* SCALAR: holds "${" */
+	bool failed;            /* its template did not compile (reported) */
+	bool uses_axis;         /* its template reads an axis */
+	struct pos pos, end;
+	char *value;            /* SCALAR: the text; ALIAS: the name (owned) */
+	size_t len;
+	char *anchor;           /* the anchor on it, or NULL (owned) */
+	struct tmpl *t;         /* compiled on its first replay */
+	long *slots;            /* the slot of each of t's names */
 };
 
 static const struct pos nopos;
@@ -134,18 +151,64 @@ static struct pos offset_pos(const struct evsrc *es, size_t off)
 	return p;
 }
 
-/* The byte at offset off of the input, or -1: the file is read again. */
-static int byte_at(const struct evsrc *es, size_t off)
+/* The byte at off of the input, or -1. */
+static int input_byte(const struct evsrc *es, size_t off)
 {
 	if (off >= es->len)
 		return -1;
 	if (es->text)
 		return (unsigned char)es->text[off];
 	unsigned char c;
-	ssize_t n;
-	while ((n = pread(es->fd, &c, 1, (off_t)off)) < 0 && errno == EINTR)
-		;
-	return n == 1 ? c : -1;
+	return pread(es->fd, &c, 1, (off_t)off) == 1 ? c : -1;
+}
+
+/*
+ * YAML's own syntax cuts through an unquoted expression: in flow style a
+ * '{', '}', '[', ']' or ',' of it is YAML's, anywhere a ": " or " #".
+ * When the parser stopped inside one (a "${" before the problem on its
+ * line, not closed before it), say that it needs quotes, quoting it.
+ */
+static void expr_hint(const struct evsrc *es, size_t at, bool flow, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	size_t start = SIZE_MAX;
+	for (size_t i = at + 1, back = 0; i-- > 0 && back < 512; back++) {
+		int c = input_byte(es, i);
+		if (c == '\n' || c < 0)
+			break;
+		if (c == '}' && i < at)
+			break;
+		if (c == '$' && input_byte(es, i + 1) == '{') {
+			start = i;
+			break;
+		}
+	}
+	if (start == SIZE_MAX)
+		return;
+	char text[64];
+	size_t n = 0;
+	int depth = 0;
+	for (size_t i = start; n + 4 < sizeof text; i++) {
+		int c = input_byte(es, i);
+		if (c < 0 || c == '\n')
+			break;
+		text[n++] = (char)c;
+		if (c == '{')
+			depth++;
+		else if (c == '}' && --depth == 0)
+			break;
+	}
+	if (depth != 0 && n + 4 >= sizeof text) {
+		memcpy(text + n, "...", 3);
+		n += 3;
+	}
+	text[n] = '\0';
+	if (flow)
+		snprintf(buf, len, "; in flow style ([...] or {...}) an expression must be quoted: \"%s\"",
+			 text);
+	else
+		snprintf(buf, len, "; an expression holding ': ', ' #' or a flow indicator must be "
+			 "quoted: \"%s\"", text);
 }
 
 static __attribute__((cold)) void yaml_failed(struct evsrc *es)
@@ -170,21 +233,25 @@ static __attribute__((cold)) void yaml_failed(struct evsrc *es)
 			      "the file is not UTF-8 text: %s (at byte %zu)", problem,
 			      p->problem_offset);
 		break;
-	default:
+	default: {
 		/* A tab where YAML wants indentation: say so, in YAML's words and ours. */
 		if (p->problem && strcmp(p->problem, "found character that cannot start any token") == 0 &&
-		    byte_at(es, p->problem_mark.index) == '\t') {
+		    input_byte(es, p->problem_mark.index) == '\t') {
 			fatal(es, mkpos(p->problem_mark), "invalid YAML: a tab, where YAML wants "
 			      "spaces: YAML indents with spaces only; replace the tab with spaces");
 			break;
 		}
+		char hint[160];
+		bool flow = p->context && strstr(p->context, "flow") != NULL;
+		expr_hint(es, p->problem_mark.index, flow, hint, sizeof hint);
 		if (p->context)
-			fatal(es, mkpos(p->problem_mark), "invalid YAML: %s (%s at %u:%u)",
+			fatal(es, mkpos(p->problem_mark), "invalid YAML: %s (%s at %u:%u)%s",
 			      problem, p->context, mkpos(p->context_mark).line,
-			      mkpos(p->context_mark).col);
+			      mkpos(p->context_mark).col, hint);
 		else
-			fatal(es, mkpos(p->problem_mark), "invalid YAML: %s", problem);
+			fatal(es, mkpos(p->problem_mark), "invalid YAML: %s%s", problem, hint);
 		break;
+	}
 	}
 }
 
@@ -295,8 +362,28 @@ static void record(struct evsrc *es)
  * then fails), so each event is parsed one ahead, and one that a syntax
  * error follows is never handled: its complaints would only be noise.
  */
+static bool raw_event(struct evsrc *es);
+
+/* What every event from libyaml or the raw log goes through: anchors, depth, the log. */
+static inline __attribute__((always_inline)) bool event_tail(struct evsrc *es,
+							       const char *anchor)
+{
+	struct ev *v = &es->ev;
+	if (anchor)
+		open_anchor(es, anchor);
+	if (v->type == EV_SEQ || v->type == EV_MAP)
+		es->raw_depth++;
+	else if (v->type == EV_SEQ_END || v->type == EV_MAP_END)
+		es->raw_depth--;
+	if (es->nopen > 0)
+		record(es);
+	return true;
+}
+
 static bool parse_event(struct evsrc *es)
 {
+	if (es->from_raw)
+		return raw_event(es);
 	/* The look-ahead becomes current; the old current's slot takes the next. */
 	yaml_event_t *e = &es->yev[es->cur ^ 1], *ahead = &es->yev[es->cur];
 	yaml_event_delete(ahead);
@@ -370,15 +457,7 @@ static bool parse_event(struct evsrc *es)
 		v->type = EV_MAP_END;
 		break;
 	}
-	if (anchor)
-		open_anchor(es, anchor);
-	if (v->type == EV_SEQ || v->type == EV_MAP)
-		es->raw_depth++;
-	else if (v->type == EV_SEQ_END || v->type == EV_MAP_END)
-		es->raw_depth--;
-	if (es->nopen > 0)
-		record(es);
-	return true;
+	return event_tail(es, anchor);
 }
 
 /* Charge n events of an alias written in the document against the budget. */
@@ -463,6 +542,8 @@ void ev_advance(struct evsrc *es, bool expand)
 void ev_skip_value_ex(struct evsrc *es, bool expand_after)
 {
 	unsigned level = 0;
+	/* a template's expressions inside a skipped value are not evaluated */
+	bool subst = es->subst;
 	for (;;) {
 		switch (es->ev.type) {
 		case EV_SEQ:
@@ -480,7 +561,9 @@ void ev_skip_value_ex(struct evsrc *es, bool expand_after)
 		default:
 			break;
 		}
+		es->subst = level == 0 && subst;
 		ev_advance(es, level == 0 ? expand_after : false);
+		es->subst = subst;
 		if (level == 0)
 			return;
 	}
@@ -546,6 +629,16 @@ static int read_file(void *data, unsigned char *buf, size_t size, size_t *nread)
 	}
 	es->unread -= (size_t)n;
 	*nread = (size_t)n;
+	/* "${" ahead: a template (see TEMPLATES); memchr keeps plain files at full speed */
+	if (n > 0 && !es->restart) {
+		const unsigned char *p = buf, *end = buf + n;
+		bool hit = es->last_byte == '$' && p[0] == '{';
+		while (!hit && (p = memchr(p, '$', (size_t)(end - p))) != NULL)
+			hit = ++p < end && *p == '{';
+		es->last_byte = buf[n - 1];
+		if (hit)
+			ev_want_template(es);
+	}
 	return 1;
 }
 
@@ -563,8 +656,415 @@ void ev_input_fd(struct evsrc *es, int fd, size_t size)
 	yaml_parser_set_input(&es->parser, read_file, es);
 }
 
+/* ------------------------------------------------------------------
+ * Templates (load_events.h: TEMPLATES)
+ */
+
+void ev_want_template(struct evsrc *es)
+{
+	es->restart = true;
+	es->fatal = true;
+}
+
+const char *ev_found(const struct ev *e, char *buf, size_t len)
+{
+	switch (e->type) {
+	case EV_SEQ:
+		return "a list";
+	case EV_MAP:
+		return "a mapping";
+	case EV_ALIAS:
+		return "an alias";
+	case EV_SCALAR:
+		break;
+	default:
+		return "nothing";
+	}
+	if (!e->quoted && is_null_scalar(e->value))
+		return "null";
+	size_t n = 0;
+	while (n < e->len && e->value[n] != '\n' && e->value[n] != '\0' && n < 40)
+		n++;
+	/* Cut at a character boundary. */
+	if (n < e->len)
+		while (n > 0 && ((unsigned char)e->value[n] & 0xc0) == 0x80)
+			n--;
+	const char *more = n < e->len ? "..." : "";
+	if (e->quoted)
+		snprintf(buf, len, "the string \"%.*s%s\"", (int)n, e->value, more);
+	else
+		snprintf(buf, len, "'%.*s%s'", (int)n, e->value, more);
+	return buf;
+}
+
+bool ev_next_is(const struct evsrc *es, const char *word)
+{
+	const char *value = NULL;
+	bool quoted = true;
+	/* a replay's events come first, then the raw log or libyaml's look-ahead */
+	for (size_t i = es->nframes; i-- > 0;) {
+		const struct frame *f = &es->frames[i];
+		if (f->next < f->end) {
+			const struct rec *r = &es->log[f->next];
+			if (r->type == EV_SCALAR) {
+				value = r->value;
+				quoted = r->quoted;
+			}
+			goto check;
+		}
+	}
+	if (es->from_raw) {
+		if (es->rnext < es->nraw && es->raw[es->rnext].type == EV_SCALAR) {
+			value = es->raw[es->rnext].value;
+			quoted = es->raw[es->rnext].quoted;
+		}
+	} else {
+		const yaml_event_t *y = &es->yev[es->cur ^ 1];
+		if (y->type == YAML_SCALAR_EVENT) {
+			value = (const char *)y->data.scalar.value;
+			quoted = y->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+		}
+	}
+check:
+	/* every node of a large file comes by here: its first key is rarely the word */
+	return value && !quoted && value[0] == word[0] && strcmp(value, word) == 0;
+}
+
+long ev_slot(struct evsrc *es, const char *name)
+{
+	if (es->slot_index == NULL)
+		es->slot_index = strmap_new(16);
+	long i = strmap_get(es->slot_index, name);
+	if (i >= 0)
+		return i;
+	char **np = VEC_PUSH(es->names, es->nslots, es->capslots);
+	*np = xstrdup(name);
+	i = (long)es->nslots - 1;
+	size_t n = (size_t)i;
+	*VEC_PUSH(es->vals, n, es->capvals) = expr_int(0);
+	n = (size_t)i;
+	*VEC_PUSH(es->bound, n, es->capbound) = false;
+	n = (size_t)i;
+	*VEC_PUSH(es->is_axis, n, es->capaxis) = false;
+	strmap_put(es->slot_index, *np, i, NULL);
+	return i;
+}
+
+void ev_bind(struct evsrc *es, long slot, struct expr_val v)
+{
+	es->vals[slot] = v;
+	es->bound[slot] = true;
+}
+
+void ev_unbind(struct evsrc *es, long slot)
+{
+	es->bound[slot] = false;
+}
+
+static long lookup_slot(void *ctx, const char *name)
+{
+	struct evsrc *es = ctx;
+	if (es->sw)
+		sweep_note_use(es->sw, name);
+	return ev_slot(es, name);
+}
+
+/*
+ * Where byte off of a scalar's text is in the file: exact when the scalar
+ * is written as it reads (one line, no escapes), else the scalar's start.
+ */
+static struct pos text_pos(const struct raw *r, size_t off)
+{
+	uint32_t chars = 0, upto = 0;
+	for (size_t i = 0; i < r->len; i++)
+		if (((unsigned char)r->value[i] & 0xc0) != 0x80) {
+			chars++;
+			if (i < off)
+				upto++;
+		}
+	bool exact = r->end.line == r->pos.line &&
+		r->end.col - r->pos.col == chars + (r->quoted ? 2 : 0);
+	if (!exact)
+		return r->pos;
+	return (struct pos){r->pos.line, r->pos.col + (r->quoted ? 1 : 0) + upto};
+}
+
+static __attribute__((cold)) void expr_error(struct evsrc *es, const struct raw *r,
+					     const struct expr_err *e)
+{
+	err(es, text_pos(r, e->off), "%s", e->msg);
+}
+
+/* Compile r's template once: its names' slots, which it is noted it reads. */
+static bool compile(struct evsrc *es, struct raw *r)
+{
+	struct expr_err e;
+	if (r->t == NULL)
+		r->t = tmpl_parse(r->value, r->len, &e);
+	if (r->t == NULL || !tmpl_link(r->t, lookup_slot, es, &e)) {
+		expr_error(es, r, &e);
+		r->failed = true;
+		return false;
+	}
+	size_t n = tmpl_nnames(r->t);
+	r->slots = xcalloc(n ? n : 1, sizeof *r->slots);
+	for (size_t i = 0; i < n; i++) {
+		r->slots[i] = ev_slot(es, tmpl_name(r->t, i, NULL));
+		r->uses_axis |= es->is_axis[r->slots[i]];
+	}
+	return true;
+}
+
+/* A name the template reads that has no value here: "unknown name", with a hint. */
+static __attribute__((cold)) void unbound(struct evsrc *es, const struct raw *r, size_t i)
+{
+	size_t off;
+	const char *name = tmpl_name(r->t, i, &off);
+	const char **known = xcalloc(es->nslots ? es->nslots : 1, sizeof *known);
+	size_t n = 0;
+	for (size_t s = 0; s < es->nslots; s++)
+		if (es->bound[s])
+			known[n++] = es->names[s];
+	const char *hint = diag_suggest(name, known, n);
+	if (hint)
+		err(es, text_pos(r, off), "unknown name '%.60s' (did you mean '%s'?)", name, hint);
+	else if (n == 0)
+		err(es, text_pos(r, off), "unknown name '%.60s' (the file has no axes: give "
+		    "it an axis, or -a %.60s=...)", name, name);
+	else
+		err(es, text_pos(r, off), "unknown name '%.60s'", name);
+	free(known);
+}
+
+/*
+ * The scalar r, its template evaluated: into es->ev, or a bad scalar after
+ * an error.  Keys too: {"${T}": 5} is an argument of the point's type.
+ */
+static void substitute(struct evsrc *es, struct raw *r)
+{
+	struct ev *v = &es->ev;
+	struct expr_err e;
+	struct expr_val res;
+	/* compiled once (ev_note_names may have parsed it already, not linked it) */
+	if (r->failed || (r->slots == NULL && !compile(es, r)))
+		goto bad;
+	for (size_t i = 0; i < tmpl_nnames(r->t); i++)
+		if (!es->bound[r->slots[i]]) {
+			unbound(es, r, i);
+			goto bad;
+		}
+	strbuf_truncate(&es->out, 0);
+	if (!tmpl_eval(r->t, es->vals, &es->out, &res, &e)) {
+		expr_error(es, r, &e);
+		goto bad;
+	}
+	if (tmpl_is_whole(r->t)) {
+		strbuf_truncate(&es->out, 0);
+		expr_format(&res, &es->out);
+	}
+	if (es->out.buf == NULL)
+		strbuf_grow(&es->out, 1);
+	v->value = es->out.buf;
+	v->len = es->out.len;
+	/* a value is no string for being an expression's: {grid: "${n}"} is a number */
+	v->quoted = r->quoted && tmpl_nexprs(r->t) == 0;
+	if (r->uses_axis)
+		es->axis_evals++;
+	return;
+bad:
+	v->value = "";
+	v->len = 0;
+	v->bad = true;
+}
+
+/* The next event from the raw log, as parse_event's from libyaml. */
+static bool raw_event(struct evsrc *es)
+{
+	if (es->rnext >= es->nraw) {
+		es->fatal = true;
+		return false;
+	}
+	struct raw *r = &es->raw[es->rnext++];
+	struct ev *v = &es->ev;
+	es->raw_read++;
+	*v = (struct ev){
+		.type = r->type, .pos = r->pos, .end = r->end, .value = r->value,
+		.len = r->len, .quoted = r->quoted, .target = -1,
+	};
+	if (r->type == EV_SCALAR && r->expr && es->subst)
+		substitute(es, r);
+	else if (r->type == EV_ALIAS)
+		v->target = resolve_alias(es, r->value, r->pos);
+	return event_tail(es, r->anchor);
+}
+
+void ev_note_names(struct evsrc *es)
+{
+	for (size_t i = 0; i < es->nraw; i++) {
+		struct raw *r = &es->raw[i];
+		struct expr_err e;
+		if (!r->expr || r->t || r->failed)
+			continue;
+		/* a template that does not compile says so when it is first read */
+		r->t = tmpl_parse(r->value, r->len, &e);
+		for (size_t k = 0; r->t && k < tmpl_nnames(r->t); k++)
+			sweep_note_use(es->sw, tmpl_name(r->t, k, NULL));
+	}
+}
+
+bool ev_record(struct evsrc *es)
+{
+	for (;;) {
+		yaml_event_t e;
+		if (!yaml_parser_parse(&es->parser, &e)) {
+			yaml_failed(es);
+			return false;
+		}
+		struct raw *r = VEC_PUSH(es->raw, es->nraw, es->capraw);
+		struct ev v = {.pos = mkpos(e.start_mark), .end = mkpos(e.end_mark), .target = -1};
+		const char *anchor = NULL, *value = NULL;
+		size_t len = 0;
+		switch (e.type) {
+		case YAML_NO_EVENT:
+		case YAML_STREAM_START_EVENT:
+			v.type = EV_STREAM_START;
+			break;
+		case YAML_STREAM_END_EVENT:
+			v.type = EV_STREAM_END;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			v.type = EV_DOC_START;
+			break;
+		case YAML_DOCUMENT_END_EVENT:
+			v.type = EV_DOC_END;
+			break;
+		case YAML_SCALAR_EVENT:
+			v.type = EV_SCALAR;
+			value = (const char *)e.data.scalar.value;
+			len = e.data.scalar.length;
+			v.quoted = e.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+			if (e.data.scalar.tag)
+				scalar_tag(es, &v, (const char *)e.data.scalar.tag);
+			anchor = (const char *)e.data.scalar.anchor;
+			break;
+		case YAML_ALIAS_EVENT:
+			v.type = EV_ALIAS;
+			value = (const char *)e.data.alias.anchor;
+			len = strlen(value);
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+			v.type = EV_SEQ;
+			anchor = (const char *)e.data.sequence_start.anchor;
+			if (e.data.sequence_start.tag)
+				collection_tag(es, &v, (const char *)e.data.sequence_start.tag,
+					       "tag:yaml.org,2002:seq", "sequence");
+			break;
+		case YAML_MAPPING_START_EVENT:
+			v.type = EV_MAP;
+			anchor = (const char *)e.data.mapping_start.anchor;
+			if (e.data.mapping_start.tag)
+				collection_tag(es, &v, (const char *)e.data.mapping_start.tag,
+					       "tag:yaml.org,2002:map", "mapping");
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+			v.type = EV_SEQ_END;
+			break;
+		case YAML_MAPPING_END_EVENT:
+			v.type = EV_MAP_END;
+			break;
+		}
+		r->type = v.type;
+		r->quoted = v.quoted;
+		r->pos = v.pos;
+		r->end = v.end;
+		r->len = len;
+		r->value = xmalloc(len + 1);
+		if (len)
+			memcpy(r->value, value, len);
+		r->value[len] = '\0';
+		r->expr = v.type == EV_SCALAR && tmpl_has_expr(r->value, len);
+		r->anchor = anchor ? xstrdup(anchor) : NULL;
+		bool end = e.type == YAML_STREAM_END_EVENT || e.type == YAML_NO_EVENT;
+		yaml_event_delete(&e);
+		if (end)
+			break;
+	}
+	es->from_raw = true;
+	return true;
+}
+
+void ev_replay_start(struct evsrc *es, bool subst)
+{
+	for (size_t i = 0; i < es->nlog; i++)
+		free(es->log[i].value);
+	es->nlog = 0;
+	es->log_expanded = 0;
+	for (size_t i = 0; i < es->nanchors; i++)
+		free(es->anchors[i].name);
+	es->nanchors = 0;
+	strmap_free(es->anchor_index);
+	es->anchor_index = NULL;
+	es->nopen = 0;
+	es->nframes = 0;
+	es->alias_events = 0;
+	es->depth = es->raw_depth = 0;
+	es->rnext = 0;
+	es->fatal = false;
+	es->subst = subst;
+	es->axis_evals = 0;
+	es->generated = 0;
+	es->raw_read = 0;
+	es->ev = (struct ev){.type = EV_NONE, .target = -1};
+}
+
+bool ev_mark(const struct evsrc *es, struct ev_mark *m)
+{
+	if (!es->from_raw || es->nopen > 0 || es->rnext == 0)
+		return false;
+	for (size_t i = 0; i < es->nframes; i++)
+		if (es->frames[i].next < es->frames[i].end)
+			return false;
+	m->raw = es->rnext - 1;
+	m->depth = es->depth;
+	m->raw_depth = es->raw_depth;
+	return true;
+}
+
+void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos)
+{
+	if (es->fatal)
+		return;
+	size_t max = es->lim->max_generated_events ? es->lim->max_generated_events : 10000000;
+	es->generated = sat_add(es->generated, es->rnext - m->raw);
+	if (es->generated > max) {
+		fatal(es, pos, "generators read more than %zu YAML events again (the limit for one "
+		      "point)", max);
+		return;
+	}
+	es->nframes = 0;
+	es->rnext = m->raw;
+	es->depth = m->depth - 1;
+	es->raw_depth = m->raw_depth - 1;
+	ev_next(es);
+}
+
 void ev_free(struct evsrc *es)
 {
+	for (size_t i = 0; i < es->nraw; i++) {
+		free(es->raw[i].value);
+		free(es->raw[i].anchor);
+		tmpl_free(es->raw[i].t);
+		free(es->raw[i].slots);
+	}
+	free(es->raw);
+	for (size_t i = 0; i < es->nslots; i++)
+		free(es->names[i]);
+	free(es->names);
+	free(es->vals);
+	free(es->bound);
+	free(es->is_axis);
+	strmap_free(es->slot_index);
+	strbuf_free(&es->out);
 	yaml_event_delete(&es->yev[0]);
 	yaml_event_delete(&es->yev[1]);
 	yaml_parser_delete(&es->parser);

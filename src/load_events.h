@@ -6,7 +6,8 @@
  * aliases (a log of the anchored nodes' events, their replays, the budget
  * of alias events and its limit), the nesting depth and its limit, and the
  * flag that stops everything after a fatal error, with the reporter that
- * sets it.  <yaml.h> is included here and by load*.c, nowhere else.
+ * sets it.  <yaml.h> is included here and by load*.c, and by the JSON
+ * reader compare_read.c; nowhere else.
  *
  * Aliases are hidden: while an anchored node is being parsed its events
  * are also recorded in the log; an alias replays the recorded events as if
@@ -23,6 +24,26 @@
  * The handlers call ev_next for every event of the file: it stays a call
  * of one out-of-line function (ev_advance), whose common case (an event
  * straight from libyaml, no alias, no anchor open) is a straight path.
+ *
+ * TEMPLATES.  A file with ${...} in it, an axes: section or a generator
+ * is a template (cugraphrun(5)): one model per point of its sweep.  Its
+ * events are recorded once (ev_record: libyaml parses the file once) in
+ * the raw log, then replayed through the ordinary loader once per point
+ * (ev_replay_start), with the point's values bound to the names of the
+ * expressions (ev_slot, ev_bind).  While replaying, a scalar that holds
+ * "${" is delivered as a plain scalar whose text is the template's value
+ * (expr.h), so every handler and its messages work unchanged, at the
+ * scalar's position; an error in an expression points at its column.
+ * Anchors and aliases work in a replay as in a plain load; a generator
+ * replays a stretch of the raw log again (ev_mark, ev_rewind).
+ *
+ * How a template is found without slowing plain files down: a regular
+ * file is read in libyaml's chunks (read_file), and each chunk is
+ * searched for "${" with memchr as it arrives, before libyaml scans it;
+ * the loader itself stops at an axes: key or a generator.  Either way the
+ * plain load stops as after a fatal error (es->fatal, with es->restart
+ * saying why) and the loader starts again in template mode.  Errors
+ * already given are given once: diag drops repeats.
  */
 #ifndef CGR_LOAD_EVENTS_H
 #define CGR_LOAD_EVENTS_H
@@ -34,6 +55,7 @@
 #include <yaml.h>
 
 #include "diag.h"
+#include "expr.h"
 #include "load_limits.h"
 
 /* The events the loader sees; ALIAS only when reading raw. */
@@ -67,9 +89,11 @@ struct ev {
 };
 
 struct rec;
+struct raw;
 struct anchor;
 struct frame;
 struct strmap;
+struct sweep;
 
 /* The event source of one file. */
 struct evsrc {
@@ -112,6 +136,25 @@ struct evsrc {
 	size_t nframes, capframes;  /* replays under way: nframes > 0 inside an alias */
 	struct pos alias_pos;       /* the alias written in the file that started them */
 	size_t alias_events;    /* charged against lim->max_alias_events */
+	/* TEMPLATES */
+	bool restart;           /* a plain load stopped: the file is a template */
+	bool from_raw;          /* events come from raw[], not libyaml */
+	bool subst;             /* evaluate ${...} while replaying */
+	unsigned char last_byte; /* read_file: the last byte of the chunk before */
+	struct raw *raw;        /* every event of the file, recorded once */
+	size_t nraw, capraw;
+	size_t rnext;           /* the next event of raw to deliver */
+	/* names of expressions: slot i is names[i], its value vals[i] */
+	struct strmap *slot_index;
+	char **names;
+	struct expr_val *vals;
+	bool *bound, *is_axis;
+	size_t nslots, capslots, capvals, capbound, capaxis;
+	struct strbuf out;      /* the evaluated text of the current scalar */
+	size_t axis_evals;      /* scalars evaluated that read an axis */
+	size_t generated;       /* events generators read again (lim->max_generated_events) */
+	size_t raw_read;        /* events of the raw log delivered since ev_replay_start */
+	struct sweep *sw;       /* names used are noted in it (sweep_note_use) */
 };
 
 /*
@@ -156,6 +199,58 @@ enum evtype ev_anchor_type(const struct evsrc *es, long anchor);
  * fatal error).
  */
 bool ev_replay_keys(struct evsrc *es, long anchor, struct pos pos);
+
+/*
+ * Is the event after the current one (a mapping's start) the plain
+ * scalar word, its first key?  Looks ahead without reading.
+ */
+bool ev_next_is(const struct evsrc *es, const char *word);
+
+/* The current event as messages show it: "a list", "'abc'", "null", ... */
+const char *ev_found(const struct ev *e, char *buf, size_t len);
+
+/* --- templates --- */
+
+/*
+ * A plain load stops here: the file is a template (see TEMPLATES).  Sets
+ * es->restart and stops the events as a fatal error does, silently.
+ */
+void ev_want_template(struct evsrc *es);
+
+/*
+ * Record every event of the input (a string) in the raw log; false after
+ * a YAML syntax error (reported, with the hint that an expression in flow
+ * style needs quotes when the parser stopped at one).  Then the events
+ * come from the log: ev_replay_start before each pass.
+ */
+bool ev_record(struct evsrc *es);
+/* Note in es->sw every name the recorded templates use (for -a of a new axis). */
+void ev_note_names(struct evsrc *es);
+/* Start delivering the raw log again from its first event, anchors forgotten. */
+void ev_replay_start(struct evsrc *es, bool subst);
+
+/* The slot of a name (made on first use), its value and whether it is bound now. */
+long ev_slot(struct evsrc *es, const char *name);
+void ev_bind(struct evsrc *es, long slot, struct expr_val v);
+void ev_unbind(struct evsrc *es, long slot);
+
+/* A place in the raw log to come back to (a generator's nodes). */
+struct ev_mark {
+	size_t raw;             /* the event's index */
+	unsigned depth, raw_depth;
+};
+
+/*
+ * Mark the current event, which must come straight from the raw log (not
+ * from an alias) with no anchor open; false (and nothing marked) if not.
+ */
+bool ev_mark(const struct evsrc *es, struct ev_mark *m);
+/*
+ * Deliver the marked event again, and what follows it; the events read
+ * since the mark are charged against lim->max_generated_events (a fatal
+ * error, at pos, when that is spent).
+ */
+void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos);
 
 /*
  * An error at pos, unless a fatal one came before (after it, more would

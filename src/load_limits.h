@@ -20,9 +20,11 @@ struct load_limits {
 	unsigned max_depth;             /* nesting of YAML collections */
 	size_t max_alias_events;        /* events replayed through aliases, in all */
 	size_t max_file_size;           /* bytes */
+	/* events a template's generators read again, per point (0: the default) */
+	size_t max_generated_events;
 };
 
-/* The defaults: depth 64, 1,000,000 alias events, 1 GiB. */
+/* The defaults: depth 64, 1,000,000 alias events, 1 GiB, 10,000,000 generated events. */
 extern const struct load_limits load_default_limits;
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compare_cli.h"
 #include "describe.h"
 #include "diag.h"
 #include "fileio.h"
@@ -17,8 +18,11 @@
 #include "model.h"
 #include "monotime.h"
 #include "report.h"
+#include "report_plot.h"
 #include "suite.h"
+#include "sweep.h"
 #include "validate.h"
+#include "xmalloc.h"
 
 /* --describe=FILE: "-" is stdout. */
 static int write_description(const struct gdef *g, const struct options *o)
@@ -36,7 +40,8 @@ static int write_description(const struct gdef *g, const struct options *o)
 /*
  * run.skip and run.expect: fail, after the file ran (or would have).  A
  * skipped file is read and checked, then not run; with expect: fail a
- * failed check is the pass (0) and no failed check the failure (1).
+ * failed check is the pass (0) and no failed check the failure (1), as
+ * the report's exit_status already says (gpu_run.c, run_stages).
  */
 static int expectation(const struct gdef *g, const struct options *o, int status,
 		       struct diag *d, struct file_outcome *fo)
@@ -74,6 +79,8 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	s->profile = o->profile;
 	s->profile_launches = o->profile_launches;
 	s->no_cache = o->no_cache;
+	s->expect_fail = r->expect_fail;
+	s->module_api = o->module_api;
 	s->verbosity = o->verbosity;
 	s->out = (struct run_outputs){
 		.dot = o->dot, .dot_flags = o->has_dot_flags ? o->dot_flags : 0,
@@ -83,22 +90,17 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 		/* alone, --describe draws the file before any run (write_description) */
 		.describe = o->profile ? o->describe : NULL,
 		.describe_buffers = o->describe_buffers,
+		.csv = o->csv, .plot = o->plot,
+		.compare = o->compare_doc, .compare_threshold = o->compare_threshold,
 	};
 }
 
-/* What the end of a file's run needs: settings_from's finish, and run_file's fallback. */
-struct ending {
-	const struct options *o;
-	const struct gdef *g;
-	struct diag *d;
-	struct file_outcome *fo;
-	bool done;                      /* finish ran: the status is settled, the JSON written */
-};
-
 /*
- * --json, whatever the status: the report as far as it goes, the status
- * the process ends with and every message printed.  The status, or 2 when
- * the report cannot be written.
+ * --json when the back end wrote none (it writes one whatever its own
+ * status: report_emit.h): an invalid, validated, skipped or described
+ * file's, or one refused before a run.  The report as far as it goes, the
+ * status the process ends with and every message printed; the status, or
+ * 2 when the report cannot be written.
  */
 static int write_json(const struct options *o, struct report *rep, int status, struct diag *d)
 {
@@ -110,13 +112,34 @@ static int write_json(const struct options *o, struct report *rep, int status, s
 	return report_write_json(o->json_file, rep) == 0 ? status : 2;
 }
 
-/* The run's end (run_settings.finish): run.expect settles the status, then --json. */
-static int finish_run(struct report *rep, int status, void *arg)
+/*
+ * Outputs of one run that a sweep of several points would write once per
+ * point over the same file: refused, naming --set, which picks a point.
+ * (--describe and --dot draw the first point: the graph a sweep builds.)
+ */
+static bool one_point_outputs(const struct sweep *sw, const struct options *o)
 {
-	struct ending *e = arg;
-	e->done = true;
-	status = expectation(e->g, e->o, status, e->d, e->fo);
-	return write_json(e->o, rep, status, e->d);
+	const char *what = o->ndumps ? "--dump" : o->trace ? "--trace" :
+		o->profile ? "--profile" : NULL;
+	if (what == NULL || o->validate || sw->npoints < 2)
+		return true;
+	usage_error("%s is for one point, and %s sweeps %zu: pick one with --set NAME=VALUE "
+		    "(its axes: %s)", what, o->file, sw->npoints, sw->labels[0]);
+	return false;
+}
+
+/* A sweep: its points' settings, each from its own run: section (gpu.h). */
+static int run_sweep(const struct sweep *sw, const struct options *o, double frontend_s,
+		     struct diag *d)
+{
+	struct run_settings *ps = xcalloc(sw->npoints, sizeof *ps);
+	for (size_t k = 0; k < sw->npoints; k++) {
+		settings_from(&ps[k], sw->models[k], o);
+		ps[k].frontend_s = frontend_s;
+	}
+	int status = gpu_run_sweep(sw, ps, d);
+	free(ps);
+	return status;
 }
 
 /* One file: what the single-file command does, and what a suite's worker runs. */
@@ -129,15 +152,46 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		diag_log(&d);
 	double t0 = monotime();
 	/*
+	 * Kernels are checked against their modules: for any device in a run
+	 * (the GPU run checks the rest against its driver), for --arch's under
+	 * --validate, which also compiles CUDA C++ modules when it can.
+	 */
+	struct mod_settings ms = {
+		.sm = !o->validate ? 0 : o->has_arch ? o->arch_sm : MOD_DEFAULT_SM,
+		.compile_sources = o->validate,
+		.use_cache = !o->no_cache,
+		.verbose = o->verbosity >= VERB_VERBOSE,
+	};
+	/*
 	 * One round: the loader's errors and the validator's, sorted by
 	 * position.  The validator looks at everything the loader's errors
 	 * left meaningful (see the model's bad and lost).
 	 */
 	diag_hold(&d);
-	struct gdef *g = gdef_load(o->file, &d);
-	bool valid = g != NULL && gdef_validate(g, &d) && d.nerrors == 0;
+	/* a template is one model per point (sweep.h); any other file one */
+	struct sweep *sw = sweep_load(o->file, o->axis_args, o->naxis_args, &d);
+	bool valid = sw != NULL && sweep_validate(sw, &d, &ms) && d.nerrors == 0;
+	/* --disable names nodes of this file: an id it lacks is an error about it */
+	for (size_t k = 0; valid && o->ndisable && k < sw->npoints; k++)
+		valid = gdef_disable(sw->models[k], (const char *const *)o->disable,
+				     o->ndisable, &d);
+	/* --profile instantiates a second time, which cuda.h forbids such a graph */
+	const struct node *upd = valid && o->profile && !o->validate ?
+		gdef_device_updatable(sw->models[0]) : NULL;
+	if (upd) {
+		diag_error(&d, kernel_attrs_of(sw->models[0], upd)->pos[KATTR_DEVICE_UPDATABLE],
+			   "--profile instantiates the graph a second time, which a graph with a "
+			   "device-updatable node ('%s') does not allow", upd->id);
+		valid = false;
+	}
 	diag_finish(&d);
+	struct gdef *g = sw ? sw->models[0] : NULL;
+	/* a file with axes is a sweep, even of one point (--set): its report has points */
+	bool sweep = valid && sw->naxes > 0;
 	int status = 0;
+	bool ran = false;
+	if (valid && !one_point_outputs(sw, o))
+		valid = false;
 	/* --describe alone draws the file; with --profile it colours a run's figures */
 	bool describe_only = o->describe && !(o->profile && !o->validate);
 	bool skip = valid && g->run.skip && !describe_only;
@@ -160,20 +214,17 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		status = write_description(g, o);
 	}
 	/* with --profile, --describe is written after the run, coloured by it */
-	struct ending end = {o, g, &d, fo, false};
 	if (status == 0 && !skip && !o->validate && !describe_only) {
 		struct run_settings s;
 		settings_from(&s, g, o);
 		s.frontend_s = monotime() - t0;
-		s.finish = finish_run;
-		s.finish_arg = &end;
-		status = gpu_run(g, &s, &d);
-		/* (a back end that never started calls no finish) */
-		if (!end.done)
-			status = expectation(g, o, status, &d, fo);
+		/* the back end writes --json itself, whatever its status (report_emit.h) */
+		status = sweep ? run_sweep(sw, o, s.frontend_s, &d) : gpu_run(g, &s, &d);
+		ran = true;
+		status = expectation(g, o, status, &d, fo);
 	}
-	if (!end.done) {
-		/* no run, or none that got far: the report says what there is */
+	if (!ran) {
+		/* no run: the report says what there is */
 		struct report rep;
 		memset(&rep, 0, sizeof rep);
 		rep.file = o->file;
@@ -185,7 +236,7 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	}
 	diag_finish(&d);
 	diag_free(&d);
-	gdef_free(g);
+	sweep_free(sw);
 	return status;
 }
 
@@ -202,7 +253,15 @@ int main(int argc, char **argv)
 		cli_free(&o);
 		return 2;
 	}
-	int status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
+	/* what a run needs from outside, settled before any file runs */
+	int status = compare_open(&o);
+	if (status == 0 && o.plot && !o.validate)
+		status = report_plot_check();
+	if (status == 0 && compare_offline(&o))
+		status = compare_offline_main(&o);
+	else if (status == 0)
+		status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
+	compare_close(&o);
 	cli_free(&o);
 	return status;
 }

@@ -28,6 +28,7 @@ const char *const node_kind_names[NK_COUNT] = {
 	[NK_IF] = "if",
 	[NK_WHILE] = "while",
 	[NK_SWITCH] = "switch",
+	[NK_MEMOP] = "memop",
 };
 
 const char *const reduce_names[RED_COUNT] = {
@@ -35,15 +36,44 @@ const char *const reduce_names[RED_COUNT] = {
 	[RED_NONZERO] = "nonzero", [RED_DIFFER] = "differ",
 };
 
-const char *const cmp_names[CMP_COUNT] = {
-	[CMP_EQ] = "eq", [CMP_LT] = "lt", [CMP_LE] = "le", [CMP_GT] = "gt", [CMP_GE] = "ge",
-	[CMP_NEAR] = "near",
+const char *const bound_names[BOUND_COUNT] = {
+	[BOUND_EQ] = "eq", [BOUND_LT] = "lt", [BOUND_LE] = "le", [BOUND_GT] = "gt", [BOUND_GE] = "ge",
+	[BOUND_NEAR] = "near",
 };
 
-const char *const cmp_symbols[CMP_COUNT] = {
-	[CMP_EQ] = "==", [CMP_LT] = "<", [CMP_LE] = "<=", [CMP_GT] = ">", [CMP_GE] = ">=",
-	[CMP_NEAR] = "near",
+const char *const bound_symbols[BOUND_COUNT] = {
+	[BOUND_EQ] = "==", [BOUND_LT] = "<", [BOUND_LE] = "<=", [BOUND_GT] = ">", [BOUND_GE] = ">=",
+	[BOUND_NEAR] = "near",
 };
+const char *const edge_port_names[PORT_COUNT] = {"default", "programmatic", "launch_order"};
+const char *const edge_type_names[ETYPE_COUNT] = {"default", "programmatic"};
+
+const char *const kattr_names[KATTR_COUNT] = {
+	[KATTR_ACCESS_POLICY] = "access_policy",
+	[KATTR_COOPERATIVE] = "cooperative",
+	[KATTR_CLUSTER] = "cluster",
+	[KATTR_CLUSTER_SCHEDULING] = "cluster_scheduling",
+	[KATTR_DOMAIN_MAP] = "mem_sync_domain_map",
+	[KATTR_DOMAIN] = "mem_sync_domain",
+	[KATTR_PREFERRED_CLUSTER] = "preferred_cluster",
+	[KATTR_DEVICE_UPDATABLE] = "device_updatable",
+	[KATTR_NVLINK_CENTRIC] = "nvlink_centric",
+	[KATTR_NON_PORTABLE_CLUSTER] = "non_portable_cluster",
+	[KATTR_CARVEOUT] = "carveout",
+};
+
+const char *const cluster_scheduling_names[CLUSTER_SCHED_COUNT] = {
+	"default", "spread", "load_balancing",
+};
+const char *const access_prop_names[ACCESS_COUNT] = {"normal", "streaming", "persisting"};
+const char *const sync_domain_names[DOMAIN_COUNT] = {"default", "remote"};
+
+const char *const memop_kind_names[MEMOP_COUNT] = {
+	[MEMOP_WRITE] = "write", [MEMOP_WAIT] = "wait",
+	[MEMOP_FLUSH] = "flush_remote_writes", [MEMOP_BARRIER] = "barrier",
+};
+const char *const memop_compare_names[CMP_COUNT] = {"geq", "eq", "and", "nor"};
+const char *const memop_scope_names[SCOPE_COUNT] = {"sys", "gpu"};
 
 const char *const inst_flag_names[INST_FLAG_COUNT] = {
 	"upload", "auto_free_on_launch", "use_node_priority", "device_launch",
@@ -192,6 +222,7 @@ void graph_free(struct graph *gr)
 	for (size_t i = 0; gr->nodes_own && i < gr->nnodes; i++)
 		node_free(gr->nodes[i]);
 	free(gr->edges);
+	free(gr->typed);
 	free(gr);
 }
 
@@ -215,6 +246,8 @@ void gdef_free(struct gdef *g)
 		free(g->checks[i].list);
 	free(g->checks);
 	free(g->replayed);
+	free(g->kattrs);
+	free(g->off);
 	strmap_free(g->module_index);
 	strmap_free(g->buffer_index);
 	strmap_free(g->event_index);
@@ -222,6 +255,15 @@ void gdef_free(struct gdef *g)
 	strmap_free(g->node_index);
 	arena_free(&g->arena);
 	free(g);
+}
+
+const struct node *gdef_device_updatable(const struct gdef *g)
+{
+	/* only a kernel with launch attributes can be one */
+	for (size_t i = 0; i < g->nkattrs; i++)
+		if (g->kattrs[i]->node->u.kernel.device_updatable)
+			return g->kattrs[i]->node;
+	return NULL;
 }
 
 static void count_kinds(const struct graph *gr, size_t counts[NK_COUNT], bool recurse)

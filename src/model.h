@@ -69,6 +69,7 @@ struct module {
 	/* where the source-only keys were, for errors on a non-source module */
 	struct pos defines_pos, includes_pos, options_pos, std_pos;
 	bool bad;                   /* the loader reported an error inside it */
+	bool dynamic;               /* a sweep: some value of it reads an axis */
 };
 
 enum mem_kind { MEM_DEVICE, MEM_HOST, MEM_MANAGED, MEM_GRAPH, MEM_COUNT };
@@ -114,6 +115,7 @@ struct buffer {
 	 * refers to it, but its type, size and memory may not be what was meant.
 	 */
 	bool bad;
+	bool dynamic;                   /* a sweep: some value of it reads an axis */
 };
 
 struct event {
@@ -128,11 +130,13 @@ struct condition {
 	bool has_default;
 	struct pos default_pos;
 	long user;                      /* validator: -1, or set while walking */
+	bool dynamic;                   /* a sweep: its default reads an axis */
 };
 
 enum node_kind {
 	NK_KERNEL, NK_MEMSET, NK_COPY, NK_EMPTY, NK_GRAPH, NK_ALLOC, NK_FREE,
 	NK_EVENT_RECORD, NK_EVENT_WAIT, NK_HOST, NK_IF, NK_WHILE, NK_SWITCH,
+	NK_MEMOP,
 	NK_COUNT
 };
 /* The kind keys of format 1 ("kernel", "event_record", ...). */
@@ -198,9 +202,83 @@ struct kernel_node {
 	size_t nargs;
 	struct pos args_pos;
 	bool has_priority;
+	/*
+	 * The node is device-updatable (launch attribute 13): its graph may
+	 * be instantiated once and never given to cuGraphExecUpdate.  Set
+	 * by the loader from 'device_updatable: true'; the rest of its
+	 * launch attributes are in the gdef's kattrs (has_attrs).
+	 */
+	bool device_updatable;
+	bool has_attrs;
 	int priority;
 	struct pos priority_pos;
 };
+
+/*
+ * A kernel node's launch attributes that cuda.h marks valid for graph
+ * nodes (priority aside: kernel_node has it), and the function attributes
+ * they need.  Kept beside the nodes (gdef.kattrs), not in them: few
+ * kernels have any, and a pointer in every node would cost a 100,000-node
+ * file 800 KB.  Bit i of set: attribute i was written, at pos[i].
+ */
+enum kattr {
+	KATTR_ACCESS_POLICY,            /* CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW */
+	KATTR_COOPERATIVE,              /* ..._COOPERATIVE */
+	KATTR_CLUSTER,                  /* ..._CLUSTER_DIMENSION */
+	KATTR_CLUSTER_SCHEDULING,       /* ..._CLUSTER_SCHEDULING_POLICY_PREFERENCE */
+	KATTR_DOMAIN_MAP,               /* ..._MEM_SYNC_DOMAIN_MAP */
+	KATTR_DOMAIN,                   /* ..._MEM_SYNC_DOMAIN */
+	KATTR_PREFERRED_CLUSTER,        /* ..._PREFERRED_CLUSTER_DIMENSION */
+	KATTR_DEVICE_UPDATABLE,         /* ..._DEVICE_UPDATABLE_KERNEL_NODE */
+	KATTR_NVLINK_CENTRIC,           /* ..._NVLINK_UTIL_CENTRIC_SCHEDULING */
+	/* function attributes (cuFuncSetAttribute), per function */
+	KATTR_NON_PORTABLE_CLUSTER,     /* CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED */
+	KATTR_CARVEOUT,                 /* CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT */
+	KATTR_COUNT
+};
+/* The kernel keys that write them ("cluster", "access_policy", ...). */
+extern const char *const kattr_names[KATTR_COUNT];
+
+/* The values of cuda.h's enums, by their names in the format. */
+enum cluster_scheduling { CLUSTER_SCHED_DEFAULT, CLUSTER_SCHED_SPREAD,
+	CLUSTER_SCHED_LOAD_BALANCING, CLUSTER_SCHED_COUNT };
+extern const char *const cluster_scheduling_names[CLUSTER_SCHED_COUNT];
+enum access_prop { ACCESS_NORMAL, ACCESS_STREAMING, ACCESS_PERSISTING, ACCESS_COUNT };
+extern const char *const access_prop_names[ACCESS_COUNT];
+enum sync_domain { DOMAIN_DEFAULT, DOMAIN_REMOTE, DOMAIN_COUNT };
+extern const char *const sync_domain_names[DOMAIN_COUNT];
+
+/* An L2 access policy window over a buffer (CUaccessPolicyWindow). */
+struct access_window {
+	struct name_ref buffer;
+	uint64_t offset;                /* elements */
+	struct pos offset_pos;
+	bool has_count;
+	uint64_t count;                 /* elements; validator: always set */
+	struct pos count_pos;
+	double hit_ratio;               /* default 1 */
+	struct pos hit_ratio_pos;
+	uint8_t hit, miss;              /* enum access_prop; defaults persisting, streaming */
+	struct pos hit_pos, miss_pos;
+};
+
+struct kernel_attrs {
+	struct node *node;              /* the kernel node (in the arena) */
+	unsigned set;                   /* bit 1u << enum kattr: written */
+	struct pos pos[KATTR_COUNT];    /* each key */
+	uint32_t cluster[3], preferred_cluster[3];
+	uint8_t cluster_scheduling;     /* enum cluster_scheduling */
+	uint8_t domain;                 /* enum sync_domain */
+	uint8_t domain_map[DOMAIN_COUNT]; /* domain ids for default and remote */
+	bool cooperative, nvlink_centric, non_portable_cluster;
+	int carveout;                   /* percent of shared memory, 0 to 100 */
+	struct access_window window;
+};
+
+static inline bool kattr_set(const struct kernel_attrs *a, enum kattr k)
+{
+	return a && (a->set & (1u << k));
+}
 
 struct memset_node {
 	struct name_ref buffer;
@@ -245,6 +323,41 @@ struct host_node {
 	struct copy_node *copy;
 };
 
+/*
+ * Memory operations (CU_GRAPH_NODE_TYPE_BATCH_MEM_OP): each writes or waits
+ * on a 32- or 64-bit value at an element of a buffer, flushes remote
+ * writes, or is a memory barrier.
+ */
+enum memop_kind { MEMOP_WRITE, MEMOP_WAIT, MEMOP_FLUSH, MEMOP_BARRIER, MEMOP_COUNT };
+extern const char *const memop_kind_names[MEMOP_COUNT];
+/* CUstreamWaitValue_flags' comparisons, in their order (geq is 0). */
+enum memop_compare { CMP_GEQ, CMP_EQ, CMP_AND, CMP_NOR, CMP_COUNT };
+extern const char *const memop_compare_names[CMP_COUNT];
+/* CUstreamMemoryBarrier_flags, in their order (sys is 0). */
+enum memop_scope { SCOPE_SYS, SCOPE_GPU, SCOPE_COUNT };
+extern const char *const memop_scope_names[SCOPE_COUNT];
+
+struct memop {
+	enum memop_kind kind;
+	struct pos pos;
+	struct name_ref buffer;         /* write, wait */
+	uint64_t offset;                /* elements */
+	struct pos offset_pos;
+	struct num value;               /* write, wait: in the buffer's element type */
+	bool has_value;
+	uint8_t compare;                /* wait: enum memop_compare (default geq) */
+	struct pos compare_pos;
+	bool flush;                     /* wait: then flush remote writes */
+	struct pos flush_pos;
+	uint8_t scope;                  /* barrier: enum memop_scope */
+	uint8_t bits;                   /* validator: write, wait: 32 or 64 */
+};
+
+struct memop_node {
+	struct memop *ops;              /* in the arena, exactly nops */
+	size_t nops;
+};
+
 struct graph;
 
 /*
@@ -280,16 +393,19 @@ struct node {
 	uint32_t ndeps, capdeps;
 	enum node_kind kind;
 	/*
-	 * The loader reported an error in the node's own keys (not in the
-	 * nodes of its graphs): its id, kind and after stand, its kind's
-	 * fields may not.  A node whose kind could not be read at all but
-	 * that has an id stays as a bad empty node, so that what names it
-	 * still finds it.
+	 * Flags, as bits so that the node stays 232 bytes.  id_first,
+	 * validator: node_index maps this node's id to it (the first node of
+	 * that id).  disabled, validator (enabled: false) or gdef_disable
+	 * (--disable): switched off on the executable graph
+	 * (cuGraphNodeSetEnabled) at every launch.  dynamic, a sweep: some
+	 * value of the node (or of a node in a graph it holds) reads an axis,
+	 * so its parameters may differ from point to point.  bad, the loader
+	 * reported an error in the node's own keys (not in the nodes of its
+	 * graphs): its id, kind and after stand, its kind's fields may not; a
+	 * node whose kind could not be read at all but that has an id stays as
+	 * a bad empty node, so that what names it still finds it.
 	 */
-	bool bad;
-	bool id_given;
-	/* validator: node_index maps this node's id to it (the first node of that id) */
-	bool id_first;
+	bool id_given : 1, id_first : 1, disabled : 1, dynamic : 1, bad : 1;
 	uint8_t where;                  /* validator: NODE_IN_BODY, NODE_IN_CHILD */
 	/*
 	 * validator: the index in graph->nodes, that of the root node
@@ -312,6 +428,7 @@ struct node {
 		struct name_ref event;  /* NK_EVENT_RECORD, NK_EVENT_WAIT */
 		struct host_node host;
 		struct cond_node cond;  /* NK_IF, NK_WHILE, NK_SWITCH */
+		struct memop_node memop; /* NK_MEMOP */
 	} u;
 };
 
@@ -324,6 +441,30 @@ struct edge {
 	struct pos pos;
 };
 
+/*
+ * Edge data (CUgraphEdgeData): the upstream kernel's outgoing port and the
+ * dependency type; to_port is always 0.  Named as in the format.
+ */
+enum edge_port { PORT_DEFAULT, PORT_PROGRAMMATIC, PORT_LAUNCH_ORDER, PORT_COUNT };
+extern const char *const edge_port_names[PORT_COUNT];
+enum edge_type { ETYPE_DEFAULT, ETYPE_PROGRAMMATIC, ETYPE_COUNT };
+extern const char *const edge_type_names[ETYPE_COUNT];
+
+/*
+ * A dependency written with edge data: an after entry {node, port, type}
+ * of node to (index: in to->after), or an edges entry {from, to, port,
+ * type} (to NULL; index: in the graph's edges).  Few graphs have any, so
+ * they are listed per graph rather than widening every dependency.
+ */
+struct typed_edge {
+	struct node *to;
+	uint32_t index;
+	uint8_t port, type;             /* enum edge_port, enum edge_type */
+	struct pos pos;                 /* the entry */
+	struct pos port_pos, type_pos;  /* line 0: not written */
+	long from_local, to_local;      /* validator: both ends in graph->nodes, or -1 */
+};
+
 struct graph {
 	struct arena *arena;            /* the gdef's, for nodes and strings */
 	struct pos pos;
@@ -332,6 +473,8 @@ struct graph {
 	size_t nnodes, capnodes;
 	struct edge *edges;
 	size_t nedges, capedges;
+	struct typed_edge *typed;       /* dependencies with edge data (malloc'd) */
+	size_t ntyped, captyped;
 	bool chain;
 	/*
 	 * Some node holds memory outside the arena (bodies, a child graph),
@@ -371,10 +514,10 @@ enum reduce_kind {
 extern const char *const reduce_names[RED_COUNT];
 
 /* The comparisons a bound makes: figure == v, < v, <= v, > v, >= v, near v. */
-enum cmp_op { CMP_EQ, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_NEAR, CMP_COUNT };
+enum bound_op { BOUND_EQ, BOUND_LT, BOUND_LE, BOUND_GT, BOUND_GE, BOUND_NEAR, BOUND_COUNT };
 /* Their keys ("eq", "lt", ...) and symbols ("==", "<", ...). */
-extern const char *const cmp_names[CMP_COUNT];
-extern const char *const cmp_symbols[CMP_COUNT];
+extern const char *const bound_names[BOUND_COUNT];
+extern const char *const bound_symbols[BOUND_COUNT];
 
 /*
  * What a figure must be: every bound given holds (a range is ge and le).
@@ -390,9 +533,9 @@ struct bound {
 
 struct compare {
 	struct pos pos;
-	unsigned ops;                   /* 1 << enum cmp_op, for each given */
-	struct bound bound[CMP_COUNT];  /* the bound of each given op */
-	double rtol, atol;              /* CMP_NEAR: |x - v| <= atol + rtol * |v| */
+	unsigned ops;                   /* 1 << enum bound_op, for each given */
+	struct bound bound[BOUND_COUNT];  /* the bound of each given op */
+	double rtol, atol;              /* BOUND_NEAR: |x - v| <= atol + rtol * |v| */
 	struct pos rtol_pos, atol_pos;
 };
 
@@ -424,6 +567,7 @@ struct check {
 	struct compare cmp;
 	struct num differ_from;         /* RED_DIFFER */
 	bool bad;                       /* the loader reported an error inside it */
+	bool dynamic;                   /* a sweep: some value of it reads an axis */
 };
 
 /* instantiate flags by name (the values are not CUDA's). */
@@ -446,6 +590,26 @@ struct run_defaults {
 	unsigned instantiate;           /* enum inst_flag bits */
 	bool expect_fail;               /* run.expect: fail: a check must fail */
 	char *skip;                     /* run.skip: the reason; NULL: run */
+	/* run.persisting_l2: bytes of L2 set aside for persisting accesses */
+	bool has_persisting_l2;
+	uint64_t persisting_l2;
+	struct pos persisting_l2_pos;
+};
+
+/* A node written with 'enabled: false', and where. */
+struct switched_off {
+	struct node *node;
+	struct pos pos;
+};
+
+/*
+ * throughput: {bytes: N, items: N}: what one launch of the graph moves and
+ * processes, for GB/s and items/s in the report.
+ */
+struct throughput_decl {
+	struct pos pos;
+	bool has_bytes, has_items;
+	double bytes, items;
 };
 
 struct gdef {
@@ -466,6 +630,15 @@ struct gdef {
 	struct check *checks;
 	size_t nchecks, capchecks;
 	struct run_defaults run;
+	/* kernel nodes with launch attributes, file order (malloc'd; each in the arena) */
+	struct kernel_attrs **kattrs;
+	size_t nkattrs, capkattrs;
+	/* validator: per all_nodes index, a kernel's attributes or NULL (NULL when none has any) */
+	struct kernel_attrs **kattrs_of;
+	/* nodes written with 'enabled: false' (malloc'd) */
+	struct switched_off *off;
+	size_t noff, capoff;
+	struct throughput_decl throughput;
 	/*
 	 * Names the loader could not read (a section that is not a mapping, an
 	 * id that is not text): a reference the validator cannot resolve may
@@ -474,6 +647,7 @@ struct gdef {
 	struct {
 		bool modules, buffers, events, conditions, nodes;
 	} lost;
+	size_t load_errors;             /* the loader's errors in it, repeats included */
 	/*
 	 * Nodes an alias wrote (a repeated graph), in file order, with the
 	 * alias written in the file: a duplicate id that an alias repeats is
@@ -516,6 +690,22 @@ struct arg *kernel_add_arg(struct node *n);
 
 /* Resolve a path written in the file against the file's directory (in the arena). */
 char *gdef_resolve_path(struct gdef *g, const char *written);
+
+/* A kernel node's launch attributes, or NULL (after validation). */
+static inline const struct kernel_attrs *kernel_attrs_of(const struct gdef *g,
+							 const struct node *n)
+{
+	return n->kind == NK_KERNEL && n->u.kernel.has_attrs && g->kattrs_of ?
+		g->kattrs_of[n->seq] : NULL;
+}
+
+/*
+ * The first device-updatable kernel node (device_updatable: true), or
+ * NULL.  cuda.h: a graph that holds one allows no second instantiation
+ * and is never given to cuGraphExecUpdate, so whatever would instantiate
+ * again or update in place asks here first.
+ */
+const struct node *gdef_device_updatable(const struct gdef *g);
 
 /* Counts by kind over a graph and everything nested in it. */
 void graph_count_kinds(const struct graph *gr, size_t counts[NK_COUNT], bool recurse);

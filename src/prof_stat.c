@@ -392,7 +392,11 @@ void prof_print_human(FILE *out, const struct prof_summary *s)
 		const struct prof_node *pn = &s->nodes[i];
 		if (!prof_kind_is_device_work(pn->node->kind))
 			continue;
-		format_runs(pn->execs_per_launch, a, sizeof a);
+		/* a switched-off node ran 0 times by design: say why */
+		if (pn->node->disabled)
+			snprintf(a, sizeof a, "off");
+		else
+			format_runs(pn->execs_per_launch, a, sizeof a);
 		fprintf(out, "    %-*s  %-6s %6s", (int)idw, pn->node->id,
 			node_kind_names[pn->node->kind], a);
 		if (pn->nexec)
@@ -507,6 +511,8 @@ void prof_print_json(FILE *out, const struct prof_summary *s, int depth)
 		}
 		fputs(", \"on_critical_path\": ", out);
 		fputs(pn->on_path ? "true" : "false", out);
+		fputs(", \"disabled\": ", out);
+		fputs(pn->node->disabled ? "true" : "false", out);
 		fputs(", \"durations_s\": [", out);
 		for (size_t k = 0; k < pn->nexec; k++) {
 			if (k)

@@ -1,9 +1,13 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ptx.h"
+#include "strmap.h"
+#include "xmalloc.h"
 
 /* PTX identifiers: [a-zA-Z_$%][a-zA-Z0-9_$]*. */
 static bool ident_char(char c)
@@ -105,4 +109,225 @@ long ptx_entry_params(const char *text, const char *name)
 		return *p == '(' ? count_params(text, p + 1) : 0;
 	}
 	return -1;
+}
+
+/* Listing every entry ------------------------------------------------------ */
+
+/* The PTX types a kernel parameter may have, and their sizes in bytes. */
+static const struct {
+	const char *name;
+	size_t size;
+} ptx_types[] = {
+	{".b8", 1}, {".u8", 1}, {".s8", 1},
+	{".b16", 2}, {".u16", 2}, {".s16", 2}, {".f16", 2}, {".bf16", 2},
+	{".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4}, {".f16x2", 4}, {".bf16x2", 4},
+	{".b64", 8}, {".u64", 8}, {".s64", 8}, {".f64", 8},
+	{".b128", 16},
+};
+
+/* What may stand beside the type: the state space, alignment, pointer attributes. */
+static const char *const ptx_param_words[] = {
+	".param", ".align", ".ptr", ".global", ".const", ".local", ".shared",
+};
+
+/* The longest array length taken: far beyond the 32 KiB a kernel's parameters may have. */
+#define PTX_MAX_ARRAY 1000000000ul
+
+/* The word at p of n characters one of words[0..count)? */
+static bool word_in(const char *p, size_t n, const char *const *words, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (strlen(words[i]) == n && strncmp(p, words[i], n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * One parameter declaration at *pp, up to the ',' or ')' after it (left
+ * at *pp); false when it is not one: no .param, no name, a stray
+ * character, a list that never closes.
+ */
+static bool parse_param(const char *start, const char **pp, struct ptx_param *pr)
+{
+	const char *p = *pp;
+	bool param = false, named = false, typed = false, array = false;
+	size_t elem = 0;
+	unsigned long count = 1;
+	memset(pr, 0, sizeof *pr);
+	for (;;) {
+		p = skip_space(p);
+		if (*p == ',' || *p == ')' || *p == '\0')
+			break;
+		if (*p == '.' && ident_char(p[1])) {
+			size_t n = 1;
+			while (ident_char(p[n]))
+				n++;
+			if (n == 6 && word_at(start, p, ".param", 6)) {
+				param = true;
+			} else if (!word_in(p, n, ptx_param_words,
+					    sizeof ptx_param_words / sizeof *ptx_param_words) && !typed) {
+				/* the type: a known one has a size, another none (0) */
+				typed = true;
+				for (size_t i = 0; i < sizeof ptx_types / sizeof *ptx_types; i++)
+					if (strlen(ptx_types[i].name) == n &&
+					    strncmp(p, ptx_types[i].name, n) == 0)
+						elem = ptx_types[i].size;
+				snprintf(pr->type, sizeof pr->type, "%.*s", (int)n, p);
+			}
+			p += n;
+		} else if (*p >= '0' && *p <= '9') {
+			/* .align's operand */
+			while (*p >= '0' && *p <= '9')
+				p++;
+		} else if (*p == '[' && named && !array) {
+			array = true;
+			p = skip_space(p + 1);
+			if (*p == ']') {
+				count = 0;      /* unsized: no size to check */
+			} else {
+				count = 0;
+				if (!(*p >= '0' && *p <= '9'))
+					return false;
+				while (*p >= '0' && *p <= '9') {
+					count = count * 10 + (unsigned long)(*p++ - '0');
+					if (count > PTX_MAX_ARRAY)
+						return false;
+				}
+				p = skip_space(p);
+				if (*p != ']')
+					return false;
+			}
+			p++;
+		} else if (ident_char(*p) && !named) {
+			named = true;
+			while (ident_char(*p))
+				p++;
+		} else {
+			return false;
+		}
+	}
+	if (!param || !named || !typed || *p == '\0')
+		return false;
+	pr->size = elem * count;
+	if (array) {
+		size_t tl = strlen(pr->type);
+		if (count)
+			snprintf(pr->type + tl, sizeof pr->type - tl, "[%lu]", count);
+		else
+			snprintf(pr->type + tl, sizeof pr->type - tl, "[]");
+	}
+	*pp = p;
+	return true;
+}
+
+/* The parameter list after the '(' at *pp, up to and past its ')'; false when unreadable. */
+static bool parse_params(const char *start, const char **pp, struct ptx_entry *e)
+{
+	const char *p = skip_space(*pp);
+	size_t cap = 0;
+	if (*p == ')') {
+		*pp = p + 1;
+		return true;
+	}
+	for (;;) {
+		struct ptx_param pr;
+		if (!parse_param(start, &p, &pr))
+			return false;
+		*VEC_PUSH(e->params, e->nparams, cap) = pr;
+		if (*p == ')')
+			break;
+		p++;            /* the ',' */
+	}
+	*pp = p + 1;
+	return true;
+}
+
+static bool same_params(const struct ptx_entry *a, const struct ptx_entry *b)
+{
+	if (a->nparams != b->nparams)
+		return false;
+	for (size_t i = 0; i < a->nparams; i++)
+		if (a->params[i].size != b->params[i].size ||
+		    strcmp(a->params[i].type, b->params[i].type) != 0)
+			return false;
+	return true;
+}
+
+void ptx_entries_free(struct ptx_entry *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].name);
+		free(v[i].params);
+	}
+	free(v);
+}
+
+long ptx_entries(const char *text, struct ptx_entry **out)
+{
+	*out = NULL;
+	if (text == NULL)
+		return -1;
+	const unsigned char *u = (const unsigned char *)text;
+	if ((u[0] == 0x7f && strncmp(text + 1, "ELF", 3) == 0) ||
+	    (u[0] == 0x50 && u[1] == 0xed && u[2] == 0x55 && u[3] == 0xba))
+		return -1;
+	struct ptx_entry *v = NULL;
+	size_t n = 0, cap = 0;
+	bool version = false, ok = true;
+	struct strmap *index = strmap_new(16);
+	const char *p = text;
+	while (*p && ok) {
+		const char *q = skip_comment(p);
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p != '.') {
+			p++;
+			continue;
+		}
+		if (word_at(text, p, ".version", 8)) {
+			version = true;
+			p += 8;
+			continue;
+		}
+		if (!word_at(text, p, ".entry", 6)) {
+			p++;
+			continue;
+		}
+		p = skip_space(p + 6);
+		const char *name = p;
+		while (ident_char(*p))
+			p++;
+		struct ptx_entry e = {0};
+		if (p == name) {
+			ok = false;
+			break;
+		}
+		e.name = xstrndup(name, (size_t)(p - name));
+		p = skip_space(p);
+		/* no list at all: `.entry k {` or performance directives */
+		if (*p == '(') {
+			p++;
+			ok = parse_params(text, &p, &e);
+		}
+		/* a name twice (a declaration and its definition) must agree */
+		long dup = ok ? strmap_get(index, e.name) : -1;
+		if (dup >= 0)
+			ok = same_params(&v[dup], &e);
+		if (ok && dup < 0) {
+			strmap_put(index, e.name, (long)n, NULL);
+			*VEC_PUSH(v, n, cap) = e;
+		} else {
+			free(e.name);
+			free(e.params);
+		}
+	}
+	strmap_free(index);
+	if (!ok || !version) {
+		ptx_entries_free(v, n);
+		return -1;
+	}
+	*out = v;
+	return (long)n;
 }

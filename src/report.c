@@ -16,27 +16,42 @@
  *     sm                 "sm_90"
  *     driver_version     as cuDriverGetVersion reports it (13000)
  *     driver             "13.0"
+ *     peak_bandwidth_gb_per_s  2 x memory clock x bus width / 8 from the
+ *                        driver's attributes, or null when it does not say
  *   graph              null when there is no graph, else an object:
  *     nodes              every node, nested ones included
  *     by_kind            {kind: count} over every node, nested ones
  *                        included; every kind of format 1 is present
  *     root_by_kind       {kind: count} over the root graph's own nodes
+ *   disabled           the ids of the nodes switched off at every launch
+ *                      (enabled: false, --disable), in file order; [] when none
  *   phases             {load_s, build_s, instantiate_s, upload_s,
  *                      compile_s}: compile_s is null without source
  *                      modules, else the wall time of compiling them or
  *                      finding them in the cache
  *   compile            null without source modules, else {modules,
  *                      compiled, cached}: how many, and how each was had
- *   first_launch_s     the verification launch
- *   launch             the timed launches:
+ *   first_launch_s     the verification launch (a sweep: its first point's)
+ *   launch             null for a sweep (each point has its own), else
+ *                      the timed launches:
  *     repeat             how many (the number of samples)
  *     warmup             untimed launches before them
  *     median_s, min_s, mean_s, max_s
  *     stddev_s           sample standard deviation (n - 1)
  *                        (each of these five is null when repeat is 0)
  *     samples_s          every timed launch, in launch order
+ *   graph_memory       null unless the graph has alloc nodes, else the
+ *                      device's graph memory (cuDeviceGetGraphMemAttribute)
+ *                      {after_upload, after_launches}, each {used_bytes,
+ *                      used_high_bytes, reserved_bytes, reserved_high_bytes}:
+ *                      in use by graphs, reserved by their allocator, and
+ *                      their high-water marks since the file began (they are
+ *                      reset before each file)
  *   events             [{from, to, seconds}]: elapsed time between
  *                      event_record nodes, in file order
+ *   throughput         null unless the file declares throughput:, else
+ *                      {bytes, items (null when not declared), gb_per_s,
+ *                      items_per_s, peak_percent (null without a peak)}
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
  *   diagnostics        every message printed about the file, in order:
@@ -45,6 +60,9 @@
  *                      for a message about no file, line and column null
  *                      for one about the file as a whole
  *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
+ *   points             only for a sweep: one object per point, in the
+ *                      order they ran (report_points.h)
+ *   comparison         only with --compare: see compare.c and cugraphrun(1)
  *
  * schemas/report.schema.json describes this document ($defs/report and a
  * $defs entry per part) and the suite's (suite_result.c): a key added,
@@ -53,15 +71,19 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fileio.h"
+#include "compare.h"
 #include "json.h"
 #include "prof_stat.h"
 #include "report.h"
+#include "report_points.h"
+#include "report_table.h"
 #include "scalar.h"
 
 /* Node kinds in the order they are first met, with their counts. */
@@ -150,6 +172,41 @@ static void print_bodies(FILE *out, const struct graph *root, enum node_kind k)
 	fputc(')', out);
 }
 
+/*
+ * "disabled     a, b": the nodes switched off (only nodes of the root graph
+ * can be), or nothing when none is.
+ */
+static void print_disabled(FILE *out, const struct graph *root)
+{
+	bool first = true;
+	for (size_t i = 0; root && i < root->nnodes; i++) {
+		if (!root->nodes[i]->disabled)
+			continue;
+		if (first)
+			fprintf(out, "  %-12s %s", "disabled", root->nodes[i]->id);
+		else
+			fprintf(out, ", %s", root->nodes[i]->id);
+		first = false;
+	}
+	if (!first)
+		putc('\n', out);
+}
+
+static void json_disabled(FILE *out, const struct graph *root)
+{
+	bool first = true;
+	putc('[', out);
+	for (size_t i = 0; root && i < root->nnodes; i++) {
+		if (!root->nodes[i]->disabled)
+			continue;
+		if (!first)
+			fputs(", ", out);
+		json_string(out, root->nodes[i]->id);
+		first = false;
+	}
+	putc(']', out);
+}
+
 /* "4 nodes: 1 while (body: 2 kernel), 1 memset" */
 static void print_graph_line(FILE *out, const struct graph *root)
 {
@@ -187,6 +244,33 @@ static void print_launch_line(FILE *out, const struct report *r)
 	fputc('\n', out);
 }
 
+/* Bytes for people: "0 B", "512 KiB", "64 MiB", "1.5 GiB". */
+static void format_mem(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double v = (double)bytes;
+	unsigned u = 0;
+	while (u + 1 < sizeof units / sizeof *units && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	if (v == floor(v))
+		snprintf(buf, len, "%.0f %s", v, units[u]);
+	else
+		snprintf(buf, len, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, units[u]);
+}
+
+/* "used 64 MiB (high 64 MiB), reserved 64 MiB (high 64 MiB)" */
+static void print_graph_mem(FILE *out, const char *when, const struct graph_mem *m)
+{
+	char a[32], b[32], c[32], d[32];
+	format_mem(m->used, a, sizeof a);
+	format_mem(m->used_high, b, sizeof b);
+	format_mem(m->reserved, c, sizeof c);
+	format_mem(m->reserved_high, d, sizeof d);
+	fprintf(out, "%s: used %s (high %s), reserved %s (high %s)\n", when, a, b, c, d);
+}
+
 void report_print_human(FILE *out, const struct report *r)
 {
 	char a[32], b[32], c[32], d[32];
@@ -200,6 +284,7 @@ void report_print_human(FILE *out, const struct report *r)
 			r->driver_version % 1000 / 10);
 	if (r->root)
 		print_graph_line(out, r->root);
+	print_disabled(out, r->root);
 	format_duration(r->load_s, a, sizeof a);
 	format_duration(r->build_s, b, sizeof b);
 	format_duration(r->instantiate_s, c, sizeof c);
@@ -213,10 +298,24 @@ void report_print_human(FILE *out, const struct report *r)
 		fprintf(out, "compile %s  ", e);
 	}
 	fprintf(out, "load %s  build %s  instantiate %s  upload %s\n", a, b, c, d);
+	if (r->npoints) {
+		/* a sweep: a row per point in place of the one launch line */
+		report_print_table(out, r);
+		if (r->profile)
+			prof_print_human(out, r->profile);
+		return;
+	}
 	format_duration(r->first_launch_s, a, sizeof a);
 	fprintf(out, "  %-12s %s\n", "first launch", a);
 	if (r->nsamples)
 		print_launch_line(out, r);
+	report_print_throughput(out, r);
+	if (r->has_graph_mem) {
+		fprintf(out, "  %-12s ", "graph memory");
+		print_graph_mem(out, "after upload", &r->mem_uploaded);
+		fprintf(out, "  %-12s ", "");
+		print_graph_mem(out, "after launches", &r->mem_launched);
+	}
 	for (size_t i = 0; i < r->nspans; i++) {
 		format_duration(r->spans[i].seconds, a, sizeof a);
 		fprintf(out, "  %-12s %s -> %s %s\n", i ? "" : "events", r->spans[i].from,
@@ -267,6 +366,29 @@ static void json_device(FILE *out, const struct report *r)
 	snprintf(text, sizeof text, "%d.%d", r->driver_version / 1000,
 		 r->driver_version % 1000 / 10);
 	json_string(out, text);
+	json_key(out, 2, false, "peak_bandwidth_gb_per_s");
+	json_number(out, r->peak_gb_per_s > 0 ? r->peak_gb_per_s : NAN);
+	fputs("\n  }", out);
+}
+
+/* A plain file's declared throughput: null, or bytes and items with their rates. */
+static void json_throughput(FILE *out, const struct report *r)
+{
+	if (!throughput_declared(r->bytes, r->items)) {
+		fputs("null", out);
+		return;
+	}
+	struct stats st;
+	stats_compute(r->samples, r->nsamples, &st);
+	struct throughput t;
+	throughput_of(r->bytes, r->items, r->nsamples ? st.median : NAN, r->peak_gb_per_s, &t);
+	const char *const keys[] = {"bytes", "items", "gb_per_s", "items_per_s", "peak_percent"};
+	const double values[] = {r->bytes, r->items, t.gb_per_s, t.items_per_s, t.peak_percent};
+	fputc('{', out);
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		json_key(out, 2, i == 0, keys[i]);
+		json_number(out, values[i]);
+	}
 	fputs("\n  }", out);
 }
 
@@ -356,6 +478,13 @@ static void json_diagnostics(FILE *out, const struct diag *d)
 	fputs(n ? "\n  ]" : "]", out);
 }
 
+static void json_graph_mem(FILE *out, const struct graph_mem *m)
+{
+	fprintf(out, "{\"used_bytes\": %" PRIu64 ", \"used_high_bytes\": %" PRIu64
+		", \"reserved_bytes\": %" PRIu64 ", \"reserved_high_bytes\": %" PRIu64 "}",
+		m->used, m->used_high, m->reserved, m->reserved_high);
+}
+
 void report_print_json(FILE *out, const struct report *r)
 {
 	fputc('{', out);
@@ -371,6 +500,8 @@ void report_print_json(FILE *out, const struct report *r)
 	json_device(out, r);
 	json_key(out, 1, false, "graph");
 	json_graph(out, r->root);
+	json_key(out, 1, false, "disabled");
+	json_disabled(out, r->root);
 
 	json_key(out, 1, false, "phases");
 	static const char *const phase_keys[] = {"load_s", "build_s", "instantiate_s", "upload_s"};
@@ -399,7 +530,22 @@ void report_print_json(FILE *out, const struct report *r)
 	else
 		json_number(out, r->first_launch_s);
 	json_key(out, 1, false, "launch");
-	json_launch(out, r);
+	if (r->npoints)
+		fputs("null", out);
+	else
+		json_launch(out, r);
+
+	json_key(out, 1, false, "graph_memory");
+	if (r->has_graph_mem) {
+		fputc('{', out);
+		json_key(out, 2, true, "after_upload");
+		json_graph_mem(out, &r->mem_uploaded);
+		json_key(out, 2, false, "after_launches");
+		json_graph_mem(out, &r->mem_launched);
+		fputs("\n  }", out);
+	} else {
+		fputs("null", out);
+	}
 
 	json_key(out, 1, false, "events");
 	fputc('[', out);
@@ -414,6 +560,8 @@ void report_print_json(FILE *out, const struct report *r)
 	}
 	fputs(r->nspans ? "\n  ]" : "]", out);
 
+	json_key(out, 1, false, "throughput");
+	json_throughput(out, r);
 	json_key(out, 1, false, "checks");
 	fprintf(out, "{\"passed\": %u, \"failed\": %u}", r->checks_passed, r->checks_failed);
 	json_key(out, 1, false, "exit_status");
@@ -423,6 +571,14 @@ void report_print_json(FILE *out, const struct report *r)
 	if (r->profile) {
 		json_key(out, 1, false, "profile");
 		prof_print_json(out, r->profile, 1);
+	}
+	if (r->npoints) {
+		json_key(out, 1, false, "points");
+		report_points_json(out, r, r->peak_gb_per_s);
+	}
+	if (r->comparison) {
+		json_key(out, 1, false, "comparison");
+		comparison_json(out, r->comparison, 1);
 	}
 	fputs("\n}\n", out);
 }

@@ -10,6 +10,10 @@
  * included in rtc_nvrtc.c and nowhere else.  The library stays loaded until
  * exit; nothing owns it.
  *
+ * The functions of an image alone (names, the cache's form) are in
+ * rtc_image.c, without NVRTC; a build without the CUDA toolkit has
+ * rtc_nvrtc_none.c in place of rtc_nvrtc.c, where NVRTC cannot be had.
+ *
  * Ownership: a struct rtc_image owns its image and names; rtc_image_free
  * releases them and accepts a zeroed one.
  */
@@ -34,11 +38,18 @@ struct rtc_image {
 	/* after an unknown name: those names, and the kernels the source declares */
 	struct strlist bad;
 	char *kernels;
+	/* rtc_settings.if_available: NVRTC could not be loaded (rtc_why says why) */
+	bool no_nvrtc;
 };
 
 struct rtc_settings {
 	bool use_cache;                 /* false: --no-cache */
 	bool verbose;
+	/*
+	 * --validate, which compiles only to check: without NVRTC (and no
+	 * cache entry) return 3 with out->no_nvrtc set and nothing printed.
+	 */
+	bool if_available;
 };
 
 /*
@@ -54,6 +65,8 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 
 /* Whether NVRTC can be loaded (opens it on the first call). */
 bool rtc_available(void);
+/* Why it cannot be, after rtc_available() or rtc_compile() found so. */
+const char *rtc_why(void);
 
 /* The symbol of a name expression of the image, or NULL. */
 const char *rtc_lowered(const struct rtc_image *im, const char *expr);

@@ -392,8 +392,14 @@ char *source_kernels(const char *text)
 		while (b > t && isspace((unsigned char)b[-1]))
 			b--;
 		bool templ = b > t && b[-1] == '>';
+		/*
+		 * "template __global__ void f<int>(int *);": an explicit
+		 * instantiation names an instance of a template listed already
+		 */
+		bool instance = b - t >= 8 && strncmp(b - 8, "template", 8) == 0 &&
+				(b - t == 8 || !ident_char(b[-9]));
 		p += 10;
-		if (!whole)
+		if (!whole || instance)
 			continue;
 		const char *id = NULL;
 		size_t idn = 0;

@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum verbosity { VERB_QUIET = -1, VERB_NORMAL = 0, VERB_VERBOSE = 1 };
+struct cmp_doc;
 
-struct report;
+enum verbosity { VERB_QUIET = -1, VERB_NORMAL = 0, VERB_VERBOSE = 1 };
 
 /* --dump=BUF=FILE */
 struct dump_req {
@@ -38,7 +38,20 @@ struct run_outputs {
 	const char *trace;              /* --trace: the profiled launches */
 	const char *describe;           /* --describe with --profile: coloured by it */
 	bool describe_buffers;
+	const char *csv;                /* --csv: the rows ("-": standard output) */
+	const char *plot;               /* --plot: gnuplot's SVG */
+	/* --compare: the base, read and checked before the run; NULL when not asked for */
+	const struct cmp_doc *compare;
+	double compare_threshold;       /* --compare-threshold, a fraction (0.05) */
 };
+
+/*
+ * --modules: how module images are loaded: cuModuleLoadDataEx into the
+ * context (today's default), or cuLibraryLoadData as context-independent
+ * libraries whose kernels (CUkernel) each context resolves for itself.
+ */
+enum module_api { MODULE_API_MODULE, MODULE_API_LIBRARY };
+#define MODULE_API_DEFAULT MODULE_API_MODULE
 
 struct run_settings {
 	uint32_t repeat;                /* default 100 */
@@ -50,18 +63,11 @@ struct run_settings {
 	bool profile;                   /* --profile: launches with CUPTI after the timed ones */
 	uint32_t profile_launches;
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
+	bool expect_fail;               /* run.expect: fail (main.c applies it to the status) */
+	enum module_api module_api;     /* --modules */
 	enum verbosity verbosity;
 	double frontend_s;              /* reading and validating the file */
 	struct run_outputs out;
-	/*
-	 * Called once as the run ends, whatever its status, with the report
-	 * as far as the run filled it, also on a timeout just before the
-	 * process leaves: the front end settles the status (run.expect) and
-	 * writes --json there.  Returns the status the run ends with.  NULL:
-	 * the status stands and no JSON is written.
-	 */
-	int (*finish)(struct report *rep, int status, void *arg);
-	void *finish_arg;
 };
 
 #endif

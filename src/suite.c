@@ -23,6 +23,7 @@
 #endif
 #include <unistd.h>
 
+#include "compare.h"
 #include "diag.h"
 #include "fileio.h"
 #include "gpu.h"
@@ -151,8 +152,11 @@ static _Noreturn void worker_main(struct suite *st, struct worker *me)
 			o.has_device = true;
 			o.device = me->device;
 		}
-		if (o.json)
+		/* the JUnit document reads each file's points from its report */
+		if (o.json || o.junit) {
+			o.json = true;
 			o.json_file = json;
+		}
 		struct file_outcome fo;
 		memset(&fo, 0, sizeof fo);
 		double t = monotime();
@@ -476,7 +480,8 @@ static void print_result(const struct suite *st, size_t i)
 static bool single_file_options(const struct options *o)
 {
 	const char *what = o->describe ? "--describe" : o->dot ? "--dot" :
-		o->ndumps ? "--dump" : o->trace ? "--trace" : NULL;
+		o->ndumps ? "--dump" : o->trace ? "--trace" : o->csv ? "--csv" :
+		o->plot ? "--plot" : NULL;
 	if (what == NULL && o->junit && strcmp(o->junit, "-") == 0 && o->json &&
 	    o->json_file == NULL) {
 		usage_error("--junit=- and --json both write to standard output: give one of "
@@ -512,7 +517,8 @@ static int lone_file_device(const char *path)
 	diag_init(&d, path, stderr);
 	d.quiet = true;
 	struct gdef *g = gdef_load(path, &d);
-	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	/* the run: section alone: no module is read */
+	bool valid = g != NULL && d.nerrors == 0 && gdef_validate_with(g, &d, NULL);
 	int device = valid && g->run.has_device ? g->run.device : 0;
 	gdef_free(g);
 	return device;
@@ -666,6 +672,31 @@ static void stop_workers(struct suite *st)
 }
 
 /*
+ * --compare: the base's files that this suite did not run, listed (not
+ * failed) before the summary.  A share (--shard) leaves the other shares'
+ * files out by design: it lists none.
+ */
+static void base_only_files(const struct suite *st, struct suite_compare *cmp, FILE *out)
+{
+	const struct cmp_doc *base = st->o->compare_doc;
+	if (st->o->shard_n)
+		return;
+	for (size_t j = 0; j < base->nfiles; j++) {
+		size_t i = 0;
+		while (i < st->list.n && !compare_same_path(base->files[j].file, st->list.files[i]))
+			i++;
+		if (i < st->list.n)
+			continue;
+		const char **f = xreallocarray(cmp->only_base, cmp->nonly_base + 1,
+					       sizeof *cmp->only_base);
+		cmp->only_base = f;
+		f[cmp->nonly_base++] = base->files[j].file;
+		fprintf(out, "ONLY IN BASE: %s (in %s, not run here)\n", base->files[j].file,
+			cmp->base);
+	}
+}
+
+/*
  * The summary line, --junit and --json; returns the suite's exit status,
  * the worst of rc (the pool's), a listing error (2), the files' and a
  * failed write's.
@@ -680,17 +711,25 @@ static int summarize(const struct suite *st, int rc, double seconds)
 		if (status_rank(st->res[i].status) > status_rank(worst))
 			worst = st->res[i].status;
 	}
-	fprintf(st->stdout_taken ? stderr : stdout,
-		"%u passed, %u failed, %u skipped, %u errors, %u timeouts\n",
+	FILE *out = st->stdout_taken ? stderr : stdout;
+	struct suite_compare cmp = {.base = o->compare};
+	if (o->compare_doc)
+		base_only_files(st, &cmp, out);
+	fprintf(out, "%u passed, %u failed, %u skipped, %u errors, %u timeouts",
 		counts[RES_PASSED], counts[RES_FAILED], counts[RES_SKIPPED], counts[RES_ERROR],
 		counts[RES_TIMEOUT]);
+	if (o->compare_doc)
+		fprintf(out, ", %u slower", counts[RES_SLOWER]);
+	fputc('\n', out);
 	fflush(stdout);
 	int wrc = 0;
 	if (o->junit && junit_write_file(o->junit, st->res, st->list.n, seconds, o->shard_k,
 					 o->shard_n) != 0)
 		wrc = 2;
-	if (o->json && suite_json_write(o->json_file, st->res, st->list.n, counts, worst) != 0)
+	if (o->json && suite_json_write(o->json_file, st->res, st->list.n, counts,
+					o->compare_doc ? &cmp : NULL, worst) != 0)
 		wrc = 2;
+	free(cmp.only_base);
 	return status_rank(wrc) > status_rank(worst) ? wrc : worst;
 }
 

@@ -1,9 +1,11 @@
 /*
  * A suite's results as JUnit XML, the form GitLab, Jenkins and GitHub test
  * reporters read: <testsuites> holding one <testsuite>, a <testcase> per
- * file with <failure> (failed checks), <error> (invalid file, CUDA error,
- * timeout) or <skipped>, and the file's output as <system-out> and
- * <system-err>.  Valid against the Jenkins xUnit plugin's junit-10.xsd
+ * file, or per point of a sweep ("file.yaml[n=4096]", read from the file's
+ * JSON report, which the workers then always write), with <failure>
+ * (failed checks; type="regression" for --compare's SLOWER), <error>
+ * (invalid file, CUDA error, timeout) or <skipped>, and the file's output
+ * as <system-out> and <system-err>.  Valid against the Jenkins xUnit plugin's junit-10.xsd
  * (tests/junit/junit-10.xsd).  Nothing here is owned.
  */
 #ifndef CGR_SUITE_JUNIT_H

@@ -6,18 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "fileio.h"
 #include "json.h"
 #include "suite_result.h"
 
 const char *const result_words[RES_COUNT] = {
 	[RES_PASSED] = "PASS", [RES_FAILED] = "FAIL", [RES_SKIPPED] = "SKIP",
-	[RES_ERROR] = "ERROR", [RES_TIMEOUT] = "TIMEOUT",
+	[RES_ERROR] = "ERROR", [RES_TIMEOUT] = "TIMEOUT", [RES_SLOWER] = "SLOWER",
 };
 
 const char *const result_names[RES_COUNT] = {
 	[RES_PASSED] = "passed", [RES_FAILED] = "failed", [RES_SKIPPED] = "skipped",
-	[RES_ERROR] = "error", [RES_TIMEOUT] = "timeout",
+	[RES_ERROR] = "error", [RES_TIMEOUT] = "timeout", [RES_SLOWER] = "slower",
 };
 
 enum result_kind result_kind_of(int status)
@@ -29,6 +30,8 @@ enum result_kind result_kind_of(int status)
 		return RES_FAILED;
 	case 124:
 		return RES_TIMEOUT;
+	case EXIT_SLOWER:
+		return RES_SLOWER;
 	default:
 		return RES_ERROR;
 	}
@@ -39,14 +42,16 @@ int status_rank(int status)
 	switch (status) {
 	case 0:
 		return 0;
-	case 1:
+	case EXIT_SLOWER:
 		return 1;
-	case 2:
+	case 1:
 		return 2;
-	case 124:
-		return 4;
-	default:
+	case 2:
 		return 3;
+	case 124:
+		return 5;
+	default:
+		return 4;
 	}
 }
 
@@ -81,7 +86,8 @@ void file_result_free(struct file_result *r)
 }
 
 int suite_json_write(const char *path, const struct file_result *res, size_t n,
-		     const unsigned counts[RES_COUNT], int status)
+		     const unsigned counts[RES_COUNT], const struct suite_compare *cmp,
+		     int status)
 {
 	FILE *out = output_open(path);
 	if (out == NULL)
@@ -112,8 +118,20 @@ int suite_json_write(const char *path, const struct file_result *res, size_t n,
 		fputc('}', out);
 	}
 	fprintf(out, "\n  ],\n  \"summary\": {\"passed\": %u, \"failed\": %u, \"skipped\": %u, "
-		"\"errors\": %u, \"timeouts\": %u},\n  \"exit_status\": %d\n}\n",
+		"\"errors\": %u, \"timeouts\": %u, \"slower\": %u},\n",
 		counts[RES_PASSED], counts[RES_FAILED], counts[RES_SKIPPED], counts[RES_ERROR],
-		counts[RES_TIMEOUT], status);
+		counts[RES_TIMEOUT], counts[RES_SLOWER]);
+	if (cmp) {
+		/* each file's own comparison is in its report; here, what did not run */
+		fputs("  \"comparison\": {\"base\": ", out);
+		json_string(out, cmp->base);
+		fputs(", \"only_in_base\": [", out);
+		for (size_t i = 0; i < cmp->nonly_base; i++) {
+			fputs(i ? ", " : "", out);
+			json_string(out, cmp->only_base[i]);
+		}
+		fputs("]},\n", out);
+	}
+	fprintf(out, "  \"exit_status\": %d\n}\n", status);
 	return output_close(out, path, OUTPUT_OK);
 }

@@ -15,8 +15,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum result_kind { RES_PASSED, RES_FAILED, RES_SKIPPED, RES_ERROR, RES_TIMEOUT };
-enum { RES_COUNT = RES_TIMEOUT + 1 };
+/* RES_SLOWER: every check passed, but --compare found a time SLOWER (exit 4). */
+enum result_kind { RES_PASSED, RES_FAILED, RES_SKIPPED, RES_ERROR, RES_TIMEOUT, RES_SLOWER };
+enum { RES_COUNT = RES_SLOWER + 1 };
 
 /* "PASS", "FAIL", ...: the result line's word. */
 extern const char *const result_words[RES_COUNT];
@@ -44,7 +45,10 @@ struct file_result {
 /* The kind an exit status gives a file that was not skipped. */
 enum result_kind result_kind_of(int status);
 
-/* 124 > 3 > 2 > 1 > 0: the order in which a suite's exit status takes its files'. */
+/*
+ * 124 > 3 > 2 > 1 > 4 > 0: the order in which a suite's exit status takes
+ * its files' (a regression, 4, is less than a wrong answer, 1).
+ */
 int status_rank(int status);
 
 /* The first "error:" line of a file's stderr (its failure message), copied. */
@@ -53,12 +57,21 @@ void result_first_error(const struct file_result *r, char *buf, size_t len);
 /* The captured output; the struct itself is the caller's. */
 void file_result_free(struct file_result *r);
 
+/* --compare in a suite: the base, and its files that this suite did not run. */
+struct suite_compare {
+	const char *base;
+	const char **only_base;
+	size_t nonly_base;
+};
+
 /*
  * --json in a suite: one document, each file's report in a list, the
- * counts by kind and the suite's exit status ($defs/suite of
+ * counts by kind, with --compare (cmp not NULL) the base's files that did
+ * not run, and the suite's exit status ($defs/suite of
  * schemas/report.schema.json: keep in step).  0, or 2 after a message.
  */
 int suite_json_write(const char *path, const struct file_result *res, size_t n,
-		     const unsigned counts[RES_COUNT], int status);
+		     const unsigned counts[RES_COUNT], const struct suite_compare *cmp,
+		     int status);
 
 #endif

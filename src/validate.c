@@ -25,6 +25,7 @@
 
 #include "strmap.h"
 #include "validate.h"
+#include "validate_driver.h"
 #include "xmalloc.h"
 
 /* Larger than any GPU's memory, so larger is a typo (and guards 2^70 bytes). */
@@ -73,6 +74,8 @@ struct vctx {
 	bool lost_record, lost_cond, lost_alloc_free;
 	struct use *uses;
 	size_t nuses, capuses;
+	struct mod_check *mods;         /* kernel nodes against their modules, or NULL */
+	bool *bad_module;               /* per module: an error of its own, so not read */
 	/* per name index: the last name found in it, by pointer (see lookup) */
 	struct hit {
 		const struct strmap *map;
@@ -435,25 +438,37 @@ static void check_source(struct vctx *v, struct module *m)
 	}
 }
 
+static void check_module(struct vctx *v, struct module *m)
+{
+	if (m->builtin)
+		return;
+	if (m->file == NULL) {
+		diag_error(v->d, m->pos, "module '%s' has no file", m->name);
+		return;
+	}
+	uint64_t size;
+	struct pos at = or_pos(m->file_pos, m->pos);
+	if (m->source) {
+		check_source(v, m);
+		return;
+	}
+	if (check_readable(v, m->file, &m->path, at, "module file", &size) && size == 0)
+		diag_error(v->d, at, "module file '%s' is empty: expected PTX, cubin or fatbin",
+			   m->file);
+}
+
+/* Each module; one with an error of its own is not read for its kernels. */
 static void check_modules(struct vctx *v)
 {
 	for (size_t i = 0; i < v->g->nmodules; i++) {
-		struct module *m = &v->g->modules[i];
-		if (m->builtin || m->bad)
-			continue;
-		if (m->file == NULL) {
-			diag_error(v->d, m->pos, "module '%s' has no file", m->name);
+		/* the loader said what is wrong with it: its file is not looked at */
+		if (v->g->modules[i].bad) {
+			v->bad_module[i] = true;
 			continue;
 		}
-		uint64_t size;
-		struct pos at = or_pos(m->file_pos, m->pos);
-		if (m->source) {
-			check_source(v, m);
-			continue;
-		}
-		if (check_readable(v, m->file, &m->path, at, "module file", &size) && size == 0)
-			diag_error(v->d, at, "module file '%s' is empty: expected PTX, cubin or fatbin",
-				   m->file);
+		unsigned before = v->d->nerrors;
+		check_module(v, &v->g->modules[i]);
+		v->bad_module[i] = v->d->nerrors > before;
 	}
 }
 
@@ -674,12 +689,24 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 		return;
 	}
 	const struct node *first = v->g->all_nodes[old];
-	if (n->id_given && alias)
+	if (n->id_given && alias) {
 		diag_error(v->d, *alias, "duplicate node id '%s': this "
 			   "alias repeats a graph whose nodes have ids, and ids are unique in the "
 			   "file; leave the ids out of the graph (each repeat then gets ids of "
 			   "its own), or write it out again", n->id);
-	else if (n->id_given)
+		diag_note(v->d, or_pos(first->id_pos, first->pos), "'%s' was first used here",
+			  n->id);
+		return;
+	}
+	/* written once, read once per value of a generator */
+	if (n->id_given && first->id_given && first->id_pos.line == n->id_pos.line &&
+	    first->id_pos.col == n->id_pos.col) {
+		diag_error(v->d, n->id_pos, "duplicate node id '%s': a generator repeats this "
+			   "node with the same id each time; put its variable in the id, as in "
+			   "\"%s${i}\"", n->id, n->id);
+		return;
+	}
+	if (n->id_given)
 		diag_error(v->d, or_pos(n->id_pos, n->pos), "duplicate node id '%s'", n->id);
 	else
 		diag_error(v->d, n->pos, "duplicate node id '%s': it is the default id of this "
@@ -1031,6 +1058,8 @@ static void check_kernel(struct vctx *v, struct node *n, size_t self)
 			  v->g->nmodules, or_pos(k->function_pos, at));
 	if (mi >= 0 && v->g->modules[mi].builtin)
 		check_builtin(v, k, or_pos(k->function_pos, at));
+	else if (mi >= 0 && v->mods && !v->bad_module[mi])
+		mod_check_kernel(v->mods, n);
 }
 
 /* Memset and copy -------------------------------------------------------- */
@@ -1141,6 +1170,75 @@ static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at
 static void check_copy(struct vctx *v, struct node *n, size_t self)
 {
 	check_copy_fields(v, &n->u.copy, node_pos(n), self);
+}
+
+/* Memory operations ------------------------------------------------------ */
+
+/*
+ * Write and wait: a 32- or 64-bit value at an element of a buffer that
+ * is not managed memory (cuda.h: no memory operation accepts it); the
+ * keys of the other forms are refused where they mean nothing.
+ */
+static void check_memop_value(struct vctx *v, const struct node *n, struct memop *op,
+			      size_t self, size_t k)
+{
+	const char *form = memop_kind_names[op->kind];
+	long bi = resolve_buffer(v, &op->buffer, op->pos);
+	if (op->kind == MEMOP_WRITE && op->compare_pos.line)
+		diag_error(v->d, op->compare_pos, "'compare' goes with wait, not write (operation "
+			   "%zu of memop node '%s')", k, n->id);
+	if (op->kind == MEMOP_WRITE && op->flush_pos.line)
+		diag_error(v->d, op->flush_pos, "'flush' goes with wait, not write (operation "
+			   "%zu of memop node '%s')", k, n->id);
+	if (bi < 0)
+		return;
+	add_use(v, bi, self);
+	const struct buffer *b = &v->g->buffers[bi];
+	struct pos at = or_pos(op->buffer.pos, op->pos);
+	unsigned es = elem_infos[b->type].size;
+	if (b->memory == MEM_MANAGED) {
+		diag_error(v->d, at, "memop node '%s' cannot %s buffer '%s': memory operations do "
+			   "not accept managed memory; use device, host or graph memory", n->id,
+			   form, b->name);
+		return;
+	}
+	if (es != 4 && es != 8) {
+		diag_error(v->d, at, "memop node '%s' cannot %s buffer '%s' of %s: memory "
+			   "operations %s 32- or 64-bit values; give the buffer a 4- or 8-byte "
+			   "type (i32, u32, f32, i64, u64, f64)", n->id, form, b->name,
+			   elem_names[b->type], op->kind == MEMOP_WRITE ? "write" : "wait on");
+		return;
+	}
+	op->bits = (uint8_t)(es * 8);
+	if (op->has_value)
+		check_fit(v, &op->value, b->type, or_pos(op->value.pos, op->pos),
+			  "%s value for buffer '%s'", form, b->name);
+	if (v->sized[bi] && op->offset >= b->count)
+		diag_error(v->d, or_pos(op->offset_pos, at), "%s offset %" PRIu64 " is past the end "
+			   "of buffer '%s' (%" PRIu64 " elements)", form, op->offset, b->name,
+			   b->count);
+}
+
+static void check_memop(struct vctx *v, struct node *n, size_t self)
+{
+	struct memop_node *m = &n->u.memop;
+	if (m->nops == 0)
+		diag_error(v->d, node_pos(n), "memop node '%s' needs at least one operation", n->id);
+	for (size_t k = 0; k < m->nops; k++) {
+		struct memop *op = &m->ops[k];
+		if (op->kind == MEMOP_WRITE || op->kind == MEMOP_WAIT) {
+			check_memop_value(v, n, op, self, k + 1);
+			continue;
+		}
+		/* flush_remote_writes and barrier take no buffer, value or comparison */
+		struct pos extra = op->offset_pos.line ? op->offset_pos :
+			op->value.pos.line && op->has_value ? op->value.pos :
+			op->compare_pos.line ? op->compare_pos : op->flush_pos;
+		if (extra.line)
+			diag_error(v->d, extra, "%s takes no offset, value, compare or flush "
+				   "(operation %zu of memop node '%s')", memop_kind_names[op->kind],
+				   k + 1, n->id);
+	}
 }
 
 /* The other kinds -------------------------------------------------------- */
@@ -1367,6 +1465,9 @@ static void check_nodes(struct vctx *v)
 		case NK_GRAPH:
 			if (n->u.child == NULL)
 				diag_error(v->d, node_pos(n), "graph node '%s' needs a graph", n->id);
+			break;
+		case NK_MEMOP:
+			check_memop(v, n, i);
 			break;
 		case NK_EMPTY:
 		case NK_COUNT:
@@ -1960,7 +2061,7 @@ static void check_bounds(struct vctx *v, struct check *c, const struct buffer *b
 {
 	const struct compare *cmp = &c->cmp;
 	const char *name = reduce_names[c->reduce];
-	for (int op = 0; op < CMP_COUNT; op++) {
+	for (int op = 0; op < BOUND_COUNT; op++) {
 		struct bound *bd = &c->cmp.bound[op];
 		if (!(cmp->ops & (1u << op)))
 			continue;
@@ -1968,7 +2069,7 @@ static void check_bounds(struct vctx *v, struct check *c, const struct buffer *b
 			if (isnan(num_to_double(&bd->value)))
 				diag_error(v->d, or_pos(bd->value.pos, cmp->pos), "'%s' of '%s' is nan, "
 					   "which nothing equals or compares with: to ask for no NaN, "
-					   "check 'finite: true'", cmp_names[op], name);
+					   "check 'finite: true'", bound_names[op], name);
 			continue;
 		}
 		/* a bound read from another buffer: one of its elements */
@@ -1977,7 +2078,7 @@ static void check_bounds(struct vctx *v, struct check *c, const struct buffer *b
 		    parse_number(bd->ref.name, &num) == SCALAR_OK) {
 			diag_error(v->d, or_pos(bd->ref.pos, cmp->pos), "'%s' of '%s' is the string "
 				   "\"%s\", which would name a buffer: write the number without "
-				   "quotes", cmp_names[op], name, bd->ref.name);
+				   "quotes", bound_names[op], name, bd->ref.name);
 			continue;
 		}
 		long ri = check_target(v, &bd->ref, cmp->pos);
@@ -1985,9 +2086,9 @@ static void check_bounds(struct vctx *v, struct check *c, const struct buffer *b
 		if (r && bd->offset >= r->count)
 			diag_error(v->d, or_pos(bd->offset_pos, or_pos(bd->ref.pos, cmp->pos)),
 				   "'%s' of '%s' reads element %" PRIu64 " of buffer '%s', which has %"
-				   PRIu64, cmp_names[op], name, bd->offset, r->name, r->count);
+				   PRIu64, bound_names[op], name, bd->offset, r->name, r->count);
 	}
-	if (cmp->ops & (1u << CMP_NEAR)) {
+	if (cmp->ops & (1u << BOUND_NEAR)) {
 		check_tolerance(v, cmp->rtol, or_pos(cmp->rtol_pos, cmp->pos), "rtol");
 		check_tolerance(v, cmp->atol, or_pos(cmp->atol_pos, cmp->pos), "atol");
 	}
@@ -2073,9 +2174,16 @@ static void reset(struct gdef *g)
 	g->nall_nodes = 0;
 	for (size_t i = 0; i < g->nconditions; i++)
 		g->conditions[i].user = -1;
+	g->kattrs_of = NULL;
 }
 
 bool gdef_validate(struct gdef *g, struct diag *d)
+{
+	static const struct mod_settings run = {.sm = 0, .use_cache = true};
+	return gdef_validate_with(g, d, &run);
+}
+
+bool gdef_validate_with(struct gdef *g, struct diag *d, const struct mod_settings *ms)
 {
 	unsigned errors = d->nerrors;
 	struct vctx v = {.g = g, .d = d};
@@ -2087,9 +2195,12 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	for (size_t i = 0; i < nb; i++)
 		v.alloc_node[i] = v.free_node[i] = -1;
 	v.recorded = xcalloc(g->nevents ? g->nevents : 1, sizeof *v.recorded);
+	v.bad_module = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *v.bad_module);
 
 	index_all_names(&v);
 	check_modules(&v);
+	if (ms)
+		v.mods = mod_check_new(g, d, ms);
 	check_buffers(&v);
 	size_t auto_ids[NK_COUNT] = {0};
 	/* At its length: grown by doubling, it would leave as much again unused in the arena. */
@@ -2121,7 +2232,11 @@ bool gdef_validate(struct gdef *g, struct diag *d)
 	check_events_used(&v);
 	check_checks(&v);
 	check_run_section(&v);
+	/* (valid: no error of its own, nor of the loader's in it) */
+	validate_driver(g, d, d->nerrors == errors && g->load_errors == 0);
 
+	mod_check_free(v.mods);
+	free(v.bad_module);
 	free(v.module_names);
 	free(v.buffer_names);
 	free(v.event_names);

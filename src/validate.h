@@ -11,9 +11,24 @@
 #include <stdbool.h>
 
 #include "diag.h"
+#include "mod_check.h"
 #include "model.h"
 
-/* True when g is valid; errors go to d. */
+/*
+ * True when g is valid; errors go to d.  Kernel nodes are checked against
+ * their modules (mod_check.h) as ms says; ms NULL: not at all (a suite's
+ * look at a file's run: section).
+ */
+bool gdef_validate_with(struct gdef *g, struct diag *d, const struct mod_settings *ms);
+/* The same as a run validates: modules read, checked for any device, none compiled. */
 bool gdef_validate(struct gdef *g, struct diag *d);
+
+/*
+ * --disable=ID,...: switch off the nodes of a validated g with these ids
+ * (node.disabled), as 'enabled: false' would.  An unknown id, or a node
+ * the driver cannot switch off, is an error naming it; so is a WHILE
+ * that can then never end.  True when every id was switched off.
+ */
+bool gdef_disable(struct gdef *g, const char *const *ids, size_t n, struct diag *d);
 
 #endif

@@ -26,6 +26,7 @@ what it is, and what is checked:
   keys DEF     a list of JSON report keys: each key listed is one of the
                schema's (schemas/report.schema.json), and each property of
                its $defs/DEF is listed
+  synopsis     the form of a construct, its parts in capitals: no file
 
 An unmarked block fails: a new example is a test from the start.  Examples
 that load kernel files make has not built (no nvcc) are skipped, saying so.
@@ -215,6 +216,7 @@ def check_fragment(where, wrapper, block):
             return
         w = w[2:] if w.startswith("| ") else w[1:]
         if w.strip() == "@":
+            # the wrapper's lines keep their own indentation; '@' gives the block's
             ind = w[:len(w) - len(w.lstrip(" "))]
             out += [(ind + l) if l.strip() else "" for l in body]
             found = True
@@ -309,6 +311,11 @@ def check_output(where, arg, block):
         ok("%s: output, shown as an illustration" % where)
         return
     path = os.path.join(top, arg)
+    gone = [k for k in re.findall(r"[A-Za-z0-9_./-]+\.(?:ptx|cubin|fatbin)", open(path).read())
+            if not os.path.exists(os.path.join(os.path.dirname(path), k))]
+    if gone:
+        skip("%s: kernel file(s) not built: %s (nvcc needed)" % (where, " ".join(gone)))
+        return
     p = subprocess.run([prog, "--validate", os.path.basename(path)], cwd=os.path.dirname(path),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     want = [l for l in block if not l.startswith("$ ")]
@@ -360,6 +367,10 @@ def check_keys(where, defname, block):
 
 
 def check(where, marks, block):
+    # other comments may stand in the group above the block: the marker is one of them
+    at = next((i for i, m in enumerate(marks) if m.startswith("example:")), None)
+    if at is not None:
+        marks = marks[at:]
     if not marks or not marks[0].startswith("example:"):
         fail("%s: a block with no '.\\\" example:' (or <!-- example: -->) marker above it"
              % where)
@@ -380,6 +391,8 @@ def check(where, marks, block):
         check_output(where, arg, block)
     elif kind == "keys":
         check_keys(where, arg, block)
+    elif kind == "synopsis":
+        ok("%s: synopsis, the form of a construct" % where)
     else:
         fail("%s: unknown example kind '%s'" % (where, kind))
 

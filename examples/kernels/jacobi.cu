@@ -1,23 +1,24 @@
 /*
- * A Jacobi sweep for A x = b, A the tridiagonal matrix with 4 on its
- * diagonal and -1 beside it (examples/jacobi.yaml): every x[i] is solved
- * for from its row, with its neighbours' values of the sweep before.
+ * Damped Jacobi relaxation (examples/sweep-jacobi.yaml), the iteration of
+ * the CUDA sample jacobiCudaGraphs, on the tridiagonal system
+ *
+ *     4 x[i] - x[i-1] - x[i+1] = b[i]        (x[-1] = x[n] = 0)
+ *
+ * one sweep per launch of the kernel: xnew = (1 - omega) x + omega J(x),
+ * where J(x)[i] = (b[i] + x[i-1] + x[i+1]) / 4.  With b[i] = 2 inside and
+ * 3 at both ends the solution is x = 1 everywhere.  For 0 < omega <= 1
+ * each sweep shrinks the largest error by a factor 1 - omega / 2 at
+ * least (the rows of the iteration matrix sum to that in absolute value),
+ * so 40 sweeps from x = 0 leave it below 0.75^40 = 1e-5 at omega = 0.5.
  */
-
-/*
- * out[i] = (b[i] + in[i - 1] + in[i + 1]) / 4, neighbours past the ends
- * being 0, and delta[i] = out[i] - in[i]: how far this sweep moved x[i],
- * the residual whose size says that the iteration has converged.
- */
-extern "C" __global__ void jacobi_step(const float *in, float *out, const float *b,
-				       float *delta, int n)
+extern "C" __global__ void jacobi(int n, float omega, const float *b, const float *x,
+				  float *xnew)
 {
 	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
 	     i += gridDim.x * blockDim.x) {
-		float left = i > 0 ? in[i - 1] : 0.0f;
-		float right = i + 1 < n ? in[i + 1] : 0.0f;
-		float x = (b[i] + left + right) * 0.25f;
-		delta[i] = x - in[i];
-		out[i] = x;
+		float left = i > 0 ? x[i - 1] : 0.0f;
+		float right = i + 1 < n ? x[i + 1] : 0.0f;
+		float j = (b[i] + left + right) * 0.25f;
+		xnew[i] = (1.0f - omega) * x[i] + omega * j;
 	}
 }

@@ -6,12 +6,14 @@
 # calls this to fill OUT (default SRCDIR/.gpu, which git ignores) with
 #
 #   bin/       cugraphrun, gpu_unit and the benchmark programs, as built
+#              (with bench/cu_count.so, the driver-call counter)
 #   lib/       the shared libraries they need that the GPU machine lacks
-#   kernels/   tests/gpu/kernels compiled to .ptx, .cubin (sm_90), .fatbin
+#   kernels/   tests/gpu/kernels compiled to .ptx, .cubin (sm_90), .fatbin,
+#              -z.fatbin (compressed: the validator cannot read it)
 #   cases/     the suite's cases (tests/gpu/cases)
 #   sources/   CUDA C++ of the source-module cases (tests/gpu/sources)
 #   examples/  the examples with their PTX and data
-#   bench/     the benchmark scripts
+#   bench/     the benchmark scripts, and their kernels compiled to PTX
 #   schemas/report.schema.json, report-schema.py
 #              the --json report's schema and its validator (run.sh checks
 #              the reports the cases write with them)
@@ -32,7 +34,8 @@ mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/cases" "$out/bench" "$out/sc
 
 # Programs: VPATH builds make plain executables (no libtool wrappers).
 progs=
-for p in cugraphrun tests/unit/gpu_unit bench/gpu_ref bench/yaml_scan; do
+for p in cugraphrun tests/unit/gpu_unit bench/gpu_ref bench/yaml_scan bench/sweep_ref \
+	bench/update_rules bench/cu_count.so; do
 	if [ -x "$build/$p" ]; then
 		cp "$build/$p" "$out/bin/"
 		progs="$progs $build/$p"
@@ -50,13 +53,27 @@ else
 	echo "bundle.sh: warning: no device-libs tool; lib/ left empty" >&2
 fi
 
+# The PTX architecture of a kernel source: compute_90 for those that say so
+# in their opening comment (they use what only sm_90 has), else compute_75.
+ptx_arch() {
+	if sed -n '1,20p' "$1" | grep -q 'compute_90'; then
+		echo compute_90
+	else
+		echo compute_75
+	fi
+}
+
 # The suite's kernels, in every module format.
 for cu in "$src"/tests/gpu/kernels/*.cu; do
 	k=$(basename "$cu" .cu)
-	"$nvcc" -ptx -arch=compute_75 -o "$out/kernels/$k.ptx" "$cu"
+	arch=$(ptx_arch "$cu")
+	"$nvcc" -ptx -arch="$arch" -o "$out/kernels/$k.ptx" "$cu"
 	"$nvcc" -cubin -arch=sm_90 -o "$out/kernels/$k.cubin" "$cu"
 	"$nvcc" -fatbin -gencode arch=compute_90,code=sm_90 \
-		-gencode arch=compute_75,code=compute_75 -o "$out/kernels/$k.fatbin" "$cu"
+		-gencode arch="$arch",code="$arch" -o "$out/kernels/$k.fatbin" "$cu"
+	# everything compressed: what the validator cannot read, the driver checks
+	"$nvcc" -fatbin -Xfatbin -compress-all -gencode arch=compute_90,code=sm_90 \
+		-gencode arch="$arch",code="$arch" -o "$out/kernels/$k-z.fatbin" "$cu"
 done
 cp "$src"/tests/gpu/kernels/*.ptx "$out/kernels/" 2>/dev/null || true
 cp "$src"/tests/gpu/cases/* "$out/cases/"
@@ -70,11 +87,16 @@ cp -R "$src/examples" "$out/examples"
 for cu in "$out"/examples/kernels/*.cu; do
 	[ -e "$cu" ] || continue
 	ptx=${cu%.cu}.ptx
-	[ -e "$ptx" ] || "$nvcc" -ptx -arch=compute_75 -o "$ptx" "$cu"
+	[ -e "$ptx" ] || "$nvcc" -ptx -arch="$(ptx_arch "$cu")" -o "$ptx" "$cu"
 done
 
 for f in "$src"/bench/*; do
 	case $f in *.c) ;; *) cp "$f" "$out/bench/" ;; esac
+done
+# the benchmarks' kernels
+for cu in "$out"/bench/*.cu; do
+	[ -e "$cu" ] || continue
+	"$nvcc" -ptx -arch=compute_75 -o "${cu%.cu}.ptx" "$cu"
 done
 
 cp "$src/schemas/report.schema.json" "$out/schemas/"

@@ -298,9 +298,9 @@ START_TEST(test_not_finite)
 	reduce_slice(RED_MIN, ET_F64, x, 50, 4, NULL, 0, 0, &f);
 	ck_assert(isnan(f.f) && f.has_nan && f.nan_at == 52 && f.at == 52);
 	/* NaN compares with nothing, not even through near */
-	ck_assert(!figure_holds(&f, CMP_LE, &(struct num){.kind = NUM_FLOAT, .f = INFINITY}, 0, 0));
-	ck_assert(!figure_holds(&f, CMP_GE, &(struct num){.kind = NUM_FLOAT, .f = -INFINITY}, 0, 0));
-	ck_assert(!figure_holds(&f, CMP_NEAR, &(struct num){.kind = NUM_FLOAT, .f = 0}, 1, 1e300));
+	ck_assert(!figure_holds(&f, BOUND_LE, &(struct num){.kind = NUM_FLOAT, .f = INFINITY}, 0, 0));
+	ck_assert(!figure_holds(&f, BOUND_GE, &(struct num){.kind = NUM_FLOAT, .f = -INFINITY}, 0, 0));
+	ck_assert(!figure_holds(&f, BOUND_NEAR, &(struct num){.kind = NUM_FLOAT, .f = 0}, 1, 1e300));
 }
 END_TEST
 
@@ -308,32 +308,32 @@ START_TEST(test_figure_bounds)
 {
 	struct figure f = {.is_int = true, .i = 3};
 	/* an integer against a fraction, exactly */
-	ck_assert(figure_holds(&f, CMP_LT, &(struct num){.kind = NUM_FLOAT, .f = 3.5}, 0, 0));
-	ck_assert(figure_holds(&f, CMP_GT, &(struct num){.kind = NUM_FLOAT, .f = 2.5}, 0, 0));
-	ck_assert(!figure_holds(&f, CMP_EQ, &(struct num){.kind = NUM_FLOAT, .f = 3.0000001}, 0, 0));
-	ck_assert(figure_holds(&f, CMP_EQ, &(struct num){.kind = NUM_FLOAT, .f = 3.0}, 0, 0));
-	ck_assert(figure_holds(&f, CMP_LE, &(struct num){.kind = NUM_UINT, .u = 3}, 0, 0));
-	ck_assert(!figure_holds(&f, CMP_LT, &(struct num){.kind = NUM_UINT, .u = 3}, 0, 0));
-	ck_assert(figure_holds(&f, CMP_GE, &(struct num){.kind = NUM_INT, .i = -3}, 0, 0));
+	ck_assert(figure_holds(&f, BOUND_LT, &(struct num){.kind = NUM_FLOAT, .f = 3.5}, 0, 0));
+	ck_assert(figure_holds(&f, BOUND_GT, &(struct num){.kind = NUM_FLOAT, .f = 2.5}, 0, 0));
+	ck_assert(!figure_holds(&f, BOUND_EQ, &(struct num){.kind = NUM_FLOAT, .f = 3.0000001}, 0, 0));
+	ck_assert(figure_holds(&f, BOUND_EQ, &(struct num){.kind = NUM_FLOAT, .f = 3.0}, 0, 0));
+	ck_assert(figure_holds(&f, BOUND_LE, &(struct num){.kind = NUM_UINT, .u = 3}, 0, 0));
+	ck_assert(!figure_holds(&f, BOUND_LT, &(struct num){.kind = NUM_UINT, .u = 3}, 0, 0));
+	ck_assert(figure_holds(&f, BOUND_GE, &(struct num){.kind = NUM_INT, .i = -3}, 0, 0));
 	/* 2^53 + 1 is no double: exact against the integer, not the double */
 	f.i = ((__int128)1 << 53) + 1;
-	ck_assert(figure_holds(&f, CMP_EQ, &(struct num){.kind = NUM_UINT, .u = (1ull << 53) + 1}, 0, 0));
-	ck_assert(figure_holds(&f, CMP_GT, &(struct num){.kind = NUM_FLOAT, .f = 0x1p53}, 0, 0));
+	ck_assert(figure_holds(&f, BOUND_EQ, &(struct num){.kind = NUM_UINT, .u = (1ull << 53) + 1}, 0, 0));
+	ck_assert(figure_holds(&f, BOUND_GT, &(struct num){.kind = NUM_FLOAT, .f = 0x1p53}, 0, 0));
 	/* near: |x - v| <= atol + rtol |v| */
 	struct figure g = {.f = 3.1416L};
 	struct num pi = {.kind = NUM_FLOAT, .f = 3.14159};
-	ck_assert(figure_holds(&g, CMP_NEAR, &pi, 1e-5, 0));
-	ck_assert(!figure_holds(&g, CMP_NEAR, &pi, 1e-6, 0));
-	ck_assert(figure_holds(&g, CMP_NEAR, &pi, 0, 2e-5));
+	ck_assert(figure_holds(&g, BOUND_NEAR, &pi, 1e-5, 0));
+	ck_assert(!figure_holds(&g, BOUND_NEAR, &pi, 1e-6, 0));
+	ck_assert(figure_holds(&g, BOUND_NEAR, &pi, 0, 2e-5));
 	g.f = INFINITY;
-	ck_assert(!figure_holds(&g, CMP_NEAR, &pi, 1e300, 1e300));
-	ck_assert(figure_holds(&g, CMP_NEAR, &(struct num){.kind = NUM_FLOAT, .f = INFINITY}, 0, 0));
+	ck_assert(!figure_holds(&g, BOUND_NEAR, &pi, 1e300, 1e300));
+	ck_assert(figure_holds(&g, BOUND_NEAR, &(struct num){.kind = NUM_FLOAT, .f = INFINITY}, 0, 0));
 }
 END_TEST
 
 /* Checks and their messages ------------------------------------------------ */
 
-static struct check reduce_check(enum reduce_kind r, enum cmp_op op, struct num v)
+static struct check reduce_check(enum reduce_kind r, enum bound_op op, struct num v)
 {
 	struct check c = {.pos = {7, 5}, .kind = CHECK_REDUCE, .reduce = r};
 	c.cmp.ops = 1u << op;
@@ -345,7 +345,7 @@ START_TEST(test_check_sum_tolerance)
 {
 	struct buffer b = buf("x", ET_F32, 4);
 	float x[4] = {0.5f, 1.25f, 1.0f, 0.39159f};
-	struct check c = reduce_check(RED_SUM, CMP_NEAR, F(3.14159));
+	struct check c = reduce_check(RED_SUM, BOUND_NEAR, F(3.14159));
 	c.cmp.rtol = 1e-6;
 	struct cap k;
 	cap_open(&k);
@@ -365,7 +365,7 @@ START_TEST(test_check_residual)
 	/* norm2 of a residual under a bound, on a slice */
 	struct buffer b = buf("r", ET_F64, 6);
 	double r[6] = {99, 1e-12, -2e-12, 2e-12, 0, 99};
-	struct check c = reduce_check(RED_NORM2, CMP_LE, F(1e-10));
+	struct check c = reduce_check(RED_NORM2, BOUND_LE, F(1e-10));
 	c.offset = 1;
 	c.count = 4;
 	struct cap k;
@@ -384,9 +384,9 @@ START_TEST(test_check_min_max_range)
 {
 	struct buffer b = buf("p", ET_I32, 5);
 	int32_t p[5] = {0, 3, 1, -2, 9};
-	struct check c = reduce_check(RED_MIN, CMP_GE, I(0));
-	c.cmp.ops |= 1u << CMP_LE;
-	c.cmp.bound[CMP_LE].value = U(10);
+	struct check c = reduce_check(RED_MIN, BOUND_GE, I(0));
+	c.cmp.ops |= 1u << BOUND_LE;
+	c.cmp.bound[BOUND_LE].value = U(10);
 	struct cap k;
 	cap_open(&k);
 	ck_assert(!check_buffer(&c, &b, p, NULL, &k.d));
@@ -403,7 +403,7 @@ START_TEST(test_check_counts)
 {
 	struct buffer b = buf("e", ET_U8, 8);
 	uint8_t e[8] = {0, 0, 0, 4, 0, 0, 1, 0};
-	struct check c = reduce_check(RED_NONZERO, CMP_EQ, U(0));
+	struct check c = reduce_check(RED_NONZERO, BOUND_EQ, U(0));
 	struct cap k;
 	cap_open(&k);
 	ck_assert(!check_buffer(&c, &b, e, NULL, &k.d));
@@ -414,7 +414,7 @@ START_TEST(test_check_counts)
 
 	struct buffer f = buf("v", ET_F32, 4);
 	float v[4] = {7, 7.5f, 7, 9};
-	struct check d = reduce_check(RED_DIFFER, CMP_LE, U(1));
+	struct check d = reduce_check(RED_DIFFER, BOUND_LE, U(1));
 	d.differ_from = U(7);
 	cap_open(&k);
 	ck_assert(!check_buffer(&d, &f, v, NULL, &k.d));
@@ -493,10 +493,10 @@ START_TEST(test_check_bound_buffer)
 	const void *datas[2] = {x, r};
 	const struct check_others o = {bufs, datas};
 	struct check c = {.pos = {13, 5}, .kind = CHECK_REDUCE, .reduce = RED_SUM,
-			  .cmp = {.ops = 1u << CMP_NEAR, .rtol = 1e-6}};
-	c.cmp.bound[CMP_NEAR].ref = (struct name_ref){.name = "result", .idx = 1};
-	c.cmp.bound[CMP_NEAR].offset = 1;
-	long used[CMP_COUNT + 1];
+			  .cmp = {.ops = 1u << BOUND_NEAR, .rtol = 1e-6}};
+	c.cmp.bound[BOUND_NEAR].ref = (struct name_ref){.name = "result", .idx = 1};
+	c.cmp.bound[BOUND_NEAR].offset = 1;
+	long used[BOUND_COUNT + 1];
 	ck_assert_uint_eq(check_others_used(&c, used), 1);
 	ck_assert_int_eq(used[0], 1);
 	struct cap k;
@@ -517,8 +517,8 @@ START_TEST(test_check_bound_buffer)
 	const void *d2[2] = {w, n};
 	const struct check_others o2 = {b2, d2};
 	struct check m = {.pos = {14, 5}, .kind = CHECK_REDUCE, .reduce = RED_MIN,
-			  .cmp = {.ops = 1u << CMP_GE}};
-	m.cmp.bound[CMP_GE].ref = (struct name_ref){.name = "count", .idx = 1};
+			  .cmp = {.ops = 1u << BOUND_GE}};
+	m.cmp.bound[BOUND_GE].ref = (struct name_ref){.name = "count", .idx = 1};
 	cap_open(&k);
 	ck_assert(!check_buffer(&m, &v, w, &o2, &k.d));
 	ck_assert_str_eq(cap_text(&k),
@@ -533,7 +533,7 @@ START_TEST(test_check_digits)
 {
 	struct buffer b = buf("z", ET_F64, 1);
 	double z[1] = {1.0000000001};
-	struct check c = reduce_check(RED_SUM, CMP_EQ, U(1));
+	struct check c = reduce_check(RED_SUM, BOUND_EQ, U(1));
 	struct cap k;
 	cap_open(&k);
 	ck_assert(!check_buffer(&c, &b, z, NULL, &k.d));

@@ -167,6 +167,8 @@ struct sec {
 	const char *name;
 	uint32_t type;
 	const struct buf *data;
+	uint32_t link;          /* sh_link: a symbol table's string table */
+	uint64_t entsize;       /* sh_entsize: a symbol table's 24 */
 };
 
 #define SHT_CUDA_INFO 0x70000000u
@@ -224,10 +226,10 @@ static struct buf make_elf(const struct sec *secs, size_t n)
 		put64(&b, 0);
 		put64(&b, off[i]);
 		put64(&b, i == 0 ? names.n : secs[i - 1].data->n);
-		put32(&b, 0);
+		put32(&b, i == 0 ? 0 : secs[i - 1].link);
 		put32(&b, 0);
 		put64(&b, i == 0 ? 1 : 4);
-		put64(&b, 0);
+		put64(&b, i == 0 ? 0 : secs[i - 1].entsize);
 	}
 	free(names.p);
 	free(name_at);
@@ -249,10 +251,10 @@ static struct buf elf_k(void)
 {
 	struct buf k = info_k(), none = info_none(), kk = info_k();
 	struct sec secs[] = {
-		{".nv.info", SHT_CUDA_INFO, &none},
-		{".nv.info.none", SHT_CUDA_INFO, &none},
-		{".nv.info.k", SHT_CUDA_INFO, &k},
-		{".nv.info.kk", SHT_CUDA_INFO, &kk},
+		{".nv.info", SHT_CUDA_INFO, &none, 0, 0},
+		{".nv.info.none", SHT_CUDA_INFO, &none, 0, 0},
+		{".nv.info.k", SHT_CUDA_INFO, &k, 0, 0},
+		{".nv.info.kk", SHT_CUDA_INFO, &kk, 0, 0},
 	};
 	struct buf b = make_elf(secs, 4);
 	free(k.p);
@@ -264,7 +266,7 @@ static struct buf elf_k(void)
 /* A cubin with one kernel "k" whose .nv.info is the given attributes. */
 static long params_of_info(const struct buf *info, size_t **sizes)
 {
-	struct sec secs[] = {{".nv.info.k", SHT_CUDA_INFO, info}};
+	struct sec secs[] = {{".nv.info.k", SHT_CUDA_INFO, info, 0, 0}};
 	struct buf elf = make_elf(secs, 1);
 	long n = image_entry_params(elf.p, elf.n, "k", 90, sizes);
 	free(elf.p);
@@ -475,7 +477,7 @@ START_TEST(test_elf_empty_param_at_end)
 {
 	struct buf info = {0};
 	sval(&info, 0x17, NULL, 0);
-	struct sec secs[] = {{".nv.info.k", SHT_CUDA_INFO, &info}};
+	struct sec secs[] = {{".nv.info.k", SHT_CUDA_INFO, &info, 0, 0}};
 	struct buf elf = make_elf(secs, 1);
 	/* the section moves to the very end */
 	size_t at = elf.n;
@@ -617,7 +619,7 @@ static struct buf elf_k8(unsigned n)
 		kparam(&info, i, 8 * i, 8);
 	if (n)
 		hval(&info, 0x19, 8 * n);
-	struct sec secs[] = {{".nv.info.k", SHT_CUDA_INFO, &info}};
+	struct sec secs[] = {{".nv.info.k", SHT_CUDA_INFO, &info, 0, 0}};
 	struct buf b = make_elf(secs, 1);
 	free(info.p);
 	return b;
@@ -763,6 +765,305 @@ START_TEST(test_ptx)
 }
 END_TEST
 
+/* Listing every kernel (image_list) ----------------------------------------- */
+
+/* One symbol of a synthetic symbol table. */
+struct sym {
+	const char *name;
+	unsigned info;          /* STT_FUNC (2) or STT_OBJECT (1), binding 0 or 1 << 4 */
+	unsigned other;         /* 0x10: a kernel */
+	unsigned shndx;         /* 0: undefined */
+};
+
+/*
+ * A cubin with the symbols and .nv.info sections for k (8 4 8) and none
+ * (no parameters); the symbol table is section 4, its strings section 5
+ * (after the null section, the section names, and the two info sections).
+ */
+static struct buf elf_syms(const struct sym *syms, size_t n)
+{
+	struct buf k = info_k(), none = info_none(), tab = {0}, str = {0};
+	put8(&str, 0);
+	static const unsigned char null_sym[24];
+	put(&tab, null_sym, 24);
+	for (size_t i = 0; i < n; i++) {
+		put32(&tab, (uint32_t)str.n);
+		put(&str, syms[i].name, strlen(syms[i].name) + 1);
+		put8(&tab, syms[i].info);
+		put8(&tab, syms[i].other);
+		put16(&tab, syms[i].shndx);
+		put64(&tab, 0);
+		put64(&tab, 0);
+	}
+	struct sec secs[] = {
+		{".nv.info.k", SHT_CUDA_INFO, &k, 0, 0},
+		{".nv.info.none", SHT_CUDA_INFO, &none, 0, 0},
+		{".symtab", 2, &tab, 5, 24},
+		{".strtab", 3, &str, 0, 0},
+	};
+	struct buf b = make_elf(secs, 4);
+	free(k.p);
+	free(none.p);
+	free(tab.p);
+	free(str.p);
+	return b;
+}
+
+static const struct sym kernel_syms[] = {
+	{"k", 0x12, 0x10, 9},
+	{"dev", 0x12, 0, 8},            /* a device function: no 0x10 */
+	{"none", 0x12, 0x10, 9},
+	{"gone", 0x12, 0x10, 0},        /* undefined */
+	{"table", 0x11, 0x10, 7},       /* an object */
+	{"noinfo", 0x22, 0x10, 9},      /* a weak kernel without .nv.info */
+};
+#define NKERNEL_SYMS (sizeof kernel_syms / sizeof *kernel_syms)
+
+/* The listed kernel of that name, or NULL. */
+static const struct image_kernel *listed(const struct image_listing *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].name, name) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+/* A kernel listed everywhere with these sizes (types as given, or any). */
+static void assert_listed(const struct image_listing *l, const char *name, long n,
+			  const size_t *sizes, const char *const *types)
+{
+	const struct image_kernel *k = listed(l, name);
+	ck_assert_msg(k != NULL, "%s not listed", name);
+	ck_assert(k->everywhere);
+	ck_assert_int_eq(k->nparams, n);
+	for (long i = 0; i < n; i++) {
+		ck_assert_uint_eq(k->params[i].size, sizes[i]);
+		if (types)
+			ck_assert_str_eq(k->params[i].type, types[i]);
+	}
+}
+
+START_TEST(test_list_cubin)
+{
+	struct buf elf = elf_syms(kernel_syms, NKERNEL_SYMS);
+	struct image_listing l;
+	image_list(elf.p, elf.n, 90, &l);
+	ck_assert_int_eq(l.kind, IMAGE_CUBIN);
+	ck_assert(l.complete);
+	ck_assert_uint_eq(l.n, 3);
+	static const char *const none[] = {"", "", ""};
+	assert_listed(&l, "k", 3, k_sizes, none);
+	assert_listed(&l, "none", 0, NULL, NULL);
+	ck_assert_int_eq(listed(&l, "noinfo")->nparams, -1);
+	ck_assert_ptr_null(listed(&l, "dev"));
+	ck_assert_ptr_null(listed(&l, "gone"));
+	ck_assert_ptr_null(listed(&l, "table"));
+	image_listing_free(&l);
+	/* without a symbol table nothing says which functions are kernels */
+	struct buf old = elf_k();
+	image_list(old.p, old.n, 90, &l);
+	ck_assert_int_eq(l.kind, IMAGE_CUBIN);
+	ck_assert(!l.complete);
+	ck_assert_uint_eq(l.n, 0);
+	image_listing_free(&l);
+	/* a symbol whose name runs off the end of its string table */
+	struct buf bad = elf_syms(kernel_syms, NKERNEL_SYMS);
+	unsigned char *strsh = shdr(&bad, 5);
+	set64(strsh + 0x20, 2);         /* "\0k" without k's NUL */
+	image_list(bad.p, bad.n, 90, &l);
+	ck_assert(!l.complete);
+	ck_assert_uint_eq(l.n, 0);
+	image_listing_free(&l);
+	/* a symbol table whose entries are not 24 bytes */
+	memcpy(bad.p, elf.p, elf.n);
+	set64(shdr(&bad, 4) + 56, 16);
+	image_list(bad.p, bad.n, 90, &l);
+	ck_assert(!l.complete);
+	image_listing_free(&l);
+	/* cut anywhere: a complete listing is the right one, else nothing is claimed */
+	for (size_t len = 0; len <= elf.n; len++) {
+		unsigned char *cut = xmalloc(len ? len : 1);
+		memcpy(cut, elf.p, len);
+		image_list(cut, len, 90, &l);
+		if (l.complete) {
+			ck_assert_uint_eq(l.n, 3);
+			assert_listed(&l, "k", 3, k_sizes, NULL);
+		}
+		image_listing_free(&l);
+		free(cut);
+	}
+	free(bad.p);
+	free(old.p);
+	free(elf.p);
+}
+END_TEST
+
+START_TEST(test_ptx_entries)
+{
+	static const char ptx[] =
+		"// .entry commented(.param .u32 a)\n"
+		".version 9.0\n.target sm_75\n.address_size 64\n"
+		".func (.param .b32 r) helper(.param .b32 x)\n{\n}\n"
+		".visible .entry saxpy(\n"
+		"\t.param .u32 n,\n"
+		"\t.param .f32 a, /* .param .u8 in a comment, ) too */\n"
+		"\t.param .u64 .ptr .global .align 16 x,\n"
+		"\t.param .align 8 .b8 s[40],\n"
+		"\t.param .b16 h,\n"
+		"\t.param .texref t,\n"
+		"\t.param .b8 open[]\n"
+		")\n.maxntid 256, 1, 1\n{\n\tret;\n}\n"
+		".extern .entry saxpy(.param .u32 n, .param .f32 a, .param .u64 .ptr .global "
+		".align 16 x, .param .align 8 .b8 s[40], .param .b16 h, .param .texref t, "
+		".param .b8 open[])\n"
+		".entry bare\n{\n}\n"
+		".visible .entry empty()\n{\n}\n";
+	struct ptx_entry *es;
+	ck_assert_int_eq(ptx_entries(ptx, &es), 3);
+	ck_assert_str_eq(es[0].name, "saxpy");
+	ck_assert_uint_eq(es[0].nparams, 7);
+	static const size_t sizes[] = {4, 4, 8, 40, 2, 0, 0};
+	static const char *const types[] = {".u32", ".f32", ".u64", ".b8[40]", ".b16", ".texref",
+					    ".b8[]"};
+	for (size_t i = 0; i < 7; i++) {
+		ck_assert_uint_eq(es[0].params[i].size, sizes[i]);
+		ck_assert_str_eq(es[0].params[i].type, types[i]);
+	}
+	ck_assert_str_eq(es[1].name, "bare");
+	ck_assert_uint_eq(es[1].nparams, 0);
+	ck_assert_str_eq(es[2].name, "empty");
+	ck_assert_uint_eq(es[2].nparams, 0);
+	ptx_entries_free(es, 3);
+	/* what cannot be read whole: nothing is claimed */
+	static const char *const bad[] = {
+		".target sm_75\n.entry k(.param .u32 a)\n{\n}\n",           /* no .version */
+		".version 9.0\n.entry k(.param .u32 a\n",                   /* never closes */
+		".version 9.0\n.entry k(.param .u32 a) {}\n.entry k(.param .u64 a) {}\n",
+		".version 9.0\n.entry k(.u32 a) {}\n",                      /* no .param */
+		".version 9.0\n.entry k(.param a) {}\n",                    /* no type */
+		".version 9.0\n.entry k(.param .u32) {}\n",                 /* no name */
+		".version 9.0\n.entry k(.param .b8 a[x]) {}\n",
+		".version 9.0\n.entry k(.param .b8 a[99999999999]) {}\n",
+		".version 9.0\n.entry (.param .u32 a) {}\n",                /* no entry name */
+		".version 9.0\n.entry k(.param .u32 a; .param .u32 b) {}\n",
+		"\x7f" "ELF\2\1 .version 9.0 .entry k()",
+		"\x50\xed\x55\xba .version 9.0 .entry k()",
+		"",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		ck_assert_msg(ptx_entries(bad[i], &es) == -1, "bad PTX %zu", i);
+		ck_assert_ptr_null(es);
+	}
+	ck_assert_int_eq(ptx_entries(NULL, &es), -1);
+	/* PTX without any entry is read: it has no kernels */
+	ck_assert_int_eq(ptx_entries(".version 9.0\n.target sm_75\n", &es), 0);
+	ptx_entries_free(es, 0);
+}
+END_TEST
+
+/* A fatbin of the entries, listed for sm. */
+static void fat_list(const struct entry *es, size_t n, int sm, struct image_listing *l)
+{
+	struct buf fat = make_fatbin(es, n);
+	image_list(fat.p, fat.n, sm, l);
+	free(fat.p);
+	ck_assert_int_eq(l->kind, IMAGE_FATBIN);
+}
+
+START_TEST(test_list_fatbin)
+{
+	struct buf p2 = ptx_k(2), p3 = ptx_k(3), e3 = elf_syms(kernel_syms, NKERNEL_SYMS);
+	struct image_listing l;
+	static const size_t eights[] = {8, 8};
+	static const char *const u64s[] = {".u64", ".u64"};
+	/* the PTX for sm_75 and the cubin for sm_90 */
+	const struct entry both[] = {{2, 90, 0, 0, &e3}, {1, 75, 0, 0, &p2}};
+	fat_list(both, 2, 90, &l);
+	ck_assert(l.complete);
+	ck_assert_str_eq(l.holds, "sm_90 cubin, compute_75 PTX");
+	ck_assert_uint_eq(l.n, 3);
+	assert_listed(&l, "k", 3, k_sizes, NULL);
+	image_listing_free(&l);
+	fat_list(both, 2, 86, &l);
+	ck_assert(l.complete);
+	ck_assert_uint_eq(l.n, 1);
+	assert_listed(&l, "k", 2, eights, u64s);
+	image_listing_free(&l);
+	/* any device: k differs between the entries, none is in one only */
+	fat_list(both, 2, 0, &l);
+	ck_assert(l.complete);
+	ck_assert_uint_eq(l.n, 3);
+	ck_assert(listed(&l, "k")->everywhere);
+	ck_assert_int_eq(listed(&l, "k")->nparams, -1);
+	ck_assert(!listed(&l, "none")->everywhere);
+	image_listing_free(&l);
+	/* nothing an sm_75 device loads; sm_70 neither */
+	const struct entry new[] = {{2, 80, 0, 0, &e3}, {1, 90, 0, 0, &p2}, {2, 90, 0, 0, &e3}};
+	fat_list(new, 3, 75, &l);
+	ck_assert(l.no_code);
+	ck_assert(!l.complete);
+	ck_assert_str_eq(l.holds, "sm_80 and sm_90 cubins, compute_90 PTX");
+	image_listing_free(&l);
+	/* PTX entries that agree: their types too */
+	const struct entry ptxs[] = {{1, 75, 0, 0, &p2}, {1, 80, 0, 0, &p2}};
+	fat_list(ptxs, 2, 90, &l);
+	ck_assert(l.complete);
+	assert_listed(&l, "k", 2, eights, u64s);
+	image_listing_free(&l);
+	/* that disagree: k is there, its parameters unknown */
+	const struct entry differ[] = {{1, 75, 0, 0, &p2}, {1, 80, 0, 0, &p3}};
+	fat_list(differ, 2, 90, &l);
+	ck_assert(l.complete);
+	ck_assert_int_eq(listed(&l, "k")->nparams, -1);
+	image_listing_free(&l);
+	/* a compressed entry the device may take: the listing is not complete */
+	const struct entry z[] = {{1, 75, FLAG_ZSTD, 0, &p2}, {1, 80, 0, 0, &p2}};
+	fat_list(z, 2, 90, &l);
+	ck_assert(!l.complete);
+	ck_assert(!l.no_code);
+	ck_assert(!listed(&l, "k")->everywhere);
+	ck_assert_int_eq(listed(&l, "k")->nparams, -1);
+	image_listing_free(&l);
+	/* ... and one it does not take does not matter */
+	const struct entry zexact[] = {{1, 75, FLAG_ZSTD, 0, &p2}, {2, 90, 0, 0, &e3}};
+	fat_list(zexact, 2, 90, &l);
+	ck_assert(l.complete);
+	image_listing_free(&l);
+	free(p2.p);
+	free(p3.p);
+	free(e3.p);
+}
+END_TEST
+
+START_TEST(test_list_kinds)
+{
+	struct image_listing l;
+	static const char text[] = "not a module at all";
+	image_list(text, sizeof text - 1, 90, &l);
+	ck_assert_int_eq(l.kind, IMAGE_UNKNOWN);
+	ck_assert(!l.complete);
+	image_listing_free(&l);
+	image_list(NULL, 0, 90, &l);
+	ck_assert_int_eq(l.kind, IMAGE_UNKNOWN);
+	image_listing_free(&l);
+	/* PTX that does not end in a NUL within its length */
+	struct buf p = ptx_k(4);
+	image_list(p.p, p.n, 90, &l);
+	ck_assert_int_eq(l.kind, IMAGE_PTX);
+	ck_assert(l.complete);
+	ck_assert_int_eq(listed(&l, "k")->nparams, 4);
+	image_listing_free(&l);
+	free(p.p);
+	/* a fatbin header and nothing readable after it */
+	static const unsigned char fat[] = {0x50, 0xed, 0x55, 0xba, 1, 0, 16, 0, 0xff, 0xff, 0, 0,
+					    0, 0, 0, 0};
+	image_list(fat, sizeof fat, 90, &l);
+	ck_assert_int_eq(l.kind, IMAGE_FATBIN);
+	ck_assert(!l.complete);
+	image_listing_free(&l);
+}
+END_TEST
+
 /* Real images, from nvcc ------------------------------------------------------- */
 
 #ifdef CUBIN_IMAGES
@@ -782,6 +1083,7 @@ static const struct {
 	{"_Z4tmplIdLi2EEvPT_S0_", 2, {8, 8}},
 	{"_ZN2ns4stepEPii", 2, {8, 4}},
 	{"_Z3varIJEEvDpT_", 0, {0}},
+	{"calls", 1, {8}},
 };
 #define NKERNELS (sizeof kernels / sizeof *kernels)
 
@@ -908,6 +1210,85 @@ START_TEST(test_real_garbled)
 	free(b.p);
 }
 END_TEST
+
+/* Every kernel of params.cu listed from the image, with its sizes; nothing else. */
+static void check_listing(const char *file, int sm)
+{
+	struct buf b = image(file);
+	struct image_listing l;
+	image_list(b.p, b.n, sm, &l);
+	ck_assert_msg(l.complete, "%s on sm_%d not complete", file, sm);
+	ck_assert_uint_eq(l.n, NKERNELS);
+	for (size_t i = 0; i < NKERNELS; i++)
+		assert_listed(&l, kernels[i].sym, kernels[i].n, kernels[i].sizes, NULL);
+	/* the device function that calls calls is no kernel */
+	ck_assert_ptr_null(listed(&l, "_Z5twicei"));
+	image_listing_free(&l);
+	free(b.p);
+}
+
+START_TEST(test_real_listings)
+{
+	check_listing("params-sm90.cubin", 90);
+	check_listing("params-sm100.cubin", 100);
+	/* -rdc: the device function has an .nv.info section of its own, and is still none */
+	check_listing("params-rdc-sm90.cubin", 90);
+	check_listing("params-nc.fatbin", 86);
+	check_listing("params-nc.fatbin", 0);
+	check_listing("params-nc.fatbin", 120);
+	check_listing("params.fatbin", 90);
+	/* PTX of C++ types */
+	struct buf nc = image("params-nc.fatbin");
+	struct image_listing l;
+	image_list(nc.p, nc.n, 100, &l);
+	static const char *const st[] = {".b8[40]", ".u64"};
+	assert_listed(&l, "st", 2, kernels[2].sizes, st);
+	image_listing_free(&l);
+	free(nc.p);
+	/* nvcc's compressed PTX: which entry a device of any kind takes is unknown */
+	struct buf fat = image("params.fatbin");
+	image_list(fat.p, fat.n, 0, &l);
+	ck_assert(!l.complete);
+	ck_assert_int_eq(listed(&l, "k")->nparams, -1);
+	image_listing_free(&l);
+	free(fat.p);
+	struct buf z = image("params-z.fatbin");
+	image_list(z.p, z.n, 90, &l);
+	ck_assert(!l.complete);
+	ck_assert_uint_eq(l.n, 0);
+	image_listing_free(&l);
+	free(z.p);
+}
+END_TEST
+
+/* A real cubin cut anywhere and garbled: a complete listing is the right one or no crash. */
+START_TEST(test_real_listing_damaged)
+{
+	struct buf b = image("params-sm90.cubin");
+	struct image_listing l;
+	for (size_t len = 0; len <= b.n; len += 7) {
+		image_list(b.p, len, 90, &l);
+		if (l.complete && len < b.n)
+			ck_assert_uint_le(l.n, NKERNELS);
+		image_listing_free(&l);
+	}
+	unsigned char *copy = xmalloc(b.n);
+	uint64_t x = 0x2545f4914f6cdd1du;
+	for (int round = 0; round < 5000; round++) {
+		memcpy(copy, b.p, b.n);
+		for (int c = 0; c < 1 + round % 4; c++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			copy[x % b.n] = (unsigned char)(x >> 32);
+		}
+		image_list(copy, b.n, 90, &l);
+		image_listing_free(&l);
+	}
+	free(copy);
+	free(b.p);
+}
+END_TEST
 #endif
 
 static Suite *cubin_suite(void)
@@ -924,7 +1305,13 @@ static Suite *cubin_suite(void)
 	tcase_add_test(tc, test_fatbin_choice);
 	tcase_add_test(tc, test_fatbin_broken);
 	tcase_add_test(tc, test_ptx);
+	tcase_add_test(tc, test_list_cubin);
+	tcase_add_test(tc, test_ptx_entries);
+	tcase_add_test(tc, test_list_fatbin);
+	tcase_add_test(tc, test_list_kinds);
 #ifdef CUBIN_IMAGES
+	tcase_add_test(tc, test_real_listings);
+	tcase_add_test(tc, test_real_listing_damaged);
 	tcase_add_test(tc, test_real_cubins);
 	tcase_add_test(tc, test_real_fatbins);
 	tcase_add_test(tc, test_real_truncated);

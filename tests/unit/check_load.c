@@ -14,6 +14,7 @@
 #include "load.h"
 #include "monotime.h"
 #include "unit.h"
+#include "validate.h"
 
 /* Sanitizers slow everything down; timing bounds allow for it. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -854,7 +855,7 @@ START_TEST(test_shape_errors)
 		{"cugraphrun: 1\nnodes: [\n", "t.yaml:3:1: error: invalid YAML: did not find expected node content (while parsing a flow node at 3:1)\n"},
 		{"cugraphrun: 1\nname: a\x01" "b\n", "t.yaml:2:8: error: the file is not UTF-8 text: control characters are not allowed (0x1 at byte 21)\n"},
 		{"cugraphrun: 1\nnode: []\n", "t.yaml:2:1: error: unknown key 'node' at the top level (did you mean 'nodes'?)\n"},
-		{"cugraphrun: 1\nzzz: []\n", "t.yaml:2:1: error: unknown key 'zzz' at the top level (expected cugraphrun, name, description, modules, buffers, events, conditions, nodes, edges, checks or run)\n"},
+		{"cugraphrun: 1\nzzz: []\n", "t.yaml:2:1: error: unknown key 'zzz' at the top level (expected cugraphrun, name, description, modules, buffers, events, conditions, nodes, edges, checks, run, axes or throughput)\n"},
 		{"cugraphrun: 1\nname: a\nname: b\n", "t.yaml:3:1: error: duplicate key 'name' at the top level (first at 2:1)\n"},
 		{"cugraphrun: 1\n? [a]\n: 1\n", "t.yaml:2:3: error: expected a key (a name), found a list\n"},
 		{"cugraphrun: 1\nname: !x y\n", "t.yaml:2:7: error: unsupported YAML tag '!x' (cugraphrun files use no tags)\n"},
@@ -939,7 +940,7 @@ START_TEST(test_node_errors)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		{"- {id: a}", "t.yaml:3:3: error: a node needs a kind: one of kernel, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while or switch\n"},
+		{"- {id: a}", "t.yaml:3:3: error: a node needs a kind: one of kernel, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while, switch or memop\n"},
 		{"- {kernal: {}}", "t.yaml:3:4: error: unknown key 'kernal' in a node (did you mean 'kernel'?)\n"},
 		{"- {empty: {}, alloc: x}", "t.yaml:3:15: error: a node has one kind, found 'empty' (at 3:4) and 'alloc'\n"},
 		{"- {empty: {}, empty: {}}", "t.yaml:3:15: error: duplicate key 'empty' in a node (first at 3:4)\n"},
@@ -980,8 +981,8 @@ START_TEST(test_node_errors)
 		{"- {switch: {condition: c, cases: [x]}}", "t.yaml:3:35: error: expected a graph (a list of nodes, or a mapping {nodes, edges, chain}) for 'cases', found 'x'\n"},
 		{"- {graph: {nodes: [], chain: 1}}", "t.yaml:3:30: error: expected true or false for 'chain', found '1'\n"},
 		{"- {graph: {node: []}}", "t.yaml:3:12: error: unknown key 'node' in graph 'graph' (did you mean 'nodes'?)\n"},
-		{"- {empty: {}, after: {a: 1}}", "t.yaml:3:22: error: expected a node id or a list of them for 'after', found a mapping\n"},
-		{"- {empty: {}, after: [a, [b]]}", "t.yaml:3:26: error: expected a node id for 'after', found a list\n"},
+		{"- {empty: {}, after: {a: 1}}", "t.yaml:3:23: error: unknown key 'a' in an after entry (expected node, port or type)\n"},
+		{"- {empty: {}, after: [a, [b]]}", "t.yaml:3:26: error: expected a node id or {node: id, port: p, type: t} for 'after', found a list\n"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char text[512];
@@ -1010,13 +1011,13 @@ START_TEST(test_edge_errors)
 		"  - {a: b}\n"
 		"  - [a, [b]]\n"
 		"  - a -> b\n",
-		"t.yaml:3:5: error: expected an edge (\"a -> b\", \"a -> b -> c\" or [a, b]) for 'edges', found 'a'\n"
-		"t.yaml:4:5: error: expected an edge (\"a -> b\", \"a -> b -> c\" or [a, b]) for 'edges', found 'a ->'\n"
-		"t.yaml:5:5: error: expected an edge (\"a -> b\", \"a -> b -> c\" or [a, b]) for 'edges', found the string \"-> b\"\n"
-		"t.yaml:6:5: error: expected an edge (\"a -> b\", \"a -> b -> c\" or [a, b]) for 'edges', found 'a -> -> b'\n"
+		"t.yaml:3:5: error: expected an edge (\"a -> b\", \"a -> b -> c\", [a, b] or {from: a, to: b}) for 'edges', found 'a'\n"
+		"t.yaml:4:5: error: expected an edge (\"a -> b\", \"a -> b -> c\", [a, b] or {from: a, to: b}) for 'edges', found 'a ->'\n"
+		"t.yaml:5:5: error: expected an edge (\"a -> b\", \"a -> b -> c\", [a, b] or {from: a, to: b}) for 'edges', found the string \"-> b\"\n"
+		"t.yaml:6:5: error: expected an edge (\"a -> b\", \"a -> b -> c\", [a, b] or {from: a, to: b}) for 'edges', found 'a -> -> b'\n"
 		"t.yaml:7:5: error: an edge list names two nodes [from, to], found 1\n"
 		"t.yaml:8:5: error: an edge list names two nodes [from, to], found 3\n"
-		"t.yaml:9:5: error: expected an edge (\"a -> b\", \"a -> b -> c\" or [a, b]) for 'edges', found a mapping\n"
+		"t.yaml:9:6: error: unknown key 'a' in an edge (expected from, to, port or type)\n"
 		"t.yaml:10:9: error: expected a node id for 'edges', found a list\n");
 	/* The one good edge was kept. */
 	struct res r = load("cugraphrun: 1\nedges: [x, a -> b]\n");
@@ -1045,7 +1046,7 @@ START_TEST(test_all_errors)
 		"t.yaml:3:13: error: unknown element type 'f31' (did you mean 'f32'?)\n"
 		"t.yaml:3:25: error: value '-1' for 'count' is out of range (0 to 18446744073709551615)\n"
 		"t.yaml:5:36: error: value '0' for 'grid' is out of range (1 to 2147483647)\n"
-		"t.yaml:7:6: error: unknown key 'bogus' in a node (expected kernel, id, after, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while or switch)\n");
+		"t.yaml:7:6: error: unknown key 'bogus' in a node (expected kernel, id, after, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while, switch, memop or enabled)\n");
 	res_free(&r);
 }
 END_TEST
@@ -1137,7 +1138,7 @@ START_TEST(test_hostile_ten_million)
 	struct res r = load(text);
 	ck_assert_ptr_null(r.g);
 	ck_assert_str_eq(r.msgs,
-		"t.yaml:2:1: error: unknown key 'defs' at the top level (expected cugraphrun, name, description, modules, buffers, events, conditions, nodes, edges, checks or run)\n"
+		"t.yaml:2:1: error: unknown key 'defs' at the top level (expected cugraphrun, name, description, modules, buffers, events, conditions, nodes, edges, checks, run, axes or throughput)\n"
 		"t.yaml:12:5: error: alias '*d7' expands to 55555555 YAML events, more than the limit of 1000000 for all aliases together\n");
 	ck_assert_msg(r.seconds < 0.5 * SLOWDOWN, "took %.2f s", r.seconds);
 	res_free(&r);
@@ -1396,11 +1397,128 @@ START_TEST(test_load_file)
 }
 END_TEST
 
+/*
+ * What CUDA 12 and 13 added, into the model and through the validator:
+ * edge data, launch attributes, enabled: false, memop nodes, the
+ * persisting-L2 key; then --disable.
+ */
+START_TEST(test_driver_features)
+{
+	char text[2048];
+	snprintf(text, sizeof text,
+		"cugraphrun: 1\n"
+		"modules: {p: %s/tests/errors/kernels/pdl.ptx}\n"
+		"buffers:\n"
+		"  x: {type: f32, count: 64}\n"
+		"  f: {type: u64, count: 4}\n"
+		"nodes:\n"
+		"  - {id: a, kernel: {function: p.produce, grid: 2, args: [x], cluster: [2, 1], cooperative: true}}\n"
+		"  - id: b\n"
+		"    kernel:\n"
+		"      function: p.consume\n"
+		"      args: [x]\n"
+		"      grid: 4\n"
+		"      access_policy: {buffer: x, offset: 8, hit_ratio: 0.25, miss: normal}\n"
+		"      device_updatable: true\n"
+		"      carveout: 30\n"
+		"    after: [{node: a, port: launch_order, type: programmatic}]\n"
+		"    enabled: false\n"
+		"  - {id: m, memop: [{write: f, offset: 1, value: 7}, {wait: f, value: 7, compare: and, flush: true}, flush_remote_writes, {barrier: gpu}]}\n"
+		"  - {id: c, memset: {buffer: x, value: 0}}\n"
+		"edges:\n"
+		"  - {from: b, to: m, port: default}\n"
+		"  - a -> c\n"
+		"run: {persisting_l2: 2 MiB}\n", TOP_SRCDIR);
+	struct gdef *g = load_ok(text);
+	/* edge data: the after entry of b, the edges entry b -> m */
+	ck_assert_uint_eq(g->root->ntyped, 2);
+	const struct typed_edge *t = &g->root->typed[0];
+	ck_assert_ptr_eq(t->to, node_at(g->root, 1));
+	ck_assert_uint_eq(t->index, 0);
+	ck_assert_int_eq(t->port, PORT_LAUNCH_ORDER);
+	ck_assert_int_eq(t->type, ETYPE_PROGRAMMATIC);
+	ck_pos(t->pos, 16, 13);
+	ck_pos(t->port_pos, 16, 29);
+	t = &g->root->typed[1];
+	ck_assert_ptr_null(t->to);
+	ck_assert_uint_eq(t->index, 0);
+	ck_assert_int_eq(t->port, PORT_DEFAULT);
+	ck_assert_uint_eq(t->type_pos.line, 0);
+	ck_assert_uint_eq(g->root->nedges, 2);
+	/* launch attributes, beside the nodes */
+	ck_assert_uint_eq(g->nkattrs, 2);
+	const struct kernel_attrs *ka = g->kattrs[0], *kb = g->kattrs[1];
+	ck_assert_ptr_eq(ka->node, node_at(g->root, 0));
+	ck_assert(kattr_set(ka, KATTR_CLUSTER) && kattr_set(ka, KATTR_COOPERATIVE));
+	ck_assert(!kattr_set(ka, KATTR_ACCESS_POLICY));
+	ck_assert_uint_eq(ka->cluster[0], 2);
+	ck_assert_uint_eq(ka->cluster[2], 1);
+	ck_assert(ka->cooperative);
+	ck_assert(kattr_set(kb, KATTR_ACCESS_POLICY) && kattr_set(kb, KATTR_CARVEOUT));
+	ck_assert_str_eq(kb->window.buffer.name, "x");
+	ck_assert_uint_eq(kb->window.offset, 8);
+	ck_assert(!kb->window.has_count);
+	ck_assert_double_eq(kb->window.hit_ratio, 0.25);
+	ck_assert_int_eq(kb->window.hit, ACCESS_PERSISTING);
+	ck_assert_int_eq(kb->window.miss, ACCESS_NORMAL);
+	ck_assert_int_eq(kb->carveout, 30);
+	ck_assert(node_at(g->root, 1)->u.kernel.device_updatable);
+	ck_assert(!node_at(g->root, 0)->u.kernel.device_updatable);
+	/* enabled: false, where */
+	ck_assert_uint_eq(g->noff, 1);
+	ck_assert_ptr_eq(g->off[0].node, node_at(g->root, 1));
+	ck_pos(g->off[0].pos, 17, 5);
+	/* memop */
+	const struct memop_node *m = &node_at(g->root, 2)->u.memop;
+	ck_assert_uint_eq(m->nops, 4);
+	ck_assert_int_eq(m->ops[0].kind, MEMOP_WRITE);
+	ck_assert_uint_eq(m->ops[0].offset, 1);
+	ck_assert_uint_eq(m->ops[0].value.u, 7);
+	ck_assert_int_eq(m->ops[1].kind, MEMOP_WAIT);
+	ck_assert_int_eq(m->ops[1].compare, CMP_AND);
+	ck_assert(m->ops[1].flush);
+	ck_assert_int_eq(m->ops[2].kind, MEMOP_FLUSH);
+	ck_assert_int_eq(m->ops[3].kind, MEMOP_BARRIER);
+	ck_assert_int_eq(m->ops[3].scope, SCOPE_GPU);
+	ck_assert(g->run.has_persisting_l2);
+	ck_assert_uint_eq(g->run.persisting_l2, 2u << 20);
+
+	/* the validator resolves and fills in */
+	struct diag d;
+	diag_init(&d, "t.yaml", stderr);
+	ck_assert(gdef_validate(g, &d));
+	t = &g->root->typed[0];
+	ck_assert_int_eq(t->from_local, 0);
+	ck_assert_int_eq(t->to_local, 1);
+	ck_assert_int_eq(g->root->typed[1].from_local, 1);
+	ck_assert_int_eq(g->root->typed[1].to_local, 2);
+	ck_assert_ptr_eq(kernel_attrs_of(g, node_at(g->root, 1)), kb);
+	ck_assert_ptr_null(kernel_attrs_of(g, node_at(g->root, 3)));
+	ck_assert_uint_eq(kb->window.count, 56);
+	ck_assert(node_at(g->root, 1)->disabled);
+	ck_assert(!node_at(g->root, 0)->disabled);
+	ck_assert_uint_eq(m->ops[0].bits, 64);
+
+	/* --disable: known ids are switched off, an unknown one is an error */
+	const char *ids[] = {"c"}, *bad[] = {"nope"}, *empty[] = {"m"};
+	ck_assert(gdef_disable(g, ids, 1, &d));
+	ck_assert(node_at(g->root, 3)->disabled);
+	FILE *quiet = fopen("/dev/null", "w");
+	d.out = quiet;
+	ck_assert(!gdef_disable(g, bad, 1, &d));
+	ck_assert(!gdef_disable(g, empty, 1, &d));
+	ck_assert(!node_at(g->root, 2)->disabled);
+	fclose(quiet);
+	gdef_free(g);
+}
+END_TEST
+
 static Suite *load_suite(void)
 {
 	Suite *s = suite_create("load");
 	TCase *tc = tcase_create("model");
 	tcase_add_test(tc, test_minimal);
+	tcase_add_test(tc, test_driver_features);
 	tcase_add_test(tc, test_kernel_repeated_function);
 	tcase_add_test(tc, test_top_and_modules);
 	tcase_add_test(tc, test_buffers);

@@ -186,6 +186,41 @@ END_TEST
 	"    - id: sub\n" \
 	"      graph: [{id: inner, copy: {from: y, to: x}}]\n"
 
+/* A switched-off node runs "off" in the table, and says so in the JSON. */
+START_TEST(switched_off_node)
+{
+	struct gdef *g = load_text(
+		"cugraphrun: 1\n"
+		"buffers: {x: {type: i32, count: 16}, y: {type: i32, count: 16}}\n"
+		"nodes:\n"
+		"  - {id: on, memset: {buffer: x, value: 1}}\n"
+		"  - {id: skipped, memset: {buffer: y, value: 2}, enabled: false, after: on}\n");
+	ck_assert(node_id(g, "skipped")->disabled);
+	struct recs rs = {.n = 0};
+	rec(&rs, g, "on", 0, 0, 2, 7);
+	double launch_s[1] = {10e-6};
+	struct prof_summary *s = prof_summarize(g, rs.r, rs.n, 1, launch_s, false, 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	prof_print_human(f, s);
+	fclose(f);
+	ck_assert_msg(strstr(text, "    skipped  memset    off         -") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "    on       memset      1") != NULL, "%s", text);
+	free(text);
+	f = open_memstream(&text, &len);
+	prof_print_json(f, s, 1);
+	fclose(f);
+	ck_assert_msg(strstr(text, "\"executions_total\": 0, \"median_s\": null") != NULL &&
+		      strstr(text, "\"disabled\": true, \"durations_s\": []") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "\"on_critical_path\": true, \"disabled\": false") != NULL,
+		      "%s", text);
+	free(text);
+	prof_summary_free(s);
+	gdef_free(g);
+}
+END_TEST
+
 START_TEST(bodies_executions_and_path)
 {
 	struct gdef *g = load_text(COND_YAML);
@@ -435,6 +470,7 @@ static Suite *prof_stat_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, fan_statistics_and_path);
 	tcase_add_test(tc, bodies_executions_and_path);
+	tcase_add_test(tc, switched_off_node);
 	tcase_add_test(tc, nested_while_iterations);
 	tcase_add_test(tc, path_exceeds_median);
 	tcase_add_test(tc, colour_scale);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "diag.h"
 #include "model.h"
 #include "report.h"
@@ -255,6 +256,9 @@ static struct report example_report(const struct gdef *g)
 		.nspans = 1,
 		.checks_passed = 1,
 		.exit_status = 0,
+		.peak_gb_per_s = 3352,
+		.bytes = NAN,
+		.items = NAN,
 	};
 }
 
@@ -274,6 +278,32 @@ START_TEST(test_human_example)
 		"  launch       3 x (3 warm-up): median 58.1 us  min 57.6  mean 59.6  max 63.0  stddev 3.0 (5.0%)\n"
 		"  events       start -> stop 12.3 us\n"
 		"  checks       1 passed\n");
+	cap_close(&c);
+	gdef_free(g);
+}
+END_TEST
+
+/* Switched-off nodes of the root graph: a line of their ids, and the JSON list. */
+START_TEST(test_disabled)
+{
+	struct gdef *g = example_graph();
+	struct node *k1 = graph_add_node(g->root, NK_KERNEL), *k2 = graph_add_node(g->root, NK_COPY);
+	g->root->nodes[1]->id = "reset";
+	k1->id = "scale";
+	k2->id = "back";
+	g->root->nodes[1]->disabled = true;
+	k2->disabled = true;
+	struct report r = example_report(g);
+	struct cap c;
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	const char *text = cap_text(&c);
+	ck_assert_ptr_nonnull(strstr(text, "  graph        6 nodes: 1 while (body: 2 kernel), "
+				     "1 memset, 1 kernel, 1 copy\n  disabled     reset, back\n  phases"));
+	cap_close(&c);
+	cap_open(&c);
+	report_print_json(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c), "\n  \"disabled\": [\"reset\", \"back\"],\n"));
 	cap_close(&c);
 	gdef_free(g);
 }
@@ -307,6 +337,45 @@ START_TEST(test_human_compile)
 	ck_assert_ptr_nonnull(strstr(cap_text(&c), "    \"compile_s\": 0.0004\n"));
 	ck_assert_ptr_nonnull(strstr(cap_text(&c),
 		"  \"compile\": {\"modules\": 2, \"compiled\": 0, \"cached\": 2},\n"));
+	cap_close(&c);
+	gdef_free(g);
+}
+END_TEST
+
+/* A graph with alloc nodes: the device's graph memory, after the upload and the launches. */
+START_TEST(test_graph_memory)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	struct cap c;
+	r.has_graph_mem = true;
+	r.mem_uploaded = (struct graph_mem){64u << 20, 64u << 20, 64u << 20, 64u << 20};
+	r.mem_launched = (struct graph_mem){0, 96u << 20, 1536u << 20, (3u << 30) / 2 + 1000};
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c),
+		"  launch       3 x (3 warm-up): median 58.1 us  min 57.6  mean 59.6  max 63.0  stddev 3.0 (5.0%)\n"
+		"  graph memory after upload: used 64 MiB (high 64 MiB), reserved 64 MiB (high 64 MiB)\n"
+		"               after launches: used 0 B (high 96 MiB), reserved 1.50 GiB (high 1.50 GiB)\n"
+		"  events       start -> stop 12.3 us\n"));
+	cap_close(&c);
+	cap_open(&c);
+	report_print_json(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c),
+		"  \"graph_memory\": {\n"
+		"    \"after_upload\": {\"used_bytes\": 67108864, \"used_high_bytes\": 67108864, "
+		"\"reserved_bytes\": 67108864, \"reserved_high_bytes\": 67108864},\n"
+		"    \"after_launches\": {\"used_bytes\": 0, \"used_high_bytes\": 100663296, "
+		"\"reserved_bytes\": 1610612736, \"reserved_high_bytes\": 1610613736}\n"
+		"  },\n"
+		"  \"events\": [\n"));
+	cap_close(&c);
+	keep_report("graph-memory", &r);
+	/* none without alloc nodes: no line, and null */
+	r.has_graph_mem = false;
+	cap_open(&c);
+	report_print_human(c.f, &r);
+	ck_assert_ptr_null(strstr(cap_text(&c), "graph memory"));
 	cap_close(&c);
 	gdef_free(g);
 }
@@ -356,6 +425,9 @@ START_TEST(test_human_nested)
 		.checks_passed = 2,
 		.checks_failed = 1,
 		.exit_status = 1,
+		.peak_gb_per_s = NAN,
+		.bytes = NAN,
+		.items = NAN,
 	};
 	struct cap c;
 	cap_open(&c);
@@ -412,7 +484,8 @@ static const char example_json[] =
 	"    \"compute_capability\": \"9.0\",\n"
 	"    \"sm\": \"sm_90\",\n"
 	"    \"driver_version\": 13000,\n"
-	"    \"driver\": \"13.0\"\n"
+	"    \"driver\": \"13.0\",\n"
+	"    \"peak_bandwidth_gb_per_s\": 3352\n"
 	"  },\n"
 	"  \"graph\": {\n"
 	"    \"nodes\": 4,\n"
@@ -429,7 +502,8 @@ static const char example_json[] =
 	"      \"host\": 0,\n"
 	"      \"if\": 0,\n"
 	"      \"while\": 1,\n"
-	"      \"switch\": 0\n"
+	"      \"switch\": 0,\n"
+	"      \"memop\": 0\n"
 	"    },\n"
 	"    \"root_by_kind\": {\n"
 	"      \"kernel\": 0,\n"
@@ -444,9 +518,11 @@ static const char example_json[] =
 	"      \"host\": 0,\n"
 	"      \"if\": 0,\n"
 	"      \"while\": 1,\n"
-	"      \"switch\": 0\n"
+	"      \"switch\": 0,\n"
+	"      \"memop\": 0\n"
 	"    }\n"
 	"  },\n"
+	"  \"disabled\": [],\n"
 	"  \"phases\": {\n"
 	"    \"load_s\": 0.00031,\n"
 	"    \"build_s\": 8e-05,\n"
@@ -466,13 +542,123 @@ static const char example_json[] =
 	"    \"stddev_s\": 2.98384539e-06,\n"
 	"    \"samples_s\": [5.76e-05, 6.3e-05, 5.81e-05]\n"
 	"  },\n"
+	"  \"graph_memory\": null,\n"
 	"  \"events\": [\n"
 	"    {\"from\": \"start\", \"to\": \"stop\", \"seconds\": 1.23e-05}\n"
 	"  ],\n"
+	"  \"throughput\": null,\n"
 	"  \"checks\": {\"passed\": 1, \"failed\": 0},\n"
 	"  \"exit_status\": 0,\n"
 	"  \"diagnostics\": []\n"
 	"}\n";
+
+/* A plain file that declares throughput, compared with a base: both parts in the JSON. */
+START_TEST(test_json_throughput_comparison)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	r.bytes = 8.0 * 1024 * 1024;
+	r.items = NAN;
+	struct diag d;
+	diag_init(&d, "base", stderr);
+	struct cmp_doc *base = cmp_doc_read(TOP_SRCDIR "/tests/compare/base-plain.json", &d);
+	ck_assert_ptr_nonnull(base);
+	struct cmp_doc *run = cmp_doc_of_report(&r);
+	struct comparison c;
+	compare_docs(base, run, 0.05, false, &c);
+	r.comparison = &c;
+	struct cap cp;
+	cap_open(&cp);
+	report_print_json(cp.f, &r);
+	const char *text = cap_text(&cp);
+	/* 8 MiB in 58.1 us: 144 GB/s, 4.31% of 3352 */
+	ck_assert_ptr_nonnull(strstr(text, "  \"throughput\": {\n    \"bytes\": 8388608,\n"
+				     "    \"items\": null,\n    \"gb_per_s\": 144.382238,\n"
+				     "    \"items_per_s\": null,\n    \"peak_percent\": 4.30734599\n  },\n"));
+	/* a base of about 100 us: this run's 58.1 us is FASTER; the paths differ, so a note */
+	ck_assert_ptr_nonnull(strstr(text, "\"verdict\": \"faster\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"note\": \"examples/while.yaml is compared with the "
+				     "base's only file, examples/spin.yaml\""));
+	cap_close(&cp);
+	keep_report("throughput-comparison", &r);
+	comparison_free(&c);
+	cmp_doc_free(run);
+	cmp_doc_free(base);
+	gdef_free(g);
+}
+END_TEST
+
+/* A sweep: launch null at the top, each point with its preparation, samples and throughput. */
+START_TEST(test_json_points)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	static const double s0[] = {10e-6, 12e-6}, s1[] = {20e-6, 22e-6};
+	static const struct axis_value a0[] = {{"n", "2^10"}, {"T", "f32"}};
+	static const struct axis_value a1[] = {{"n", "2^11"}, {"T", "f32"}};
+	const struct point_report pts[] = {
+		{.label = "n=2^10,T=f32", .axes = a0, .naxes = 2, .prep = PREP_INSTANTIATE,
+		 .prep_s = 250e-6, .first_launch_s = 15e-6, .samples = s0, .nsamples = 2,
+		 .checks_passed = 1, .bytes = 12288, .items = 1024, .eval_s = 30e-6},
+		{.label = "n=2^11,T=f32", .axes = a1, .naxes = 2, .prep = PREP_UPDATE,
+		 .prep_s = 1.5e-6, .updated_nodes = 1, .first_launch_s = 25e-6, .samples = s1,
+		 .nsamples = 2, .checks_failed = 1, .bytes = NAN, .items = NAN, .exit_status = 1,
+		 .eval_s = NAN,
+		 .rebuild_why = "node 'k' \"quoted\" (t.yaml:3:5)"},
+	};
+	r.samples = NULL;
+	r.nsamples = 0;
+	r.points = pts;
+	r.npoints = 2;
+	struct cap c;
+	cap_open(&c);
+	report_print_json(c.f, &r);
+	const char *text = cap_text(&c);
+	ck_assert_ptr_nonnull(strstr(text, "  \"launch\": null,\n"));
+	ck_assert_ptr_nonnull(strstr(text,
+		"  \"points\": [\n"
+		"    {\n"
+		"      \"label\": \"n=2^10,T=f32\",\n"
+		"      \"axes\": {\n"
+		"        \"n\": \"2^10\",\n"
+		"        \"T\": \"f32\"\n"
+		"      },\n"
+		"      \"prepare\": {\n"
+		"        \"kind\": \"instantiate\",\n"
+		"        \"seconds\": 0.00025,\n"
+		"        \"evaluate_s\": 3e-05,\n"
+		"        \"reason\": null,\n"
+		"        \"updated_nodes\": 0\n"
+		"      },\n"
+		"      \"first_launch_s\": 1.5e-05,\n"
+		"      \"launch\": {\n"
+		"        \"repeat\": 2,\n"
+		"        \"warmup\": 3,\n"
+		"        \"median_s\": 1.1e-05,\n"));
+	/* 12288 bytes in 11 us: 1.117 GB/s; 1024 items: 93.1 M/s */
+	ck_assert_ptr_nonnull(strstr(text,
+		"      \"throughput\": {\n"
+		"        \"bytes\": 12288,\n"
+		"        \"items\": 1024,\n"
+		"        \"gb_per_s\": 1.11709091,\n"
+		"        \"items_per_s\": 93090909.1,\n"
+		"        \"peak_percent\": 0.0333261011\n"
+		"      },\n"
+		"      \"exit_status\": 0\n"
+		"    },\n"));
+	ck_assert_ptr_nonnull(strstr(text,
+		"        \"kind\": \"update\",\n"
+		"        \"seconds\": 1.5e-06,\n"
+		"        \"evaluate_s\": null,\n"
+		"        \"reason\": \"node 'k' \\\"quoted\\\" (t.yaml:3:5)\",\n"
+		"        \"updated_nodes\": 1\n"));
+	ck_assert_ptr_nonnull(strstr(text, "      \"throughput\": null,\n"
+				     "      \"exit_status\": 1\n    }\n  ]"));
+	cap_close(&c);
+	keep_report("sweep", &r);
+	gdef_free(g);
+}
+END_TEST
 
 START_TEST(test_json_example)
 {
@@ -1602,11 +1788,15 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_human_example);
 	tcase_add_test(tc, test_human_nested);
 	tcase_add_test(tc, test_json_example);
+	tcase_add_test(tc, test_json_points);
+	tcase_add_test(tc, test_json_throughput_comparison);
+	tcase_add_test(tc, test_graph_memory);
 	tcase_add_test(tc, test_json_python);
 	tcase_add_test(tc, test_json_tool);
 	tcase_add_test(tc, test_json_not_finite);
 	tcase_add_test(tc, test_json_diagnostics);
 	tcase_add_test(tc, test_human_compile);
+	tcase_add_test(tc, test_disabled);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("init");

@@ -616,6 +616,8 @@ START_TEST(test_kernel_list)
 		"/* __global__ void also_not(); */\n"
 		"extern \"C\" __global__ void saxpy(int n, float *x) {}\n"
 		"template <typename T, int N>\n__global__ void scale(T *p) {}\n"
+		"template __global__ void scale<float, 4>(float *);\n"
+		"template\t__global__ void scale<int, 2>(int *);\n"
 		"namespace ns { __global__ void __launch_bounds__(256, 2) step(int *x); }\n"
 		"__global__ void __launch_bounds__(256, 2) step(int *x) {}\n"
 		"const char *s = \"__global__ void in_string()\";\n"

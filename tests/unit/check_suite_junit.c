@@ -12,6 +12,7 @@
 
 #include "suite_junit.h"
 #include "unit.h"
+#include "xmalloc.h"
 
 /* junit_escape of len bytes of s, as a string to free. */
 static char *escaped(const char *s, size_t len, int attr)
@@ -98,6 +99,98 @@ START_TEST(test_document)
 }
 END_TEST
 
+/* The document junit_write_file makes of n results, read back (caller frees). */
+static char *document(const struct file_result *r, size_t n, char *path)
+{
+	strcpy(path, "/tmp/check_junit.XXXXXX");
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(junit_write_file(path, r, n, 2.0, 0, 0), 0);
+	FILE *f = fopen(path, "r");
+	char *doc = calloc(1, 16384);
+	size_t len = fread(doc, 1, 16383, f);
+	doc[len] = '\0';
+	fclose(f);
+	return doc;
+}
+
+/* A sweep's report as the workers write it: three points, one failing its check. */
+static const char sweep_json[] =
+	"{\"report_format\": 1, \"file\": \"s.yaml\", \"launch\": null,\n"
+	" \"points\": [\n"
+	"  {\"label\": \"n=2^10\", \"axes\": {\"n\": \"2^10\"}, \"prepare\": {\"kind\": \"instantiate\","
+	" \"seconds\": 0.25, \"reason\": null, \"updated_nodes\": 0}, \"first_launch_s\": 0.5,"
+	" \"launch\": {\"samples_s\": [0.125, 0.125]}, \"checks\": {\"passed\": 1, \"failed\": 0},"
+	" \"throughput\": null, \"exit_status\": 0},\n"
+	"  {\"label\": \"n=2^11\", \"axes\": {\"n\": \"2^11\"}, \"launch\": {\"samples_s\": []},"
+	" \"checks\": {\"passed\": 1, \"failed\": 2}, \"exit_status\": 1},\n"
+	"  {\"label\": \"n=2^12\", \"axes\": {\"n\": \"2^12\"}, \"launch\": {\"samples_s\": [1]},"
+	" \"checks\": {\"passed\": 1, \"failed\": 0}, \"exit_status\": 0}],\n"
+	" \"comparison\": {\"base\": \"base.json\", \"entries\": [\n"
+	"  {\"file\": \"s.yaml\", \"point\": \"n=2^10\", \"verdict\": \"same\"},\n"
+	"  {\"file\": \"s.yaml\", \"point\": \"n=2^12\", \"ratio\": 1.25, \"low\": 1.125,"
+	" \"high\": 1.5, \"verdict\": \"slower\"}]},\n"
+	" \"exit_status\": 1}\n";
+
+START_TEST(test_points)
+{
+	/* every point a testcase: a failed check and a regression are failures of their own */
+	struct file_result r[2];
+	memset(r, 0, sizeof r);
+	r[0] = (struct file_result){.file = "s.yaml", .kind = RES_FAILED, .status = 1,
+				    .json = (char *)sweep_json, .json_len = sizeof sweep_json - 1,
+				    .out = "table\n", .out_len = 6};
+	r[1] = (struct file_result){.file = "p.yaml", .kind = RES_SLOWER, .status = 4,
+				    .err = "cugraphrun: error: p.yaml: SLOWER than base.json\n",
+				    .err_len = 49};
+	char path[] = "/tmp/check_junit.XXXXXX";
+	char *doc = document(r, 2, path);
+	ck_assert_ptr_nonnull(strstr(doc, "tests=\"4\" failures=\"3\" errors=\"0\" skipped=\"0\""));
+	ck_assert_ptr_nonnull(strstr(doc, "<testcase classname=\"cugraphrun\" name=\"s.yaml[n=2^10]\" "
+				     "time=\"1.000\">\n      <system-out>table\n</system-out>\n"
+				     "    </testcase>"));
+	ck_assert_ptr_nonnull(strstr(doc, "name=\"s.yaml[n=2^11]\" time=\"0.000\">\n      <failure "
+				     "message=\"n=2^11: 2 of 3 checks failed\" type=\"check\">"));
+	ck_assert_ptr_nonnull(strstr(doc, "name=\"s.yaml[n=2^12]\" time=\"1.000\">\n      <failure "
+				     "message=\"n=2^12: SLOWER than base.json: median x1.250 (95% "
+				     "interval 1.125-1.500)\" type=\"regression\">"));
+	ck_assert_ptr_nonnull(strstr(doc, "name=\"p.yaml\" time=\"0.000\">\n      <failure "
+				     "message=\"cugraphrun: error: p.yaml: SLOWER than base.json\" "
+				     "type=\"regression\">"));
+	ck_assert_ptr_null(strstr(doc, "name=\"s.yaml\""));
+	/* valid against junit-10.xsd, when xmllint is here */
+	if (system("command -v xmllint >/dev/null 2>&1") == 0) {
+		char *cmd = xasprintf("xmllint --noout --schema '%s/tests/junit/junit-10.xsd' '%s' "
+				      "2>/dev/null", TOP_SRCDIR, path);
+		ck_assert_int_eq(system(cmd), 0);
+		free(cmd);
+	}
+	unlink(path);
+	free(doc);
+
+	/* expected to fail: the points' failed checks are the pass */
+	r[0].xfail = true;
+	r[0].kind = RES_PASSED;
+	doc = document(r, 1, path);
+	ck_assert_ptr_nonnull(strstr(doc, "tests=\"3\" failures=\"1\" errors=\"0\""));
+	ck_assert_ptr_null(strstr(doc, "type=\"check\""));
+	unlink(path);
+	free(doc);
+
+	/* a file that ended in an error outside its points gets a testcase of its own */
+	r[0].xfail = false;
+	r[0].kind = RES_ERROR;
+	r[0].status = 3;
+	doc = document(r, 1, path);
+	ck_assert_ptr_nonnull(strstr(doc, "tests=\"4\" failures=\"2\" errors=\"1\""));
+	ck_assert_ptr_nonnull(strstr(doc, "name=\"s.yaml\" time=\"0.000\">\n      <error "
+				     "message=\"exit status 3\" type=\"cuda\">"));
+	unlink(path);
+	free(doc);
+}
+END_TEST
+
 static Suite *junit_suite(void)
 {
 	Suite *s = suite_create("junit");
@@ -108,6 +201,7 @@ static Suite *junit_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("document");
 	tcase_add_test(tc, test_document);
+	tcase_add_test(tc, test_points);
 	suite_add_tcase(s, tc);
 	return s;
 }

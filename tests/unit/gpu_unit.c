@@ -31,6 +31,7 @@ int main(void)
 #include "fileio.h"
 #include "gpu_build.h"
 #include "gpu_dot.h"
+#include "gpu_kernel.h"
 #include "load.h"
 #include "rtc_nvrtc.h"
 #include "unit.h"
@@ -92,7 +93,7 @@ struct fixture {
 	struct gpu gp;
 };
 
-static void fixture_build(struct fixture *fx, const char *yaml)
+static void fixture_build_with(struct fixture *fx, const char *yaml, enum module_api api)
 {
 	fx->log = tmpfile();
 	ck_assert_ptr_nonnull(fx->log);
@@ -101,9 +102,15 @@ static void fixture_build(struct fixture *fx, const char *yaml)
 	ck_assert_ptr_nonnull(fx->g);
 	ck_assert(gdef_validate(fx->g, &fx->d));
 	ck_assert_int_eq(gpu_open(&fx->gp, fx->g, 0, VERB_QUIET, &fx->d), 0);
+	fx->gp.module_api = api;
 	ck_assert_int_eq(gpu_load(&fx->gp), 0);
 	ck_assert_int_eq(gpu_alloc(&fx->gp), 0);
 	ck_assert_int_eq(gpu_build(&fx->gp), 0);
+}
+
+static void fixture_build(struct fixture *fx, const char *yaml)
+{
+	fixture_build_with(fx, yaml, MODULE_API_MODULE);
 }
 
 static void fixture_free(struct fixture *fx)
@@ -280,6 +287,27 @@ static void params_as_driver(const void *image, size_t len, const char *what, in
 			      n);
 		free(sizes);
 	}
+	/* the validator's listing: every kernel the driver has, alike, and no other */
+	struct image_listing l;
+	image_list(image, len, sm, &l);
+	ck_assert_msg(l.complete, "%s: listing not complete", what);
+	ck_assert_msg(l.n == count, "%s: %zu kernels listed, the driver has %u", what, l.n, count);
+	for (unsigned i = 0; i < count; i++) {
+		const char *name;
+		ck_assert_int_eq(cu.FuncGetName(&name, fs[i]), CUDA_SUCCESS);
+		const struct image_kernel *ik = NULL;
+		for (size_t j = 0; j < l.n && ik == NULL; j++)
+			if (strcmp(l.v[j].name, name) == 0)
+				ik = &l.v[j];
+		ck_assert_msg(ik && ik->everywhere, "%s: %s not listed", what, name);
+		size_t off, size, k;
+		for (k = 0; k < (size_t)ik->nparams; k++) {
+			ck_assert_int_eq(cu.FuncGetParamInfo(fs[i], k, &off, &size), CUDA_SUCCESS);
+			ck_assert_msg(ik->params[k].size == size, "%s: %s: parameter %zu of %zu "
+				      "bytes, listed as %zu", what, name, k, size, ik->params[k].size);
+		}
+	}
+	image_listing_free(&l);
 	free(fs);
 	cu.ModuleUnload(mod);
 }
@@ -353,6 +381,61 @@ START_TEST(test_params_as_driver)
 }
 END_TEST
 
+/*
+ * --modules=library: the same graph built from libraries, its kernels
+ * CUkernels that the nodes name with the run's context; a module's
+ * function is the run's context's alone.
+ */
+START_TEST(test_library)
+{
+	static const char yaml[] =
+		"cugraphrun: 1\n"
+		"buffers:\n"
+		"  ctr: {type: i32, count: 1, init: 3}\n"
+		"conditions:\n"
+		"  c: {default: 1}\n"
+		"nodes:\n"
+		"  - while:\n"
+		"      condition: c\n"
+		"      body: [{kernel: {function: builtin.countdown, args: [{handle: c}, ctr]}}]\n";
+	struct fixture fx;
+	fixture_build_with(&fx, yaml, MODULE_API_LIBRARY);
+	ck_assert(fx.gp.use_library);
+	ck_assert_uint_eq(fx.gp.nfuncs, 1);
+	const struct kfunc *kf = &fx.gp.funcs[0];
+	ck_assert_ptr_nonnull(kf->k);
+	ck_assert_ptr_nonnull(kf->f);
+	ck_assert(kf->has_params && kf->nparams == 2);
+	CUfunction f;
+	ck_assert_int_eq(gpu_kernel_function(&fx.gp, kf, fx.gp.ctx, &f), CUDA_SUCCESS);
+	ck_assert_ptr_eq(f, kf->f);
+	CUDA_KERNEL_NODE_PARAMS_v3 p;
+	memset(&p, 0, sizeof p);
+	ck_assert_int_eq(gpu_kernel_target(&fx.gp, kf, fx.gp.ctx, &p), CUDA_SUCCESS);
+	ck_assert_ptr_null(p.func);
+	ck_assert_ptr_eq(p.kern, kf->k);
+	ck_assert_ptr_eq(p.ctx, fx.gp.ctx);
+	unsigned count = 0;
+	const char **names = gpu_kernel_names(&fx.gp, 0, &count);
+	if (cu.LibraryGetKernelCount) {
+		ck_assert_uint_eq(count, 3);
+		free(names);
+	}
+	fixture_free(&fx);
+	/* a module's function: the run's context's, nothing else's */
+	fixture_build_with(&fx, yaml, MODULE_API_MODULE);
+	kf = &fx.gp.funcs[0];
+	ck_assert_ptr_null(kf->k);
+	memset(&p, 0, sizeof p);
+	ck_assert_int_eq(gpu_kernel_target(&fx.gp, kf, fx.gp.ctx, &p), CUDA_SUCCESS);
+	ck_assert_ptr_eq(p.func, kf->f);
+	CUcontext other = (CUcontext)(uintptr_t)&fx;     /* never used: refused first */
+	ck_assert_int_eq(gpu_kernel_target(&fx.gp, kf, other, &p), CUDA_ERROR_INVALID_CONTEXT);
+	ck_assert_int_eq(gpu_kernel_function(&fx.gp, kf, other, &f), CUDA_ERROR_INVALID_CONTEXT);
+	fixture_free(&fx);
+}
+END_TEST
+
 static Suite *gpu_suite(void)
 {
 	Suite *s = suite_create("gpu");
@@ -364,6 +447,7 @@ static Suite *gpu_suite(void)
 	tcase_add_test(tc, test_gpu_dot);
 	tcase_add_test(tc, test_bad_device);
 	tcase_add_test(tc, test_params_as_driver);
+	tcase_add_test(tc, test_library);
 	suite_add_tcase(s, tc);
 	return s;
 }

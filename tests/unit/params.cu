@@ -33,3 +33,7 @@ namespace ns { __global__ void step(int *x, int y) { x[0] = y; } }
 // _Z3varIJEEvDpT_: none
 template <typename... T> __global__ void var(T...) {}
 template __global__ void var<>();
+// calls: 8; _Z5twicei is a device function, no kernel (with -rdc it has an
+// .nv.info section of its own all the same)
+__device__ __noinline__ int twice(int x) { return 2 * x; }
+extern "C" __global__ void calls(int *o) { o[0] = twice(o[1]); }

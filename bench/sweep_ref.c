@@ -1,0 +1,222 @@
+/*
+ * The hand-written driver-API reference for the sweep benchmark
+ * (bench/sweep-bench.py): what a careful C programmer writes, without
+ * cugraphrun, to run a graph at several points of one parameter on one
+ * instantiation.  A chain of N kernel nodes of an empty kernel; node N/2
+ * has a grid of p blocks at point p (1 to POINTS).  The graph is built,
+ * instantiated and uploaded once; each later point changes that one node,
+ * on the template (cuGraphKernelNodeSetParams, so that it stays in step)
+ * and on the executable graph (cuGraphExecKernelNodeSetParams), and
+ * nothing else; then REPEAT launches.  It times each point's update, and,
+ * unless --counting, instantiating and uploading the graph of that point
+ * afresh, for the ratio.
+ *
+ *   sweep_ref PTX-FILE N POINTS REPEAT [--counting]
+ *
+ * prints one line: "update_s=MEDIAN instantiate_s=MEDIAN first_instantiate_s=S"
+ * (instantiate_s: the fresh instantiations' median, NaN with --counting,
+ * which makes no driver call a cugraphrun sweep would not, for
+ * bench/cu_count.so to compare).  Like cugraphrun it opens libcuda.so.1 at
+ * run time and fetches each entry point through cuGetProcAddress at an
+ * explicit ABI version.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+static struct {
+	PFN_cuInit_v2000 Init;
+	PFN_cuDeviceGet_v2000 DeviceGet;
+	PFN_cuDevicePrimaryCtxRetain_v7000 DevicePrimaryCtxRetain;
+	PFN_cuCtxSetCurrent_v4000 CtxSetCurrent;
+	PFN_cuModuleLoadData_v2000 ModuleLoadData;
+	PFN_cuModuleGetFunction_v2000 ModuleGetFunction;
+	PFN_cuStreamCreate_v2000 StreamCreate;
+	PFN_cuStreamSynchronize_v2000 StreamSynchronize;
+	PFN_cuGraphCreate_v10000 GraphCreate;
+	PFN_cuGraphAddKernelNode_v12000 GraphAddKernelNode;
+	PFN_cuGraphKernelNodeSetParams_v12000 GraphKernelNodeSetParams;
+	PFN_cuGraphExecKernelNodeSetParams_v12000 GraphExecKernelNodeSetParams;
+	PFN_cuGraphInstantiateWithFlags_v11040 GraphInstantiateWithFlags;
+	PFN_cuGraphUpload_v11010 GraphUpload;
+	PFN_cuGraphLaunch_v10000 GraphLaunch;
+	PFN_cuGraphExecDestroy_v10000 GraphExecDestroy;
+} cu;
+
+#define CK(call)                                                                \
+	do {                                                                    \
+		CUresult r_ = (call);                                           \
+		if (r_ != CUDA_SUCCESS) {                                       \
+			fprintf(stderr, "sweep_ref: %s failed: %d\n", #call, r_); \
+			exit(3);                                                \
+		}                                                               \
+	} while (0)
+
+static void load_driver(void)
+{
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+	if (lib == NULL) {
+		fprintf(stderr, "sweep_ref: no CUDA driver found (%s)\n", dlerror());
+		exit(3);
+	}
+	PFN_cuGetProcAddress_v12000 gpa =
+		(PFN_cuGetProcAddress_v12000)dlsym(lib, "cuGetProcAddress_v2");
+	if (gpa == NULL) {
+		fprintf(stderr, "sweep_ref: driver older than CUDA 12.0\n");
+		exit(3);
+	}
+	static const struct {
+		const char *name;
+		int version;
+		size_t offset;
+	} table[] = {
+#define E(name, ver) {"cu" #name, ver, offsetof(__typeof__(cu), name)}
+		E(Init, 2000), E(DeviceGet, 2000), E(DevicePrimaryCtxRetain, 7000),
+		E(CtxSetCurrent, 4000), E(ModuleLoadData, 2000), E(ModuleGetFunction, 2000),
+		E(StreamCreate, 2000), E(StreamSynchronize, 2000), E(GraphCreate, 10000),
+		E(GraphAddKernelNode, 12000), E(GraphKernelNodeSetParams, 12000),
+		E(GraphExecKernelNodeSetParams, 12000), E(GraphInstantiateWithFlags, 11040),
+		E(GraphUpload, 11010), E(GraphLaunch, 10000), E(GraphExecDestroy, 10000),
+#undef E
+	};
+	for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+		void *fn = NULL;
+		CUdriverProcAddressQueryResult found;
+		if (gpa(table[i].name, &fn, table[i].version, CU_GET_PROC_ADDRESS_DEFAULT,
+			&found) != CUDA_SUCCESS || fn == NULL) {
+			fprintf(stderr, "sweep_ref: %s not found\n", table[i].name);
+			exit(3);
+		}
+		memcpy((char *)&cu + table[i].offset, &fn, sizeof fn);
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (f == NULL) {
+		perror(path);
+		exit(2);
+	}
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	rewind(f);
+	char *buf = malloc((size_t)len + 1);
+	if (buf == NULL || fread(buf, 1, (size_t)len, f) != (size_t)len)
+		exit(2);
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 5 || argc > 6 || (argc == 6 && strcmp(argv[5], "--counting") != 0)) {
+		fprintf(stderr, "usage: sweep_ref PTX-FILE N POINTS REPEAT [--counting]\n");
+		return 2;
+	}
+	size_t n = strtoul(argv[2], NULL, 10), points = strtoul(argv[3], NULL, 10);
+	int repeat = atoi(argv[4]);
+	bool counting = argc == 6;
+	if (n < 2 || points < 1 || repeat < 0)
+		return 2;
+
+	load_driver();
+	CUdevice dev;
+	CUcontext ctx;
+	CUmodule mod;
+	CUfunction fn;
+	CUstream stream;
+	CK(cu.Init(0));
+	CK(cu.DeviceGet(&dev, 0));
+	CK(cu.DevicePrimaryCtxRetain(&ctx, dev));
+	CK(cu.CtxSetCurrent(ctx));
+	CK(cu.StreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+	char *ptx = read_file(argv[1]);
+	CK(cu.ModuleLoadData(&mod, ptx));
+	CK(cu.ModuleGetFunction(&fn, mod, "empty"));
+
+	CUgraph graph;
+	CK(cu.GraphCreate(&graph, 0));
+	CUDA_KERNEL_NODE_PARAMS kp = {
+		.func = fn, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
+		.blockDimX = 1, .blockDimY = 1, .blockDimZ = 1,
+	};
+	CUgraphNode prev = NULL, changed = NULL;
+	for (size_t i = 0; i < n; i++) {
+		CUgraphNode node;
+		CK(cu.GraphAddKernelNode(&node, graph, prev ? &prev : NULL, prev ? 1 : 0, &kp));
+		if (i == n / 2)
+			changed = node;
+		prev = node;
+	}
+	CUgraphExec exec;
+	double t0 = now_s();
+	CK(cu.GraphInstantiateWithFlags(&exec, graph, 0));
+	CK(cu.GraphUpload(exec, stream));
+	CK(cu.StreamSynchronize(stream));
+	double first_inst = now_s() - t0;
+	for (int i = 0; i <= repeat; i++)
+		CK(cu.GraphLaunch(exec, stream));
+	CK(cu.StreamSynchronize(stream));
+
+	double *upd = calloc(points, sizeof *upd), *fresh = calloc(points, sizeof *fresh);
+	size_t nfresh = 0;
+	for (size_t p = 1; p < points; p++) {
+		kp.gridDimX = (unsigned)p + 1;
+		t0 = now_s();
+		CK(cu.GraphKernelNodeSetParams(changed, &kp));
+		CK(cu.GraphExecKernelNodeSetParams(exec, changed, &kp));
+		upd[p - 1] = now_s() - t0;
+		if (!counting) {
+			CUgraphExec other;
+			t0 = now_s();
+			CK(cu.GraphInstantiateWithFlags(&other, graph, 0));
+			CK(cu.GraphUpload(other, stream));
+			CK(cu.StreamSynchronize(stream));
+			fresh[nfresh++] = now_s() - t0;
+			CK(cu.GraphExecDestroy(other));
+		}
+		/* the verification launch and the timed ones, as cugraphrun makes them */
+		for (int i = 0; i <= repeat; i++)
+			CK(cu.GraphLaunch(exec, stream));
+		CK(cu.StreamSynchronize(stream));
+	}
+	printf("update_s=%.9g instantiate_s=%.9g first_instantiate_s=%.9g\n",
+	       median(upd, points - 1), median(fresh, nfresh), first_inst);
+	free(upd);
+	free(fresh);
+	free(ptx);
+	return 0;
+}

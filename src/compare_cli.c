@@ -1,0 +1,72 @@
+/*
+ * --compare on the command line (compare_cli.h).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "compare.h"
+#include "compare_cli.h"
+#include "diag.h"
+
+int compare_open(struct options *o)
+{
+	if (o->compare == NULL || o->validate)
+		return 0;
+	struct diag d;
+	diag_init(&d, o->compare, stderr);
+	struct cmp_doc *base = cmp_doc_read(o->compare, &d);
+	diag_finish(&d);
+	if (base == NULL)
+		return 2;
+	o->compare_doc = base;
+	return 0;
+}
+
+void compare_close(struct options *o)
+{
+	cmp_doc_free((struct cmp_doc *)o->compare_doc);
+	o->compare_doc = NULL;
+}
+
+static bool is_json(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 5 && strcmp(path + n - 5, ".json") == 0;
+}
+
+bool compare_offline(const struct options *o)
+{
+	for (size_t i = 0; o->compare_doc && i < o->nfiles; i++)
+		if (is_json(o->files[i]))
+			return true;
+	return false;
+}
+
+int compare_offline_main(const struct options *o)
+{
+	if (o->nfiles != 1) {
+		usage_error("--compare with a JSON report compares that one report with the base: "
+			    "give it alone, not with %s", is_json(o->files[0]) ? o->files[1] :
+			    o->files[0]);
+		return 2;
+	}
+	struct diag d;
+	diag_init(&d, o->file, stderr);
+	struct cmp_doc *cur = cmp_doc_read(o->file, &d);
+	diag_finish(&d);
+	if (cur == NULL)
+		return 2;
+	struct comparison c;
+	compare_docs(o->compare_doc, cur, o->compare_threshold, true, &c);
+	if (o->verbosity > VERB_QUIET) {
+		printf("%s\n", o->file);
+		comparison_print(stdout, &c);
+		fflush(stdout);
+	}
+	comparison_say_slower(&c);
+	int status = comparison_status(&c);
+	comparison_free(&c);
+	cmp_doc_free(cur);
+	return status;
+}

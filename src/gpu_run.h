@@ -1,0 +1,59 @@
+/*
+ * The launches of one run, as a plain file's run (gpu_run.c) and each
+ * point of a sweep (gpu_sweep.c) make them: the buffers initialised, the
+ * verification launch with its checks and dumps, then the warm-up and
+ * timed launches; and the report printed at the end.
+ *
+ * Ownership: a struct run owns its events and the launcher's executable
+ * graph (run_teardown); the report's spans and samples that run_launches
+ * allocates are the caller's to free.
+ */
+#ifndef CGR_GPU_RUN_H
+#define CGR_GPU_RUN_H
+
+#include <stddef.h>
+
+#include "gpu_launch.h"
+#include "prof_run.h"
+#include "report.h"
+
+/* What the run needs besides the built graph. */
+struct run {
+	struct launcher ln;             /* the gpu, the settings, the executable graph */
+	CUevent *ev;                    /* start and end per launch */
+	size_t nev;
+	struct prof_run profile;        /* --profile (prof_run.h) */
+	bool reported;                  /* run_report or run_report_stopped wrote it */
+};
+
+/*
+ * On the instantiated graph, with rn->ln's settings: the buffers'
+ * contents, the verification launch (rep->first_launch_s, spans, checks,
+ * dumps), the warm-up and the timed launches (rep->samples, nsamples).
+ * 0, or the exit status of what failed.
+ */
+int run_launches(struct run *rn, struct report *rep);
+/*
+ * The report and everything written from it (report_emit.h): the exit
+ * status, rep->exit_status made worse by a regression or an output that
+ * could not be written.
+ */
+int run_report(struct run *rn, struct report *rep);
+/*
+ * A run that stopped before its report (an error, a timeout): --json is
+ * written all the same, with the report as far as it goes and status as
+ * its exit_status, unless the report was written already.
+ */
+void run_report_stopped(struct run *rn, struct report *rep, int status);
+/*
+ * Under run.expect: fail, a run whose checks all passed says so before its
+ * report, so that --json's diagnostics hold why it fails (main.c's
+ * expectation() says the same again, which the diag gives once).
+ */
+void run_expect_said(const struct run *rn, int status);
+/* The buffer --dump=NAME=FILE names, or -1 after a message. */
+long run_dump_buffer(const struct gdef *g, const struct dump_req *dr);
+/* The events and the executable graph, unless a sticky error makes CUDA unusable. */
+void run_teardown(struct run *rn);
+
+#endif

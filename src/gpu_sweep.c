@@ -1,0 +1,224 @@
+/*
+ * Running a sweep (gpu.h): the first point built and instantiated as a
+ * plain file is, then each next point prepared from the one before by
+ * the update path (gpu_update.h) and run as a plain file's launches are
+ * (gpu_run.h): its buffers initialised, its verification launch and
+ * checks, its warm-up and timed launches.  One report, a row per point.
+ *
+ * A CUDA error ends the sweep where it happened (the context may be
+ * unusable); a failed check does not: the point says so and the next one
+ * runs, as in a suite.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "gpu_build.h"
+#include "gpu_dot.h"
+#include "gpu_run.h"
+#include "gpu_update.h"
+#include "monotime.h"
+#include "report.h"
+#include "sweep.h"
+#include "xmalloc.h"
+
+/* What the sweep keeps besides the run: its points' rows. */
+struct sweep_run {
+	const struct sweep *sw;
+	const struct run_settings *ps;  /* per point */
+	struct point_report *pts;
+	struct axis_value *axes;        /* npoints x naxes */
+	double **samples;               /* per point, the run's */
+};
+
+/* The point's settings on the launcher: its launches, its warm-up, its timeout. */
+static void use_settings(struct run *rn, const struct run_settings *s)
+{
+	rn->ln.s = s;
+	/* -n 0: the verification launch only, no warm-up either (launcher_init) */
+	rn->ln.warmup = s->repeat ? s->warmup : 0;
+}
+
+/* Point k's launches into its row.  0, or the exit status of a CUDA error. */
+static int run_point(struct sweep_run *sr, struct run *rn, struct report *rep, size_t k)
+{
+	struct point_report *p = &sr->pts[k];
+	const struct gdef *g = sr->sw->models[k];
+	struct report one;
+	memset(&one, 0, sizeof one);
+	one.no_launch = true;
+	use_settings(rn, &sr->ps[k]);
+	int rc = run_launches(rn, &one);
+	p->first_launch_s = one.first_launch_s;
+	p->samples = one.samples;
+	p->nsamples = one.samples ? one.nsamples : 0;
+	sr->samples[k] = (double *)one.samples;
+	p->checks_passed = one.checks_passed;
+	p->checks_failed = one.checks_failed;
+	p->exit_status = rc ? rc : one.checks_failed ? 1 : 0;
+	p->bytes = g->throughput.has_bytes ? g->throughput.bytes : NAN;
+	p->items = g->throughput.has_items ? g->throughput.items : NAN;
+	rep->checks_passed += one.checks_passed;
+	rep->checks_failed += one.checks_failed;
+	/* the first point's events stand for the sweep's (the report's events) */
+	if (k == 0) {
+		rep->no_launch = one.no_launch;
+		rep->first_launch_s = one.first_launch_s;
+		rep->spans = one.spans;
+		rep->nspans = one.nspans;
+	} else {
+		free((void *)one.spans);
+	}
+	return rc;
+}
+
+/* Each stage, as run_stages for a plain file, then the points.  The exit status. */
+static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep)
+{
+	const struct sweep *sw = sr->sw;
+	struct gpu *gp = rn->ln.gp;
+	const struct run_settings *s = &sr->ps[0];
+	int rc;
+
+	double t = monotime();
+	gp->no_cache = s->no_cache;
+	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
+		return rc;
+	rep->load_s = s->frontend_s + (monotime() - t) - gp->compile_s;
+	rep->compile_modules = gp->nsources;
+	rep->compile_cached = gp->ncached;
+	rep->compile_s = gp->compile_s;
+	t = monotime();
+	if ((rc = gpu_build(gp)) != 0)
+		return rc;
+	rep->build_s = monotime() - t;
+	if (s->out.dot) {
+		/* the first point's graph: the one a sweep builds (cugraphrun(1)) */
+		CUresult r = cu.GraphDebugDotPrint(gp->root, s->out.dot, s->out.dot_flags);
+		if (r != CUDA_SUCCESS) {
+			errorx("cannot write %s: %s", s->out.dot, cu_strerror(r));
+			return 2;
+		}
+		if (gpu_dot_annotate(s->out.dot, gp) != 0)
+			return 2;
+	}
+	if ((rc = launcher_instantiate(&rn->ln, &rep->instantiate_s, &rep->upload_s)) != 0)
+		return rc;
+	sr->pts[0].prep = PREP_INSTANTIATE;
+	sr->pts[0].prep_s = rep->build_s + rep->instantiate_s + rep->upload_s;
+
+	struct updater u = {.gp = gp, .ln = &rn->ln, .paired = true};
+	const char *prefix = gp->d->prefix;
+	int worst = 0;
+	for (size_t k = 0; k < sw->npoints; k++) {
+		u.label = sw->labels[k];
+		gp->d->prefix = k ? sw->labels[k] : NULL;
+		if (k > 0) {
+			rc = gpu_update(&u, sw->models[k - 1], sw->models[k], &sr->pts[k]);
+			/* the updater's reason is overwritten by the next point's */
+			if (sr->pts[k].rebuild_why)
+				sr->pts[k].rebuild_why = xstrdup(sr->pts[k].rebuild_why);
+			if (rc)
+				break;
+		}
+		gpu_verbose(gp, "point %zu of %zu: %s", k + 1, sw->npoints, sw->labels[k]);
+		if ((rc = run_point(sr, rn, rep, k)) != 0)
+			break;
+		if (sr->pts[k].exit_status > worst)
+			worst = sr->pts[k].exit_status;
+	}
+	gp->d->prefix = prefix;
+	/* a CUDA error: said where it happened, and no report (as for a plain file) */
+	if (rc)
+		return rc;
+	rep->points = sr->pts;
+	rep->npoints = sw->npoints;
+	/* as run_stages (gpu_run.c): the report's exit_status is the process's, run.expect applied */
+	int reported = rep->exit_status = s->expect_fail && worst <= 1 ? 1 - worst : worst;
+	run_expect_said(rn, worst);
+	rc = run_report(rn, rep);
+	return rc == reported ? worst : rc;
+}
+
+int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct diag *d)
+{
+	struct gdef *g = sw->models[0];
+	const struct run_settings *s = &ps[0];
+	/* what a report of a run that stops early says too (run_report_stopped) */
+	struct report rep;
+	memset(&rep, 0, sizeof rep);
+	rep.name = g->name;
+	rep.file = g->file;
+	rep.root = g->root;
+	rep.load_s = s->frontend_s;
+	rep.no_launch = true;
+	rep.diag = d;
+	rep.bytes = rep.items = rep.peak_gb_per_s = NAN;
+	struct run rn;
+	memset(&rn, 0, sizeof rn);
+	for (size_t i = 0; i < s->out.ndumps; i++)
+		if (run_dump_buffer(g, &s->out.dumps[i]) < 0) {
+			rn.ln.s = s;
+			run_report_stopped(&rn, &rep, 2);
+			return 2;
+		}
+	struct sweep_run sr = {.sw = sw, .ps = ps};
+	sr.pts = xcalloc(sw->npoints, sizeof *sr.pts);
+	sr.samples = xcalloc(sw->npoints, sizeof *sr.samples);
+	sr.axes = xcalloc(sw->npoints * (sw->naxes ? sw->naxes : 1), sizeof *sr.axes);
+	for (size_t k = 0; k < sw->npoints; k++) {
+		struct point_report *p = &sr.pts[k];
+		p->label = sw->labels[k];
+		p->axes = &sr.axes[k * sw->naxes];
+		p->naxes = sw->naxes;
+		for (size_t a = 0; a < sw->naxes; a++)
+			sr.axes[k * sw->naxes + a] = (struct axis_value){
+				sw->axes[a].name, sweep_value_label(sw, k, a),
+			};
+		p->bytes = p->items = NAN;
+		p->eval_s = sw->eval_s ? sw->eval_s[k] : NAN;
+	}
+
+	struct gpu gp;
+	int rc = gpu_open(&gp, g, s->device, s->verbosity, d);
+	gp.models = sw->models;
+	gp.nmodels = sw->npoints;
+	gp.labels = sw->labels;
+	launcher_init(&rn.ln, &gp, s);
+	/* a timeout writes the report as it stands, just before the process leaves */
+	rn.ln.rep = &rep;
+	char name[256] = "";
+	if (rc == 0) {
+		cu.DeviceGetName(name, sizeof name, gp.dev);
+		rep.device = s->device;
+		rep.device_name = name;
+		rep.cc_major = gp.cc_major;
+		rep.cc_minor = gp.cc_minor;
+		rep.driver_version = cu.driver_version;
+		rep.peak_gb_per_s = gp.peak_gb_per_s;
+		/* a sweep's throughput is each point's */
+		rep.bytes = rep.items = NAN;
+		rep.warmup = rn.ln.warmup;
+		gpu_verbose(&gp, "device %d: %s (sm_%d%d); a sweep of %zu points", s->device, name,
+			    gp.cc_major, gp.cc_minor, sw->npoints);
+		rc = sweep_stages(&sr, &rn, &rep);
+	}
+	/* --json whatever the status: a sweep that stopped early writes what it knows */
+	run_report_stopped(&rn, &rep, rc);
+	run_teardown(&rn);
+	free((void *)rep.spans);
+	for (size_t k = 0; k < sw->npoints; k++) {
+		free(sr.samples[k]);
+		free((void *)sr.pts[k].rebuild_why);
+	}
+	free(sr.samples);
+	free(sr.pts);
+	free(sr.axes);
+	gpu_close(&gp);
+	diag_finish(d);
+	return rc;
+}

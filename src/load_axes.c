@@ -1,0 +1,352 @@
+/*
+ * Axes and generator ranges (load_axes.h).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_axes.h"
+#include "scalar.h"
+
+static void err(struct evsrc *es, struct pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), cold));
+
+static void err(struct evsrc *es, struct pos pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ev_verror(es, false, pos, fmt, ap);
+	va_end(ap);
+}
+
+static __attribute__((cold)) void expected(struct evsrc *es, const char *what, const char *name)
+{
+	if (!es->ev.bad) {
+		char buf[96];
+		err(es, es->ev.pos, "expected %s for '%.60s', found %s", what, name,
+		    ev_found(&es->ev, buf, sizeof buf));
+	}
+	ev_skip_value(es);
+}
+
+bool load_is_name(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+		return false;
+	for (s++; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_' ||
+		      (*s >= '0' && *s <= '9')))
+			return false;
+	return true;
+}
+
+static bool is_null_ev(const struct evsrc *es)
+{
+	return es->ev.type == EV_SCALAR && !es->ev.quoted && !es->ev.bad &&
+	       is_null_scalar(es->ev.value);
+}
+
+static const char value_what[] = "a value (a number or a word)";
+
+/* One value of a list. */
+static bool scalar_value(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name,
+			 bool constants)
+{
+	const struct ev *e = &es->ev;
+	if (e->type != EV_SCALAR || e->bad || is_null_ev(es)) {
+		expected(es, value_what, name);
+		return false;
+	}
+	if (constants && tmpl_has_expr(e->value, e->len)) {
+		err(es, e->pos, "the values of axis '%.60s' are written out, not computed (found "
+		    "'%.60s')", name, e->value);
+		ev_next(es);
+		return false;
+	}
+	if (a->nvalues >= SWEEP_MAX_VALUES) {
+		err(es, e->pos, "more than %d values for '%.60s'", SWEEP_MAX_VALUES, name);
+		ev_next(es);
+		return false;
+	}
+	char why[128];
+	if (e->quoted) {
+		axis_add(sw, a, expr_str(e->value, (uint32_t)e->len), NULL);
+	} else if (!axis_add_text(sw, a, e->value, e->len, why, sizeof why)) {
+		err(es, e->pos, "value '%.60s' for '%.60s' is out of range: %s", e->value, name, why);
+		ev_next(es);
+		return false;
+	}
+	ev_next(es);
+	return true;
+}
+
+/* An integer or float of a range; false after an error. */
+static bool range_number(struct evsrc *es, const char *key, const char *name, struct num *out)
+{
+	const struct ev *e = &es->ev;
+	char what[96];
+	snprintf(what, sizeof what, "a number for '%s' of", key);
+	if (e->type != EV_SCALAR || e->bad || e->quoted || is_null_ev(es) ||
+	    parse_number(e->value, out) != SCALAR_OK ||
+	    (out->kind == NUM_FLOAT && !isfinite(out->f)) ||
+	    (out->kind == NUM_UINT && out->u > INT64_MAX)) {
+		expected(es, what, name);
+		return false;
+	}
+	out->pos = e->pos;
+	ev_next(es);
+	return true;
+}
+
+/* pow2: [lo, hi], each 0 to 62. */
+static bool pow2_bounds(struct evsrc *es, const char *name, uint64_t b[2])
+{
+	static const char what[] = "[first, last] exponents from 0 to 62";
+	if (es->ev.type != EV_SEQ) {
+		expected(es, what, name);
+		return false;
+	}
+	struct pos pos = es->ev.pos;
+	size_t n = 0;
+	bool ok = true;
+	ev_next(es);
+	while (!es->fatal && es->ev.type != EV_SEQ_END) {
+		struct num v;
+		if (es->ev.type != EV_SCALAR || es->ev.quoted || parse_int(es->ev.value, &v) != SCALAR_OK ||
+		    v.kind != NUM_UINT || v.u > 62) {
+			if (ok)
+				expected(es, what, name);
+			else
+				ev_skip_value(es);
+			ok = false;
+			continue;
+		}
+		if (n < 2)
+			b[n] = v.u;
+		n++;
+		ev_next(es);
+	}
+	ev_next(es);
+	if (ok && n != 2) {
+		err(es, pos, "'pow2' of '%.60s' takes [first, last] exponents, found %zu", name, n);
+		return false;
+	}
+	if (ok && b[0] > b[1]) {
+		err(es, pos, "'pow2' of '%.60s' is empty: %llu is above %llu", name,
+		    (unsigned long long)b[0], (unsigned long long)b[1]);
+		return false;
+	}
+	return ok;
+}
+
+static double num_d(const struct num *n)
+{
+	return num_to_double(n);
+}
+
+/* {pow2: [lo, hi]} or {from: A, to: B, step: S}. */
+static bool range_map(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name)
+{
+	static const char *const keys[] = {"pow2", "from", "to", "step"};
+	struct pos pos = es->ev.pos, at[4] = {{0, 0}};
+	bool has[4] = {false}, ok = true;
+	uint64_t b[2] = {0, 0};
+	struct num v[4];
+	ev_next(es);
+	while (!es->fatal && es->ev.type != EV_MAP_END) {
+		if (es->ev.type != EV_SCALAR || es->ev.bad) {
+			expected(es, "a key (pow2, from, to or step)", name);
+			ev_skip_value(es);
+			ok = false;
+			continue;
+		}
+		int k = -1;
+		for (int i = 0; i < 4; i++)
+			if (strcmp(es->ev.value, keys[i]) == 0)
+				k = i;
+		struct pos kpos = es->ev.pos;
+		if (k < 0) {
+			const char *hint = diag_suggest(es->ev.value, keys, 4);
+			if (hint)
+				err(es, kpos, "unknown key '%.60s' in the range of '%.60s' (did you mean "
+				    "'%s'?)", es->ev.value, name, hint);
+			else
+				err(es, kpos, "unknown key '%.60s' in the range of '%.60s' (expected "
+				    "pow2, from, to or step)", es->ev.value, name);
+			ev_next(es);
+			ev_skip_value(es);
+			ok = false;
+			continue;
+		}
+		if (has[k]) {
+			err(es, kpos, "duplicate key '%s' in the range of '%.60s' (first at %u:%u)",
+			    keys[k], name, at[k].line, at[k].col);
+			ev_next(es);
+			ev_skip_value(es);
+			ok = false;
+			continue;
+		}
+		has[k] = true;
+		at[k] = kpos;
+		ev_next(es);
+		if (k == 0)
+			ok &= pow2_bounds(es, name, b);
+		else
+			ok &= range_number(es, keys[k], name, &v[k]);
+	}
+	ev_next(es);
+	if (!ok)
+		return false;
+	if (has[0] && (has[1] || has[2] || has[3])) {
+		int k = has[1] ? 1 : has[2] ? 2 : 3;
+		err(es, at[k], "a range of '%.60s' is {pow2: [first, last]} or {from, to, step}, "
+		    "not both (found 'pow2' at %u:%u and '%s')", name, at[0].line, at[0].col, keys[k]);
+		return false;
+	}
+	if (has[0]) {
+		for (uint64_t e = b[0]; e <= b[1]; e++) {
+			char label[8];
+			snprintf(label, sizeof label, "2^%llu", (unsigned long long)e);
+			axis_add(sw, a, expr_int((int64_t)1 << e), label);
+		}
+		return true;
+	}
+	if (!has[1] || !has[2]) {
+		err(es, pos, "missing key '%s' in the range of '%.60s' (a range is {pow2: [first, "
+		    "last]} or {from, to, step})", has[1] ? "to" : "from", name);
+		return false;
+	}
+	bool ints = v[1].kind != NUM_FLOAT && v[2].kind != NUM_FLOAT &&
+		(!has[3] || v[3].kind != NUM_FLOAT);
+	double from = num_d(&v[1]), to = num_d(&v[2]), step = has[3] ? num_d(&v[3]) : 1;
+	if (step == 0) {
+		err(es, at[3], "'step' of '%.60s' is 0", name);
+		return false;
+	}
+	if ((to - from) / step < 0) {
+		err(es, pos, "the range of '%.60s' is empty: from %g, step %g never reaches %g", name,
+		    from, step, to);
+		return false;
+	}
+	double count = floor((to - from) / step * (1 + 1e-12)) + 1;
+	if (count > SWEEP_MAX_VALUES) {
+		err(es, pos, "the range of '%.60s' has %.0f values, more than %d", name, count,
+		    SWEEP_MAX_VALUES);
+		return false;
+	}
+	if (ints) {
+		int64_t f = v[1].kind == NUM_INT ? v[1].i : (int64_t)v[1].u;
+		int64_t s = !has[3] ? 1 : v[3].kind == NUM_INT ? v[3].i : (int64_t)v[3].u;
+		for (size_t i = 0; i < (size_t)count; i++)
+			axis_add(sw, a, expr_int(f + (int64_t)i * s), NULL);
+	} else {
+		for (size_t i = 0; i < (size_t)count; i++)
+			axis_add(sw, a, expr_float(from + (double)i * step), NULL);
+	}
+	return true;
+}
+
+static bool parse_values(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name,
+			 bool constants)
+{
+	if (es->ev.type == EV_MAP)
+		return range_map(es, sw, a, name);
+	if (es->ev.type != EV_SEQ)
+		return scalar_value(es, sw, a, name, constants);
+	struct pos pos = es->ev.pos;
+	bool ok = true;
+	ev_next(es);
+	while (!es->fatal && es->ev.type != EV_SEQ_END)
+		ok &= scalar_value(es, sw, a, name, constants);
+	ev_next(es);
+	if (ok && a->nvalues == 0) {
+		err(es, pos, "an empty list of values for '%.60s'", name);
+		return false;
+	}
+	return ok;
+}
+
+bool load_range(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name)
+{
+	return parse_values(es, sw, a, name, false);
+}
+
+/* One axis: NAME: values, in zip group zip (0: none). */
+static void one_axis(struct evsrc *es, struct sweep *sw, const char *name, struct pos kpos,
+		     unsigned zip)
+{
+	if (!load_is_name(name)) {
+		err(es, kpos, "axis name '%.60s' is not a name expressions can use (a letter or "
+		    "'_', then letters, digits or '_')", name);
+		ev_skip_value(es);
+		return;
+	}
+	struct axis *a = sweep_add_axis(sw, name, kpos, zip, es->d);
+	if (a == NULL) {
+		ev_skip_value(es);
+		return;
+	}
+	parse_values(es, sw, a, name, true);
+}
+
+/* The axes of a mapping, each in zip group zip. */
+static void axes_map(struct evsrc *es, struct sweep *sw, unsigned zip)
+{
+	ev_next(es);
+	while (!es->fatal && es->ev.type != EV_MAP_END) {
+		if (es->ev.type != EV_SCALAR || es->ev.bad) {
+			expected(es, "an axis name", "axes");
+			ev_skip_value(es);
+			continue;
+		}
+		char name[128];
+		struct pos kpos = es->ev.pos;
+		snprintf(name, sizeof name, "%s", es->ev.value);
+		bool is_zip = !es->ev.quoted && strcmp(name, "zip") == 0;
+		ev_next(es);
+		if (!is_zip) {
+			one_axis(es, sw, name, kpos, zip);
+			continue;
+		}
+		if (zip) {
+			err(es, kpos, "a zip inside a zip (a zip group lists axes)");
+			ev_skip_value(es);
+			continue;
+		}
+		/* zip: {a: [...], b: [...]}, or a list of such groups */
+		bool list = es->ev.type == EV_SEQ;
+		if (list)
+			ev_next(es);
+		do {
+			if (list && es->ev.type == EV_SEQ_END)
+				break;
+			if (es->ev.type != EV_MAP) {
+				expected(es, "a mapping of axes walked in step ({a: [...], b: [...]})",
+					 "zip");
+				continue;
+			}
+			/* a group is said to be where its zip is (or, in a list, where it starts) */
+			axes_map(es, sw, sweep_add_zip(sw, list ? es->ev.pos : kpos));
+		} while (list && !es->fatal);
+		if (list)
+			ev_next(es);
+	}
+	ev_next(es);
+}
+
+void load_axes(struct evsrc *es, struct sweep *sw)
+{
+	if (is_null_ev(es)) {
+		ev_next(es);
+		return;
+	}
+	if (es->ev.type != EV_MAP) {
+		expected(es, "a mapping of axis names to values", "axes");
+		return;
+	}
+	axes_map(es, sw, 0);
+}

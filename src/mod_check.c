@@ -1,0 +1,397 @@
+/*
+ * Kernel nodes against their modules, without a GPU (see mod_check.h).
+ * A module is read when the first kernel node that uses it is checked, so
+ * that its errors come in file order among the others, and only modules
+ * some node uses are read, as only those are loaded on the GPU.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cubin.h"
+#include "fileio.h"
+#include "mod_check.h"
+#include "strlist.h"
+#include "strmap.h"
+#include "xmalloc.h"
+
+/* Larger module files are not read to check them: the GPU run still loads them. */
+#define MOD_MAX_BYTES (1ull << 30)
+/* Names listed in "it has: ..." before the rest are only counted. */
+#define MOD_LIST_NAMES 24
+
+/* What is known of one module. */
+struct mod_state {
+	bool read;                      /* its first kernel node came */
+	bool usable;                    /* its kernels can be checked */
+	struct image_listing list;
+	struct strmap *index;           /* kernel name -> list.v index */
+	const char **names;             /* list.v's names, for "did you mean" */
+	struct rtc_image im;            /* a source module's compile */
+	struct rtc_image unknown;       /* its first, when names were unknown (bad) */
+	/* the last kernel found: a large file names one kernel over and over */
+	const char *last;
+	long last_idx;
+};
+
+struct mod_check {
+	struct gdef *g;
+	struct diag *d;
+	struct mod_settings s;
+	struct mod_state *mods;         /* per g->modules */
+};
+
+struct mod_check *mod_check_new(struct gdef *g, struct diag *d, const struct mod_settings *s)
+{
+	struct mod_check *mc = xcalloc(1, sizeof *mc);
+	mc->g = g;
+	mc->d = d;
+	mc->s = *s;
+	mc->mods = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *mc->mods);
+	return mc;
+}
+
+void mod_check_free(struct mod_check *mc)
+{
+	if (mc == NULL)
+		return;
+	for (size_t i = 0; i < mc->g->nmodules; i++) {
+		struct mod_state *st = &mc->mods[i];
+		image_listing_free(&st->list);
+		strmap_free(st->index);
+		free(st->names);
+		rtc_image_free(&st->im);
+		rtc_image_free(&st->unknown);
+	}
+	free(mc->mods);
+	free(mc);
+}
+
+bool mod_parse_arch(const char *s, int *sm)
+{
+	if (strncmp(s, "sm_", 3) != 0)
+		return false;
+	s += 3;
+	size_t n = strspn(s, "0123456789");
+	if ((n != 2 && n != 3) || s[n] != '\0' || s[0] == '0')
+		return false;
+	*sm = atoi(s);
+	return true;
+}
+
+/* Where a module's own errors go: its file, else its name. */
+static struct pos or_file_pos(const struct module *m)
+{
+	return m->file_pos.line ? m->file_pos : m->pos;
+}
+
+/* "module 'k' ('kernels/k.ptx'): note: ...: WHY", under -v. */
+static void not_checked(const struct mod_check *mc, const struct module *m, const char *why)
+{
+	if (!mc->s.verbose || mc->d->quiet)
+		return;
+	fprintf(mc->d->out, "cugraphrun: module '%s' ('%s'): note: its kernels are not "
+		"checked: %s\n", m->name, m->file, why);
+}
+
+/* What a listing that is not complete could not read, for not_checked. */
+static const char *incomplete_why(const struct image_listing *l, int sm, char *buf, size_t len)
+{
+	switch (l->kind) {
+	case IMAGE_UNKNOWN:
+		return "it is neither PTX (no .version), a cubin nor a fatbin that cugraphrun "
+		       "can read";
+	case IMAGE_PTX:         /* PTX that cannot be read is IMAGE_UNKNOWN */
+		return "its PTX cannot be read";
+	case IMAGE_CUBIN:
+		return "cugraphrun cannot read this cubin";
+	case IMAGE_FATBIN:
+		break;
+	}
+	if (sm == 0)
+		snprintf(buf, len, "the device decides which entries of the fatbin it loads "
+			 "(it holds: %s), and some are compressed or cannot be read; --validate "
+			 "--arch reads those of one architecture", l->holds);
+	else
+		snprintf(buf, len, "what an sm_%d device may load from the fatbin (it holds: "
+			 "%s) is compressed or cannot be read", sm, l->holds);
+	return buf;
+}
+
+/* The function names of the source module's kernel nodes, each once. */
+static void source_names(const struct mod_check *mc, const struct module *m,
+			 struct strlist *names)
+{
+	struct strmap *seen = strmap_new(16);
+	for (size_t i = 0; i < mc->g->nall_nodes; i++) {
+		const struct node *n = mc->g->all_nodes[i];
+		if (n->kind != NK_KERNEL || n->u.kernel.module.name == NULL ||
+		    n->u.kernel.func == NULL || strcmp(n->u.kernel.module.name, m->name) != 0)
+			continue;
+		if (strmap_put(seen, n->u.kernel.func, 0, NULL))
+			strlist_add(names, n->u.kernel.func);
+	}
+	strmap_free(seen);
+}
+
+/* A source module compiled for mc->s.sm: its image, or NULL (reported, or noted). */
+static const void *compile_source(struct mod_check *mc, size_t mi, size_t *len)
+{
+	const struct module *m = &mc->g->modules[mi];
+	struct mod_state *st = &mc->mods[mi];
+	if (!mc->s.compile_sources || mc->s.sm == 0)
+		return NULL;    /* a run compiles it for its device */
+	struct strlist names = {0};
+	source_names(mc, m, &names);
+	struct rtc_settings rs = {
+		.use_cache = mc->s.use_cache,
+		.verbose = mc->s.verbose && !mc->d->quiet,
+		.if_available = true,
+	};
+	int rc = rtc_compile(m, (const char *const *)names.v, names.n, mc->s.sm / 10,
+			     mc->s.sm % 10, &rs, &st->im, mc->d);
+	if (rc == 2 && st->im.bad.n) {
+		/*
+		 * One unknown name fails the whole compile: the others are
+		 * compiled again without those, to check their nodes too.
+		 */
+		st->unknown = st->im;
+		memset(&st->im, 0, sizeof st->im);
+		struct strlist known = {0};
+		for (size_t i = 0; i < names.n; i++) {
+			bool bad = false;
+			for (size_t b = 0; b < st->unknown.bad.n && !bad; b++)
+				bad = strcmp(names.v[i], st->unknown.bad.v[b]) == 0;
+			if (!bad)
+				strlist_add(&known, names.v[i]);
+		}
+		rc = known.n == 0 ? 2 :
+			rtc_compile(m, (const char *const *)known.v, known.n, mc->s.sm / 10,
+				    mc->s.sm % 10, &rs, &st->im, mc->d);
+		strlist_free(&known);
+	}
+	strlist_free(&names);
+	/* names it does not have (unknown.bad) are reported at each node, in file order */
+	if (rc != 0 && st->im.no_nvrtc) {
+		char why[600];
+		snprintf(why, sizeof why, "it is CUDA C++, and NVRTC cannot be loaded (%s)",
+			 rtc_why());
+		not_checked(mc, m, why);
+	}
+	if (rc != 0)
+		return NULL;
+	*len = st->im.size;
+	return st->im.data;
+}
+
+/* A module file's bytes (malloc'd), or NULL: unreadable (reported before) or too large. */
+static char *read_module(const struct mod_check *mc, const struct module *m, size_t *len)
+{
+	struct stat sb;
+	if (m->path == NULL || stat(m->path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0)
+		return NULL;
+	if ((unsigned long long)sb.st_size > MOD_MAX_BYTES) {
+		not_checked(mc, m, "the file is larger than 1 GiB");
+		return NULL;
+	}
+	return read_whole_file(m->path, len);
+}
+
+/* Read and list module mi, once; report what is wrong with it as a whole. */
+static void open_module(struct mod_check *mc, size_t mi)
+{
+	const struct module *m = &mc->g->modules[mi];
+	struct mod_state *st = &mc->mods[mi];
+	st->read = true;
+	char *owned = NULL;
+	const void *image;
+	size_t len = 0;
+	if (m->source) {
+		image = compile_source(mc, mi, &len);
+	} else {
+		owned = read_module(mc, m, &len);
+		image = owned;
+	}
+	if (image == NULL)
+		return;
+	image_list(image, len, mc->s.sm, &st->list);
+	free(owned);
+	const struct image_listing *l = &st->list;
+	char why[400];
+	if (l->no_code) {
+		diag_error(mc->d, or_file_pos(m), "module '%s' ('%s') has no code for sm_%d "
+			   "(--arch); it holds: %s", m->name, m->file, mc->s.sm,
+			   l->holds[0] ? l->holds : "neither cubins nor PTX");
+		return;
+	}
+	if (!l->complete) {
+		not_checked(mc, m, incomplete_why(l, mc->s.sm, why, sizeof why));
+		return;
+	}
+	st->usable = true;
+	st->index = strmap_new(l->n);
+	st->names = xcalloc(l->n ? l->n : 1, sizeof *st->names);
+	for (size_t i = 0; i < l->n; i++) {
+		strmap_put(st->index, l->v[i].name, (long)i, NULL);
+		st->names[i] = l->v[i].name;
+	}
+}
+
+/* Whether the next error will be printed: only then is a suggestion worth its cost. */
+static bool will_print(const struct diag *d)
+{
+	unsigned max = d->max_errors ? d->max_errors : DIAG_MAX_ERRORS;
+	return !d->quiet && d->nerrors < max;
+}
+
+/* "a, b, c" for the first MOD_LIST_NAMES names, then how many in all. */
+static char *name_list(const char *const *names, size_t n)
+{
+	size_t show = n > MOD_LIST_NAMES ? MOD_LIST_NAMES : n, len = 64;
+	for (size_t i = 0; i < show; i++)
+		len += strlen(names[i]) + 2;
+	char *s = xmalloc(len);
+	size_t at = 0;
+	s[0] = '\0';
+	for (size_t i = 0; i < show; i++)
+		at += (size_t)snprintf(s + at, len - at, "%s%s", i ? ", " : "", names[i]);
+	if (show < n)
+		snprintf(s + at, len - at, ", ... (%zu in all)", n);
+	return s;
+}
+
+/* A function the module does not have: the error lists what it has. */
+static void unknown_function(struct mod_check *mc, const struct kernel_node *k,
+			     const struct mod_state *st)
+{
+	const struct module *m = &mc->g->modules[k->module.idx];
+	struct pos at = k->function_pos;
+	if (st->list.n == 0) {
+		diag_error(mc->d, at, "no function '%s' in module '%s', whose '%s' has no kernels",
+			   k->func, m->name, m->file);
+		return;
+	}
+	if (!will_print(mc->d)) {
+		diag_error(mc->d, at, "no function '%s' in module '%s'", k->func, m->name);
+		return;
+	}
+	const char *hint = diag_suggest(k->func, st->names, st->list.n);
+	char *list = name_list(st->names, st->list.n);
+	if (hint)
+		diag_error(mc->d, at, "no function '%s' in module '%s' (did you mean '%s'?); it "
+			   "has: %s", k->func, m->name, hint, list);
+	else
+		diag_error(mc->d, at, "no function '%s' in module '%s'; it has: %s", k->func,
+			   m->name, list);
+	free(list);
+}
+
+bool mod_check_args(struct diag *d, const struct node *n, size_t np,
+		    const struct ptx_param *params)
+{
+	const struct kernel_node *k = &n->u.kernel;
+	unsigned before = d->nerrors;
+	if (k->nargs != np) {
+		/* at the first argument too many, else where the arguments are (or would be) */
+		struct pos at = k->nargs > np && k->args[np].pos.line ? k->args[np].pos :
+				k->args_pos.line ? k->args_pos : k->function_pos;
+		diag_error(d, at, "kernel '%s' takes %zu parameter%s, but node '%s' passes %zu "
+			   "argument%s", k->function, np, np == 1 ? "" : "s", n->id, k->nargs,
+			   k->nargs == 1 ? "" : "s");
+		return false;
+	}
+	for (size_t i = 0; i < np && params; i++) {
+		const struct ptx_param *p = &params[i];
+		size_t have = arg_size(&k->args[i]);
+		if (p->size == 0 || have == p->size)
+			continue;
+		struct pos at = k->args[i].pos.line ? k->args[i].pos :
+				k->args_pos.line ? k->args_pos : k->function_pos;
+		diag_error(d, at, "argument %zu of node '%s' is %zu byte%s, but parameter %zu of "
+			   "'%s' is %zu byte%s%s%s%s", i + 1, n->id, have, have == 1 ? "" : "s",
+			   i + 1, k->function, p->size, p->size == 1 ? "" : "s",
+			   p->type[0] ? " (" : "", p->type, p->type[0] ? ")" : "");
+	}
+	return d->nerrors == before;
+}
+
+void mod_check_kernel(struct mod_check *mc, const struct node *n)
+{
+	const struct kernel_node *k = &n->u.kernel;
+	if (k->module.idx < 0 || k->func == NULL)
+		return;
+	const struct module *m = &mc->g->modules[k->module.idx];
+	struct mod_state *st = &mc->mods[k->module.idx];
+	if (m->builtin)
+		return;
+	if (!st->read)
+		open_module(mc, (size_t)k->module.idx);
+	if (st->unknown.bad.n)
+		mod_report_unknown_name(m, k, &st->unknown, mc->d);
+	if (!st->usable)
+		return;
+	/* a source's kernels by the symbols NVRTC gave their names */
+	const char *symbol = m->source ? rtc_lowered(&st->im, k->func) : k->func;
+	if (symbol == NULL)
+		return;
+	long i;
+	if (st->last && strcmp(st->last, symbol) == 0) {
+		i = st->last_idx;
+	} else {
+		i = strmap_get(st->index, symbol);
+		st->last = i >= 0 ? st->list.v[i].name : NULL;
+		st->last_idx = i;
+	}
+	if (i < 0) {
+		unknown_function(mc, k, st);
+		return;
+	}
+	const struct image_kernel *ik = &st->list.v[i];
+	if (ik->everywhere && ik->nparams >= 0)
+		mod_check_args(mc->d, n, (size_t)ik->nparams, ik->params);
+}
+
+/* Split "fill, scale<...>, put" (source_kernels) into its names, in *names (malloc'd). */
+static size_t split_kernels(char *list, const char ***names)
+{
+	size_t n = 0, cap = 0;
+	*names = NULL;
+	for (char *p = list; p && *p; ) {
+		char *comma = strstr(p, ", ");
+		if (comma)
+			*comma = '\0';
+		*VEC_PUSH(*names, n, cap) = p;
+		p = comma ? comma + 2 : NULL;
+	}
+	return n;
+}
+
+void mod_report_unknown_name(const struct module *m, const struct kernel_node *k,
+			     const struct rtc_image *im, struct diag *d)
+{
+	bool bad = false;
+	for (size_t b = 0; b < im->bad.n && !bad; b++)
+		bad = strcmp(im->bad.v[b], k->func) == 0;
+	if (!bad)
+		return;
+	if (im->kernels == NULL || im->kernels[0] == '\0') {
+		diag_error(d, k->function_pos, "no kernel '%s' in module '%s' ('%s'), which "
+			   "declares no __global__ function", k->func, m->name, m->file);
+		return;
+	}
+	char *copy = xstrdup(im->kernels);
+	const char **names;
+	size_t nnames = split_kernels(copy, &names);
+	const char *hint = will_print(d) ? diag_suggest(k->func, names, nnames) : NULL;
+	char mean[256] = "";
+	if (hint)
+		snprintf(mean, sizeof mean, " (did you mean '%.200s'?)", hint);
+	diag_error(d, k->function_pos, "no kernel '%s' in module '%s' ('%s')%s; the source "
+		   "declares: %s", k->func, m->name, m->file, mean, im->kernels);
+	free(names);
+	free(copy);
+}

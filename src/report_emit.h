@@ -1,0 +1,33 @@
+/*
+ * What a run writes once its report is filled, in this order: the
+ * comparison with --compare's base (computed first, so that every output
+ * carries its verdicts), --csv and --plot, then the human report (a
+ * sweep's table) with the comparison's table after it on standard output,
+ * a line on standard error for each SLOWER match, and --json last, so
+ * that its exit_status counts every output before it.  The back end calls
+ * it with the report it filled; nothing here touches CUDA.
+ *
+ * Ownership: the report is borrowed; its comparison pointer is set for
+ * the writing and cleared again before returning.
+ */
+#ifndef CGR_REPORT_EMIT_H
+#define CGR_REPORT_EMIT_H
+
+#include "report.h"
+#include "run_settings.h"
+
+/*
+ * Write everything and return the run's exit status: the report's own
+ * (which it updates), made worse by EXIT_SLOWER for a regression and 2
+ * for an output that could not be written.
+ */
+int report_emit(struct report *r, const struct run_settings *s);
+
+/*
+ * --json alone, for a run that stopped before its report (an error, a
+ * timeout): the report as far as the run filled it.  0, or 2 after a
+ * message when it cannot be written.
+ */
+int report_emit_json(const struct report *r, const struct run_settings *s);
+
+#endif

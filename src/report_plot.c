@@ -1,0 +1,358 @@
+/*
+ * --plot through gnuplot (report_plot.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "fileio.h"
+#include "report_plot.h"
+#include "report_table.h"
+#include "scalar.h"
+#include "stats.h"
+#include "xmalloc.h"
+
+extern char **environ;
+
+/* name looked up on PATH, as execvp would, into buf. */
+static bool on_path(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	if (path == NULL || *path == '\0')
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, ":");
+		/* an empty entry is the current directory */
+		if ((size_t)snprintf(buf, len, "%.*s%s%s", (int)n, n ? p : ".", "/", name) < len &&
+		    access(buf, X_OK) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}
+
+bool plot_program(char *buf, size_t len)
+{
+	const char *e = getenv("GNUPLOT");
+	if (e && *e) {
+		if (strchr(e, '/'))
+			return (size_t)snprintf(buf, len, "%s", e) < len && access(buf, X_OK) == 0;
+		return on_path(e, buf, len);
+	}
+	return on_path("gnuplot", buf, len);
+}
+
+int report_plot_check(void)
+{
+	char prog[4096];
+	if (plot_program(prog, sizeof prog))
+		return 0;
+	const char *e = getenv("GNUPLOT");
+	if (e && *e)
+		errorx("--plot: GNUPLOT names '%s', which is no program that can be run", e);
+	else
+		errorx("--plot needs gnuplot, and there is none on PATH (Debian: apt-get install "
+		       "gnuplot-nox; or name it with GNUPLOT=/path/to/gnuplot)");
+	return 2;
+}
+
+/* s in a gnuplot double-quoted string: backslashes and quotes escaped, control bytes dropped. */
+static void gp_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20)
+			continue;
+		if (c == '"' || c == '\\')
+			fputc('\\', out);
+		fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static const char *axis_text(const struct point_report *p, const char *name)
+{
+	for (size_t i = 0; i < p->naxes; i++)
+		if (strcmp(p->axes[i].name, name) == 0)
+			return p->axes[i].text;
+	return "";
+}
+
+/* "2^20" as 1048576; false for anything else. */
+static bool pow2_text(const char *s, double *v)
+{
+	if (strncmp(s, "2^", 2) != 0 || s[2] == '\0' || strlen(s + 2) > 4 ||
+	    strspn(s + 2, "0123456789") != strlen(s + 2))
+		return false;
+	*v = ldexp(1, atoi(s + 2));
+	return true;
+}
+
+static bool number_text(const char *s, double *v)
+{
+	if (pow2_text(s, v))
+		return true;
+	char *end;
+	*v = strtod(s, &end);
+	return end != s && *end == '\0' && isfinite(*v);
+}
+
+/* The plot's shape: the x of each point, and which line it is on. */
+struct shape {
+	const char *xname;              /* the first axis */
+	enum { X_NUMBER, X_POW2, X_WORDS } xkind;
+	double *x;                      /* per point */
+	const char **words;             /* X_WORDS: the first axis's values in order */
+	size_t nwords;
+	char **lines;                   /* each line's title: the other axes, "T=f32" */
+	size_t nlines;
+	size_t *line;                   /* per point: its line */
+};
+
+static char *others_of(const struct point_report *p)
+{
+	char *s = xstrdup("");
+	for (size_t a = 1; a < p->naxes; a++) {
+		char *t = xasprintf("%s%s%s=%s", s, *s ? "," : "", p->axes[a].name, p->axes[a].text);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+static void shape_of(const struct report *r, struct shape *sh)
+{
+	size_t n = r->npoints;
+	memset(sh, 0, sizeof *sh);
+	sh->xname = r->points[0].naxes ? r->points[0].axes[0].name : "point";
+	sh->x = xcalloc(n, sizeof *sh->x);
+	sh->line = xcalloc(n, sizeof *sh->line);
+	sh->lines = xcalloc(n, sizeof *sh->lines);
+	sh->words = xcalloc(n, sizeof *sh->words);
+	bool numbers = r->points[0].naxes > 0, pow2 = numbers;
+	for (size_t i = 0; i < n; i++) {
+		const char *t = axis_text(&r->points[i], sh->xname);
+		double v;
+		pow2 &= pow2_text(t, &v);
+		numbers &= number_text(t, &v);
+		sh->x[i] = v;
+	}
+	sh->xkind = pow2 ? X_POW2 : numbers ? X_NUMBER : X_WORDS;
+	for (size_t i = 0; i < n; i++) {
+		const struct point_report *p = &r->points[i];
+		if (sh->xkind == X_WORDS) {
+			/* a point without axes (a sweep of one) is at 0, named by its label */
+			const char *t = p->naxes ? axis_text(p, sh->xname) : p->label ? p->label : "";
+			size_t w = 0;
+			while (w < sh->nwords && strcmp(sh->words[w], t) != 0)
+				w++;
+			if (w == sh->nwords)
+				sh->words[sh->nwords++] = t;
+			sh->x[i] = (double)w;
+		}
+		char *key = others_of(p);
+		size_t l = 0;
+		while (l < sh->nlines && strcmp(sh->lines[l], key) != 0)
+			l++;
+		if (l == sh->nlines)
+			sh->lines[sh->nlines++] = key;
+		else
+			free(key);
+		sh->line[i] = l;
+	}
+}
+
+static void shape_free(struct shape *sh)
+{
+	for (size_t l = 0; l < sh->nlines; l++)
+		free(sh->lines[l]);
+	free(sh->lines);
+	free(sh->line);
+	free(sh->x);
+	free(sh->words);
+}
+
+/* One panel: a datablock per line, then the plot command; column 2 of rows is y. */
+static void panel(FILE *out, const struct report *r, const struct shape *sh, const double *y,
+		  const char *ylabel, const char *prefix)
+{
+	fputs("set ylabel ", out);
+	gp_string(out, ylabel);
+	fputc('\n', out);
+	for (size_t l = 0; l < sh->nlines; l++) {
+		fprintf(out, "$%s%zu << EOD\n", prefix, l);
+		for (size_t i = 0; i < r->npoints; i++)
+			if (sh->line[i] == l && isfinite(y[i]))
+				fprintf(out, "%.9g %.9g\n", sh->x[i], y[i]);
+		fputs("EOD\n", out);
+	}
+	fputs("plot ", out);
+	for (size_t l = 0; l < sh->nlines; l++) {
+		fprintf(out, "%s$%s%zu using 1:2 with linespoints pointtype 7 title ", l ? ", \\\n     " : "",
+			prefix, l);
+		gp_string(out, *sh->lines[l] ? sh->lines[l] : "median");
+	}
+	fputc('\n', out);
+}
+
+void report_plot_script(FILE *out, const struct report *r)
+{
+	struct shape sh;
+	shape_of(r, &sh);
+	size_t n = r->npoints;
+	double *t = xcalloc(n, sizeof *t), *gb = xcalloc(n, sizeof *gb);
+	double tmax = 0;
+	bool tp = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct point_report *p = &r->points[i];
+		struct stats st;
+		stats_compute(p->samples, p->nsamples, &st);
+		t[i] = p->nsamples ? st.median : NAN;
+		if (p->nsamples && st.median > tmax)
+			tmax = st.median;
+		struct throughput th;
+		throughput_of(p->bytes, p->items, t[i], r->peak_gb_per_s, &th);
+		gb[i] = th.gb_per_s;
+		tp |= !isnan(th.gb_per_s);
+	}
+	/* one unit for the whole axis, the one the largest median reads best in */
+	char unit[32], ylabel[64];
+	double scale;
+	int prec;
+	format_duration_scaled(tmax, unit, sizeof unit, &scale, &prec);
+	for (size_t i = 0; i < n; i++)
+		t[i] /= scale;
+	snprintf(ylabel, sizeof ylabel, "median launch time (%s)", strchr(unit, ' ') + 1);
+
+	fprintf(out, "set terminal svg size 800,%d dynamic noenhanced font 'sans,12' "
+		"background '#ffffff'\n", tp ? 760 : 460);
+	/* a fixed left margin keeps the two panels' x axes one above the other */
+	fputs("set encoding utf8\nset grid\nset key outside right top\nset lmargin 12\nset xlabel ", out);
+	gp_string(out, sh.xname);
+	fputc('\n', out);
+	if (sh.xkind == X_POW2)
+		fputs("set logscale x 2\nset format x \"2^%L\"\n", out);
+	if (sh.xkind == X_WORDS) {
+		fputs("set xtics (", out);
+		for (size_t w = 0; w < sh.nwords; w++) {
+			fputs(w ? ", " : "", out);
+			gp_string(out, sh.words[w]);
+			fprintf(out, " %zu", w);
+		}
+		fprintf(out, ")\nset xrange [-0.5:%zu.5]\n", sh.nwords ? sh.nwords - 1 : 0);
+	}
+	fputs("set yrange [0:*]\n", out);
+	if (tp)
+		fputs("set multiplot layout 2,1\n", out);
+	fputs("set title ", out);
+	char *title = r->name ? xasprintf("%s (%s)", r->name, r->file) : xstrdup(r->file);
+	gp_string(out, title);
+	free(title);
+	fputc('\n', out);
+	panel(out, r, &sh, t, ylabel, "t");
+	if (tp) {
+		fputs("set title \"throughput\"\n", out);
+		panel(out, r, &sh, gb, "GB/s", "g");
+		fputs("unset multiplot\n", out);
+	}
+	free(t);
+	free(gb);
+	shape_free(&sh);
+}
+
+/*
+ * gnuplot with script on its stdin and out_fd as its stdout; its stderr
+ * into errbuf.  The exit status (or 128 + a signal), or -1 after a
+ * message when it could not be started.
+ */
+static int run_gnuplot(const char *prog, const char *script, size_t len, int out_fd,
+		       char *errbuf, size_t errlen)
+{
+	int in[2];
+	FILE *err = tmpfile();
+	if (err == NULL || pipe(in) != 0) {
+		errorx("--plot: cannot run %s: %s", prog, strerror(errno));
+		if (err)
+			fclose(err);
+		return -1;
+	}
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, fileno(err), STDERR_FILENO);
+	posix_spawn_file_actions_addclose(&fa, in[1]);
+	char *argv[] = {(char *)"gnuplot", NULL};
+	pid_t pid;
+	int rc = posix_spawn(&pid, prog, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(in[0]);
+	if (rc != 0) {
+		errorx("--plot: cannot run %s: %s", prog, strerror(rc));
+		close(in[1]);
+		fclose(err);
+		return -1;
+	}
+	/* a gnuplot that stops reading must not kill us with SIGPIPE */
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
+	write_full(in[1], script, len);
+	close(in[1]);
+	sigaction(SIGPIPE, &old, NULL);
+	int ws = 0;
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	rewind(err);
+	size_t n = fread(errbuf, 1, errlen - 1, err);
+	errbuf[n] = '\0';
+	fclose(err);
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+int report_plot(const char *path, const struct report *r)
+{
+	if (r->npoints == 0) {
+		errorx("--plot: %s has no axes, so there is nothing to draw against: a plot "
+		       "needs a sweep", r->file);
+		return 2;
+	}
+	char prog[4096];
+	if (!plot_program(prog, sizeof prog))
+		return report_plot_check();
+	char *script = NULL;
+	size_t len = 0;
+	FILE *s = open_memstream(&script, &len);
+	report_plot_script(s, r);
+	fclose(s);
+	FILE *out = output_open(path);
+	if (out == NULL) {
+		free(script);
+		return 2;
+	}
+	fflush(out);
+	char err[2048];
+	int st = run_gnuplot(prog, script, len, fileno(out), err, sizeof err);
+	free(script);
+	int rc = output_close(out, path, OUTPUT_OK);
+	if (st == 0 && rc == 0)
+		return 0;
+	if (st != 0) {
+		unlink(path);
+		if (st > 0)
+			errorx("--plot: gnuplot (%s) failed with status %d, so %s was not written%s%s",
+			       prog, st, path, *err ? ":\n" : "", err);
+	}
+	return 2;
+}

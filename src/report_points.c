@@ -1,0 +1,107 @@
+/*
+ * A sweep's points in the report (report_points.h).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "report_points.h"
+#include "scalar.h"
+#include "stats.h"
+
+static const char *const prep_names[] = {
+	[PREP_INSTANTIATE] = "instantiate",
+	[PREP_UPDATE] = "update",
+	[PREP_SAME] = "same",
+};
+
+static void launch_json(FILE *out, const struct point_report *p, unsigned warmup, int depth)
+{
+	static const char *const keys[] = {"median_s", "min_s", "mean_s", "max_s", "stddev_s"};
+	struct stats st;
+	stats_compute(p->samples, p->nsamples, &st);
+	const double values[] = {st.median, st.min, st.mean, st.max, st.stddev};
+	fputc('{', out);
+	json_key(out, depth + 1, true, "repeat");
+	fprintf(out, "%zu", p->nsamples);
+	json_key(out, depth + 1, false, "warmup");
+	fprintf(out, "%u", warmup);
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		json_key(out, depth + 1, false, keys[i]);
+		json_number(out, p->nsamples ? values[i] : NAN);
+	}
+	json_key(out, depth + 1, false, "samples_s");
+	putc('[', out);
+	for (size_t i = 0; i < p->nsamples; i++) {
+		if (i)
+			fputs(", ", out);
+		json_number(out, p->samples[i]);
+	}
+	fputc(']', out);
+	fprintf(out, "\n%*s}", 2 * depth, "");
+}
+
+static void throughput_json(FILE *out, const struct point_report *p, double peak, int depth)
+{
+	if (isnan(p->bytes) && isnan(p->items)) {
+		fputs("null", out);
+		return;
+	}
+	struct stats st;
+	stats_compute(p->samples, p->nsamples, &st);
+	double med = p->nsamples ? st.median : NAN;
+	double gbs = p->bytes / med / 1e9, ips = p->items / med;
+	const char *const keys[] = {"bytes", "items", "gb_per_s", "items_per_s", "peak_percent"};
+	const double values[] = {p->bytes, p->items, gbs, ips, 100 * gbs / peak};
+	fputc('{', out);
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		json_key(out, depth + 1, i == 0, keys[i]);
+		json_number(out, values[i]);
+	}
+	fprintf(out, "\n%*s}", 2 * depth, "");
+}
+
+void report_points_json(FILE *out, const struct report *r, double peak_gb_per_s)
+{
+	fputc('[', out);
+	for (size_t k = 0; k < r->npoints; k++) {
+		const struct point_report *p = &r->points[k];
+		fprintf(out, "%s\n    {", k ? "," : "");
+		json_key(out, 3, true, "label");
+		json_string(out, p->label);
+		json_key(out, 3, false, "axes");
+		fputc('{', out);
+		for (size_t a = 0; a < p->naxes; a++) {
+			json_key(out, 4, a == 0, p->axes[a].name);
+			json_string(out, p->axes[a].text);
+		}
+		fputs(p->naxes ? "\n      }" : "}", out);
+		json_key(out, 3, false, "prepare");
+		fputc('{', out);
+		json_key(out, 4, true, "kind");
+		json_string(out, prep_names[p->prep]);
+		json_key(out, 4, false, "seconds");
+		json_number(out, p->prep_s);
+		json_key(out, 4, false, "evaluate_s");
+		json_number(out, p->eval_s);
+		json_key(out, 4, false, "reason");
+		json_string(out, p->rebuild_why);
+		json_key(out, 4, false, "updated_nodes");
+		fprintf(out, "%u", p->updated_nodes);
+		fputs("\n      }", out);
+		json_key(out, 3, false, "first_launch_s");
+		json_number(out, p->first_launch_s);
+		json_key(out, 3, false, "launch");
+		launch_json(out, p, r->warmup, 3);
+		json_key(out, 3, false, "checks");
+		fprintf(out, "{\"passed\": %u, \"failed\": %u}", p->checks_passed, p->checks_failed);
+		json_key(out, 3, false, "throughput");
+		throughput_json(out, p, peak_gb_per_s, 3);
+		json_key(out, 3, false, "exit_status");
+		fprintf(out, "%d", p->exit_status);
+		fputs("\n    }", out);
+	}
+	fputs(r->npoints ? "\n  ]" : "]", out);
+}

@@ -1,0 +1,370 @@
+/*
+ * A sweep's table and CSV, and throughput (report_table.h).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "report_table.h"
+#include "scalar.h"
+#include "stats.h"
+#include "xmalloc.h"
+
+bool throughput_declared(double bytes, double items)
+{
+	return !isnan(bytes) || !isnan(items);
+}
+
+void throughput_of(double bytes, double items, double median_s, double peak_gb_per_s,
+		   struct throughput *t)
+{
+	/* a median of 0 (no timed launch) has no rate: unknown, not infinite */
+	bool timed = median_s > 0 && isfinite(median_s);
+	t->gb_per_s = timed && !isnan(bytes) ? bytes / median_s / 1e9 : NAN;
+	t->items_per_s = timed && !isnan(items) ? items / median_s : NAN;
+	t->peak_percent = !isnan(t->gb_per_s) && peak_gb_per_s > 0 ?
+		100 * t->gb_per_s / peak_gb_per_s : NAN;
+}
+
+int format_si(double v, char *buf, size_t len)
+{
+	static const char prefixes[] = " kMGTP";
+	if (isnan(v))
+		return snprintf(buf, len, "-");
+	size_t p = 0;
+	/* 999.5 rounds to 1000 at three digits: that is 1.00 k */
+	while (p + 1 < sizeof prefixes - 1 && fabs(v) >= 999.5)
+		v /= 1000, p++;
+	int prec = fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2;
+	if (p == 0)
+		return snprintf(buf, len, "%.*f", prec, v);
+	return snprintf(buf, len, "%.*f %c", prec, v, prefixes[p]);
+}
+
+/* "12.3": GB/s with three significant digits; "-" for NaN. */
+static int format_rate(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		return snprintf(buf, len, "-");
+	int prec = fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2;
+	return snprintf(buf, len, "%.*f", prec, v);
+}
+
+/* The point's value of axis name, or "" when it has none. */
+static const char *axis_text(const struct point_report *p, const char *name)
+{
+	for (size_t i = 0; i < p->naxes; i++)
+		if (strcmp(p->axes[i].name, name) == 0)
+			return p->axes[i].text;
+	return "";
+}
+
+/* Does the axis value read as a number ("1024", "0.5", "2^20")?  Numbers align right. */
+static bool numeric_text(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	char *end;
+	strtod(s, &end);
+	if (end != s && *end == '\0')
+		return true;
+	return strncmp(s, "2^", 2) == 0 && s[2] >= '0' && s[2] <= '9' &&
+		strspn(s + 2, "0123456789") == strlen(s + 2);
+}
+
+static bool any_throughput(const struct report *r)
+{
+	for (size_t i = 0; i < r->npoints; i++)
+		if (throughput_declared(r->points[i].bytes, r->points[i].items))
+			return true;
+	return false;
+}
+
+/* The table as cells: rows of ncols strings, row 0 the header; right: per column. */
+struct grid {
+	char **cells;
+	size_t ncols, nrows;
+	bool *right;
+};
+
+static char **grid_row(struct grid *g, size_t row)
+{
+	return g->cells + row * g->ncols;
+}
+
+static void grid_print(FILE *out, const struct grid *g)
+{
+	size_t *width = xcalloc(g->ncols, sizeof *width);
+	for (size_t r = 0; r < g->nrows; r++)
+		for (size_t c = 0; c < g->ncols; c++) {
+			size_t w = strlen(g->cells[r * g->ncols + c]);
+			if (w > width[c])
+				width[c] = w;
+		}
+	for (size_t r = 0; r < g->nrows; r++) {
+		fputs("  ", out);
+		for (size_t c = 0; c < g->ncols; c++) {
+			const char *s = g->cells[r * g->ncols + c];
+			bool last = c + 1 == g->ncols;
+			if (g->right[c])
+				fprintf(out, "%*s", (int)width[c], s);
+			else
+				fprintf(out, "%-*s", last ? 0 : (int)width[c], s);
+			if (!last)
+				fputs("  ", out);
+		}
+		fputc('\n', out);
+	}
+	free(width);
+}
+
+/* "instantiate 210 us", "update 0.90 us", "same": how a point was prepared. */
+static char *prep_cell(const struct point_report *p)
+{
+	static const char *const words[] = {
+		[PREP_INSTANTIATE] = "instantiate", [PREP_UPDATE] = "update", [PREP_SAME] = "same",
+	};
+	if (p->prep == PREP_SAME)
+		return xstrdup(words[p->prep]);
+	char d[32];
+	format_duration(p->prep_s, d, sizeof d);
+	return xasprintf("%s %s", words[p->prep], d);
+}
+
+static char *checks_cell(unsigned passed, unsigned failed)
+{
+	if (passed + failed == 0)
+		return xstrdup("none");
+	if (failed == 0)
+		return xasprintf("%u passed", passed);
+	return xasprintf("%u of %u failed", failed, passed + failed);
+}
+
+void report_print_table(FILE *out, const struct report *r)
+{
+	static const char *const fixed[] = {"median", "min", "max", "spread", "prepare", "checks"};
+	static const char *const rates[] = {"GB/s", "items/s", "% peak"};
+	const struct point_report *first = &r->points[0];
+	size_t nfixed = sizeof fixed / sizeof *fixed;
+	bool tp = any_throughput(r);
+	struct grid g = {.ncols = first->naxes + nfixed + (tp ? 3 : 0), .nrows = r->npoints + 1};
+	g.cells = xcalloc(g.ncols * g.nrows, sizeof *g.cells);
+	g.right = xcalloc(g.ncols, sizeof *g.right);
+
+	char **head = grid_row(&g, 0);
+	size_t c = 0;
+	for (size_t a = 0; a < first->naxes; a++) {
+		head[c] = xstrdup(first->axes[a].name);
+		bool numeric = true;
+		for (size_t i = 0; i < r->npoints && numeric; i++)
+			numeric = numeric_text(axis_text(&r->points[i], first->axes[a].name));
+		g.right[c++] = numeric;
+	}
+	for (size_t k = 0; k < nfixed; k++) {
+		head[c] = xstrdup(fixed[k]);
+		g.right[c++] = k < 4;
+	}
+	for (size_t k = 0; tp && k < 3; k++) {
+		head[c] = xstrdup(rates[k]);
+		g.right[c++] = true;
+	}
+
+	unsigned passed = 0, failed = 0, instantiations = 0;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct point_report *p = &r->points[i];
+		char **row = grid_row(&g, i + 1);
+		char buf[3][32];
+		struct stats st;
+		stats_compute(p->samples, p->nsamples, &st);
+		c = 0;
+		for (size_t a = 0; a < first->naxes; a++)
+			row[c++] = xstrdup(axis_text(p, first->axes[a].name));
+		if (p->nsamples) {
+			format_duration(st.median, buf[0], sizeof buf[0]);
+			format_duration(st.min, buf[1], sizeof buf[1]);
+			format_duration(st.max, buf[2], sizeof buf[2]);
+			row[c++] = xstrdup(buf[0]);
+			row[c++] = xstrdup(buf[1]);
+			row[c++] = xstrdup(buf[2]);
+			row[c++] = st.median > 0 ? xasprintf("%.1f%%", 100 * st.stddev / st.median) :
+				xstrdup("-");
+		} else {
+			for (int k = 0; k < 4; k++)
+				row[c++] = xstrdup("-");
+		}
+		row[c++] = prep_cell(p);
+		row[c++] = checks_cell(p->checks_passed, p->checks_failed);
+		if (tp) {
+			struct throughput t;
+			throughput_of(p->bytes, p->items, p->nsamples ? st.median : NAN,
+				      r->peak_gb_per_s, &t);
+			format_rate(t.gb_per_s, buf[0], sizeof buf[0]);
+			format_si(t.items_per_s, buf[1], sizeof buf[1]);
+			row[c++] = xstrdup(buf[0]);
+			row[c++] = xstrdup(buf[1]);
+			/* two decimals below 1%: a small transfer is not "0.0%" */
+			row[c++] = isnan(t.peak_percent) ? xstrdup(isnan(t.gb_per_s) ? "-" : "?") :
+				xasprintf("%.*f%%", t.peak_percent < 1 ? 2 : 1, t.peak_percent);
+		}
+		passed += p->checks_passed;
+		failed += p->checks_failed;
+		instantiations += p->prep == PREP_INSTANTIATE;
+	}
+
+	fprintf(out, "  %-12s %zu (%u instantiation%s, %zu updated or unchanged)\n", "points",
+		r->npoints, instantiations, instantiations == 1 ? "" : "s",
+		r->npoints - instantiations);
+	grid_print(out, &g);
+	if (tp && r->peak_gb_per_s > 0)
+		fprintf(out, "  %-12s %.0f GB/s (2 x memory clock x bus width / 8)\n", "peak",
+			r->peak_gb_per_s);
+	else if (tp)
+		fprintf(out, "  %-12s unknown: the driver reports no memory clock or bus width "
+			"for this device (%% peak is ?)\n", "peak");
+	char *checks = checks_cell(passed, failed);
+	fprintf(out, "  %-12s %s\n", "checks", checks);
+	free(checks);
+
+	for (size_t i = 0; i < g.ncols * g.nrows; i++)
+		free(g.cells[i]);
+	free(g.cells);
+	free(g.right);
+}
+
+void report_print_throughput(FILE *out, const struct report *r)
+{
+	if (!throughput_declared(r->bytes, r->items))
+		return;
+	struct stats st;
+	stats_compute(r->samples, r->nsamples, &st);
+	struct throughput t;
+	throughput_of(r->bytes, r->items, r->nsamples ? st.median : NAN, r->peak_gb_per_s, &t);
+	char gb[32], items[32];
+	format_rate(t.gb_per_s, gb, sizeof gb);
+	format_si(t.items_per_s, items, sizeof items);
+	fprintf(out, "  %-12s", "throughput");
+	if (isnan(t.gb_per_s) && isnan(t.items_per_s)) {
+		fputs(" none: no timed launch\n", out);
+		return;
+	}
+	if (!isnan(t.gb_per_s))
+		fprintf(out, " %s GB/s", gb);
+	if (!isnan(t.items_per_s))
+		fprintf(out, "%s %s items/s", isnan(t.gb_per_s) ? "" : ",", items);
+	if (!isnan(t.peak_percent))
+		fprintf(out, ", %.1f%% of the %.0f GB/s peak", t.peak_percent, r->peak_gb_per_s);
+	else if (!isnan(t.gb_per_s))
+		fputs(" (no peak: the driver reports no memory clock or bus width)", out);
+	fputc('\n', out);
+}
+
+/* One CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
+static void csv_field(FILE *out, bool first, const char *s)
+{
+	if (!first)
+		fputc(',', out);
+	if (s[strcspn(s, ",\"\r\n")] == '\0') {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_number(FILE *out, double v)
+{
+	fputc(',', out);
+	if (isfinite(v))
+		fprintf(out, "%.9g", v);
+}
+
+/* What a CSV row needs of a point, or of a plain file's report. */
+struct csv_row {
+	const struct point_report *p;   /* NULL: a plain file */
+	const double *samples;
+	size_t nsamples;
+	double first_launch_s, bytes, items;
+	unsigned passed, failed;
+	int exit_status;
+};
+
+static void csv_row(FILE *out, const struct report *r, const struct csv_row *row)
+{
+	static const char *const prep_words[] = {
+		[PREP_INSTANTIATE] = "instantiate", [PREP_UPDATE] = "update", [PREP_SAME] = "same",
+	};
+	const struct point_report *first = r->npoints ? &r->points[0] : NULL;
+	const struct point_report *p = row->p;
+	size_t naxes = first ? first->naxes : 0;
+	for (size_t a = 0; a < naxes; a++)
+		csv_field(out, a == 0, axis_text(p, first->axes[a].name));
+	csv_field(out, naxes == 0, p && p->label ? p->label : "");
+	struct stats st;
+	stats_compute(row->samples, row->nsamples, &st);
+	bool timed = row->nsamples > 0;
+	double spread = timed && st.median > 0 ? 100 * st.stddev / st.median : NAN;
+	const double stat[] = {st.median, st.min, st.mean, st.max, st.stddev};
+	for (size_t k = 0; k < sizeof stat / sizeof *stat; k++)
+		csv_number(out, timed ? stat[k] : NAN);
+	csv_number(out, spread);
+	fprintf(out, ",%zu", row->nsamples);
+	if (p) {
+		csv_field(out, false, prep_words[p->prep]);
+		csv_number(out, p->prep_s);
+		fprintf(out, ",%u", p->updated_nodes);
+	} else {
+		fputs(",,,", out);
+	}
+	csv_number(out, row->first_launch_s);
+	fprintf(out, ",%u,%u", row->passed, row->failed);
+	struct throughput t;
+	throughput_of(row->bytes, row->items, timed ? st.median : NAN, r->peak_gb_per_s, &t);
+	const double tp[] = {row->bytes, row->items, t.gb_per_s, t.items_per_s, t.peak_percent};
+	for (size_t k = 0; k < sizeof tp / sizeof *tp; k++)
+		csv_number(out, tp[k]);
+	fprintf(out, ",%d\r\n", row->exit_status);
+}
+
+int report_write_csv(const char *path, const struct report *r)
+{
+	static const char *const columns[] = {
+		"label", "median_s", "min_s", "mean_s", "max_s", "stddev_s", "spread_percent",
+		"samples", "prepare", "prepare_s", "updated_nodes", "first_launch_s",
+		"checks_passed", "checks_failed", "bytes", "items", "gb_per_s", "items_per_s",
+		"peak_percent", "exit_status",
+	};
+	FILE *out = output_open(path);
+	if (out == NULL)
+		return 2;
+	const struct point_report *first = r->npoints ? &r->points[0] : NULL;
+	size_t naxes = first ? first->naxes : 0;
+	for (size_t a = 0; a < naxes; a++)
+		csv_field(out, a == 0, first->axes[a].name);
+	for (size_t k = 0; k < sizeof columns / sizeof *columns; k++)
+		csv_field(out, naxes == 0 && k == 0, columns[k]);
+	fputs("\r\n", out);
+	if (r->npoints == 0) {
+		struct csv_row row = {
+			NULL, r->samples, r->nsamples, r->first_launch_s, r->bytes, r->items,
+			r->checks_passed, r->checks_failed, r->exit_status,
+		};
+		csv_row(out, r, &row);
+	}
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct point_report *p = &r->points[i];
+		struct csv_row row = {
+			p, p->samples, p->nsamples, p->first_launch_s, p->bytes, p->items,
+			p->checks_passed, p->checks_failed, p->exit_status,
+		};
+		csv_row(out, r, &row);
+	}
+	return output_close(out, path, OUTPUT_OK);
+}

@@ -1,0 +1,455 @@
+/*
+ * Comparing the models of two points of a sweep (sweep_diff.h).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep_diff.h"
+#include "xmalloc.h"
+
+static bool same_str(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return a == b || strcmp(a, b) == 0;
+}
+
+static bool same_num(const struct num *a, const struct num *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case NUM_UINT:
+		return a->u == b->u;
+	case NUM_INT:
+		return a->i == b->i;
+	case NUM_FLOAT:
+		/* bitwise: -0.0 and 0.0 are different arguments, a NaN the same */
+		return memcmp(&a->f, &b->f, sizeof a->f) == 0;
+	}
+	return false;
+}
+
+/* "why" for d, once: the first reason found is the one said. */
+static void because(struct model_diff *d, bool structural, const char *file, struct pos pos,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void because(struct model_diff *d, bool structural, const char *file, struct pos pos,
+		    const char *fmt, ...)
+{
+	if (d->structural || d->rebuild)
+		return;
+	if (structural)
+		d->structural = true;
+	else
+		d->rebuild = true;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(d->why, sizeof d->why, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof d->why && pos.line)
+		snprintf(d->why + n, sizeof d->why - (size_t)n, " (%s:%u:%u)", file, pos.line,
+			 pos.col);
+}
+
+static bool same_args(const struct arg *a, size_t na, const struct arg *b, size_t nb);
+
+static bool same_arg(const struct arg *a, const struct arg *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case ARG_BUFFER:
+		return same_str(a->ref.name, b->ref.name) && a->offset == b->offset;
+	case ARG_HANDLE:
+		return same_str(a->ref.name, b->ref.name);
+	case ARG_SCALAR:
+		return a->type == b->type && same_num(&a->num, &b->num);
+	case ARG_BYTES:
+		return a->nbytes == b->nbytes && memcmp(a->bytes, b->bytes, a->nbytes) == 0;
+	case ARG_STRUCT:
+		return same_args(a->fields, a->nfields, b->fields, b->nfields);
+	}
+	return false;
+}
+
+static bool same_args(const struct arg *a, size_t na, const struct arg *b, size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (!same_arg(&a[i], &b[i]))
+			return false;
+	return true;
+}
+
+/* The first key of a kernel node whose value differs, or NULL. */
+static const char *kernel_change(const struct kernel_node *a, const struct kernel_node *b)
+{
+	if (!same_str(a->function, b->function))
+		return "function";
+	if (memcmp(a->grid, b->grid, sizeof a->grid) != 0)
+		return "grid";
+	if (memcmp(a->block, b->block, sizeof a->block) != 0)
+		return "block";
+	if (a->shared != b->shared)
+		return "shared";
+	if (!same_args(a->args, a->nargs, b->args, b->nargs))
+		return "args";
+	return NULL;
+}
+
+static const char *copy_change(const struct copy_node *a, const struct copy_node *b)
+{
+	if (!same_str(a->from.buffer.name, b->from.buffer.name) || a->from.offset != b->from.offset)
+		return "from";
+	if (!same_str(a->to.buffer.name, b->to.buffer.name) || a->to.offset != b->to.offset)
+		return "to";
+	if (a->bytes != b->bytes)
+		return "count";
+	return NULL;
+}
+
+static const char *memset_change(const struct memset_node *a, const struct memset_node *b)
+{
+	if (!same_str(a->buffer.name, b->buffer.name))
+		return "buffer";
+	if (!same_num(&a->value, &b->value))
+		return "value";
+	if (a->offset != b->offset)
+		return "offset";
+	if (a->count != b->count)
+		return "count";
+	return NULL;
+}
+
+static const char *host_change(const struct host_node *a, const struct host_node *b)
+{
+	if (a->action != b->action || !same_str(a->text, b->text) ||
+	    a->sleep_ns != b->sleep_ns || !same_str(a->buffer.name, b->buffer.name))
+		return "host";
+	return NULL;
+}
+
+/* The index in all_nodes of the node that holds gr, or -1 for the root. */
+static long owner_of(const struct graph *gr)
+{
+	return gr->owner ? (long)gr->owner->seq : -1;
+}
+
+/* Same place, kind, id and dependencies?  Else a reason, structural. */
+static void node_structure(struct model_diff *d, const struct gdef *b, const struct node *x,
+			   const struct node *y)
+{
+	if (x->kind != y->kind) {
+		because(d, true, b->file, y->kind_pos, "node '%s' changed kind: %s -> %s", y->id,
+			node_kind_names[x->kind], node_kind_names[y->kind]);
+		return;
+	}
+	if (!same_str(x->id, y->id)) {
+		because(d, true, b->file, y->id_pos.line ? y->id_pos : y->pos,
+			"node '%s' stands where node '%s' was", y->id, x->id);
+		return;
+	}
+	if (owner_of(x->graph) != owner_of(y->graph) ||
+	    x->graph->body_index != y->graph->body_index) {
+		because(d, true, b->file, y->pos, "node '%s' is in another graph now", y->id);
+		return;
+	}
+	bool deps = x->ndeps == y->ndeps;
+	for (size_t i = 0; deps && i < x->ndeps; i++)
+		deps = x->deps[i] == y->deps[i];
+	if (!deps) {
+		because(d, true, b->file, y->pos, "node '%s' depends on other nodes now", y->id);
+		return;
+	}
+	if (node_kind_is_conditional(y->kind) && x->u.cond.nbodies != y->u.cond.nbodies)
+		because(d, true, b->file, y->kind_pos, "%s node '%s' has %zu bodies now (it had "
+			"%zu)", node_kind_names[y->kind], y->id, y->u.cond.nbodies,
+			x->u.cond.nbodies);
+}
+
+static bool same_memops(const struct memop_node *x, const struct memop_node *y)
+{
+	if (x->nops != y->nops)
+		return false;
+	for (size_t i = 0; i < x->nops; i++) {
+		const struct memop *p = &x->ops[i], *q = &y->ops[i];
+		if (p->kind != q->kind || !same_str(p->buffer.name, q->buffer.name) ||
+		    p->offset != q->offset || !same_num(&p->value, &q->value) ||
+		    p->has_value != q->has_value || p->compare != q->compare ||
+		    p->flush != q->flush || p->scope != q->scope || p->bits != q->bits)
+			return false;
+	}
+	return true;
+}
+
+static bool same_attrs(const struct kernel_attrs *x, const struct kernel_attrs *y)
+{
+	return x->set == y->set &&
+	       memcmp(x->cluster, y->cluster, sizeof x->cluster) == 0 &&
+	       memcmp(x->preferred_cluster, y->preferred_cluster, sizeof x->preferred_cluster) == 0 &&
+	       x->cluster_scheduling == y->cluster_scheduling && x->domain == y->domain &&
+	       memcmp(x->domain_map, y->domain_map, sizeof x->domain_map) == 0 &&
+	       x->cooperative == y->cooperative && x->nvlink_centric == y->nvlink_centric &&
+	       x->non_portable_cluster == y->non_portable_cluster && x->carveout == y->carveout &&
+	       x->window.offset == y->window.offset && x->window.count == y->window.count &&
+	       x->window.hit_ratio == y->window.hit_ratio &&
+	       x->window.hit == y->window.hit && x->window.miss == y->window.miss &&
+	       same_str(x->window.buffer.name, y->window.buffer.name);
+}
+
+/* A node's parameters: the key that changed (or NULL); rules of the update as reasons. */
+static const char *node_params(struct model_diff *d, const struct gdef *b, const struct node *x,
+			       const struct node *y)
+{
+	switch (y->kind) {
+	case NK_KERNEL:
+		if (x->u.kernel.has_priority != y->u.kernel.has_priority ||
+		    x->u.kernel.priority != y->u.kernel.priority) {
+			because(d, false, b->file, y->u.kernel.priority_pos.line ?
+				y->u.kernel.priority_pos : y->pos, "the priority of kernel node "
+				"'%s' changed (a node's attributes are set when it is added)", y->id);
+			return "priority";
+		}
+		return kernel_change(&x->u.kernel, &y->u.kernel);
+	case NK_MEMSET:
+		return memset_change(&x->u.memset, &y->u.memset);
+	case NK_COPY:
+		return copy_change(&x->u.copy, &y->u.copy);
+	case NK_HOST:
+		return host_change(&x->u.host, &y->u.host);
+	case NK_ALLOC:
+	case NK_FREE:
+		if (!same_str(x->u.buffer.name, y->u.buffer.name)) {
+			because(d, false, b->file, y->u.buffer.pos, "%s node '%s' names another "
+				"buffer (memory nodes cannot be updated)", node_kind_names[y->kind],
+				y->id);
+			return "buffer";
+		}
+		return NULL;
+	case NK_EVENT_RECORD:
+	case NK_EVENT_WAIT:
+		if (!same_str(x->u.event.name, y->u.event.name)) {
+			because(d, false, b->file, y->u.event.pos, "%s node '%s' names another event",
+				node_kind_names[y->kind], y->id);
+			return "event";
+		}
+		return NULL;
+	case NK_IF:
+	case NK_WHILE:
+	case NK_SWITCH:
+		if (!same_str(x->u.cond.condition.name, y->u.cond.condition.name)) {
+			because(d, false, b->file, y->u.cond.condition.pos, "%s node '%s' names "
+				"another condition (a conditional node's parameters cannot be "
+				"updated)", node_kind_names[y->kind], y->id);
+			return "condition";
+		}
+		return NULL;
+	case NK_MEMOP:
+		if (!same_memops(&x->u.memop, &y->u.memop)) {
+			because(d, false, b->file, y->kind_pos, "memop node '%s' changed (the graph "
+				"is built again for it)", y->id);
+			return "memop";
+		}
+		return NULL;
+	case NK_EMPTY:
+	case NK_GRAPH:
+	case NK_COUNT:
+		return NULL;
+	}
+	return NULL;
+}
+
+/*
+ * What the driver features of a node may change between points: whether
+ * it is switched on, and a kernel's launch attributes (set when the node
+ * is added).  Either rebuilds the graph; NULL when neither changed.
+ */
+static const char *feature_change(struct model_diff *d, const struct gdef *a,
+				  const struct gdef *b, const struct node *x, const struct node *y)
+{
+	if (x->disabled != y->disabled) {
+		because(d, false, b->file, y->pos, "node '%s' is switched %s now", y->id,
+			y->disabled ? "off" : "on");
+		return "enabled";
+	}
+	const struct kernel_attrs *ka = kernel_attrs_of(a, x), *kb = kernel_attrs_of(b, y);
+	if (ka == NULL && kb == NULL)
+		return NULL;
+	if (ka == NULL || kb == NULL || !same_attrs(ka, kb)) {
+		because(d, false, b->file, y->pos, "the launch attributes of kernel node '%s' "
+			"changed (they are set when the node is added)", y->id);
+		return "attributes";
+	}
+	return NULL;
+}
+
+/* Dependencies with edge data, graph by graph (both of one structure): the same? */
+static bool same_typed(const struct graph *x, const struct graph *y)
+{
+	if (x == NULL || y == NULL)
+		return x == y;
+	if (x->ntyped != y->ntyped)
+		return false;
+	for (size_t i = 0; i < x->ntyped; i++) {
+		const struct typed_edge *p = &x->typed[i], *q = &y->typed[i];
+		if (p->port != q->port || p->type != q->type || p->from_local != q->from_local ||
+		    p->to_local != q->to_local)
+			return false;
+	}
+	for (size_t i = 0; i < x->nnodes; i++) {
+		const struct node *m = x->nodes[i], *n = y->nodes[i];
+		if (m->kind == NK_GRAPH && !same_typed(m->u.child, n->u.child))
+			return false;
+		if (node_kind_is_conditional(m->kind))
+			for (size_t k = 0; k < m->u.cond.nbodies; k++)
+				if (!same_typed(m->u.cond.bodies[k], n->u.cond.bodies[k]))
+					return false;
+	}
+	return true;
+}
+
+bool module_same(const struct module *a, const struct module *b)
+{
+	if (!same_str(a->path, b->path) || a->source != b->source || !same_str(a->std, b->std) ||
+	    a->ndefines != b->ndefines || a->noptions != b->noptions ||
+	    a->nincludes != b->nincludes)
+		return false;
+	for (size_t i = 0; i < a->ndefines; i++)
+		if (!same_str(a->defines[i].name, b->defines[i].name) ||
+		    !same_str(a->defines[i].value, b->defines[i].value))
+			return false;
+	for (size_t i = 0; i < a->noptions; i++)
+		if (!same_str(a->options[i].text, b->options[i].text))
+			return false;
+	for (size_t i = 0; i < a->nincludes; i++)
+		if (!same_str(a->includes[i].path, b->includes[i].path))
+			return false;
+	return true;
+}
+
+/* The lists of named things: same length and names, in order. */
+#define SAME_NAMES(d, b, arr, n, what)                                                   \
+	do {                                                                             \
+		if (a->n != b->n) {                                                      \
+			because(d, true, b->file, (struct pos){0}, "the file has %zu %s now " \
+				"(it had %zu)", b->n, what, a->n);                       \
+			break;                                                           \
+		}                                                                        \
+		for (size_t i_ = 0; i_ < b->n; i_++)                                     \
+			if (!same_str(a->arr[i_].name, b->arr[i_].name)) {               \
+				because(d, true, b->file, b->arr[i_].pos, "'%s' stands where " \
+					"'%s' was in the %s", b->arr[i_].name,           \
+					a->arr[i_].name, what);                          \
+				break;                                                   \
+			}                                                                \
+	} while (0)
+
+void model_diff(const struct gdef *a, const struct gdef *b, struct model_diff *d)
+{
+	memset(d, 0, sizeof *d);
+	d->realloc = xcalloc(b->nbuffers ? b->nbuffers : 1, sizeof *d->realloc);
+	d->reload = xcalloc(b->nmodules ? b->nmodules : 1, sizeof *d->reload);
+	d->changed = xcalloc(b->nall_nodes ? b->nall_nodes : 1, sizeof *d->changed);
+	d->cond_default = xcalloc(b->nconditions ? b->nconditions : 1, sizeof *d->cond_default);
+	SAME_NAMES(d, b, modules, nmodules, "modules");
+	SAME_NAMES(d, b, buffers, nbuffers, "buffers");
+	SAME_NAMES(d, b, events, nevents, "events");
+	SAME_NAMES(d, b, conditions, nconditions, "conditions");
+	if (d->structural) {
+		d->lists_differ = true;
+		return;
+	}
+	for (size_t i = 0; i < b->nmodules; i++)
+		if (!module_same(&a->modules[i], &b->modules[i])) {
+			d->reload[i] = true;
+			d->any_reload = true;
+		}
+	for (size_t i = 0; i < b->nbuffers; i++) {
+		const struct buffer *x = &a->buffers[i], *y = &b->buffers[i];
+		if (x->size == y->size && x->type == y->type && x->memory == y->memory)
+			continue;
+		if (x->memory == MEM_GRAPH || y->memory == MEM_GRAPH)
+			because(d, false, b->file, y->pos, "buffer '%s' is graph memory and its size, "
+				"type or kind changed (an alloc node cannot be updated)", y->name);
+		d->realloc[i] = true;
+		d->any_realloc = true;
+	}
+	for (size_t i = 0; i < b->nconditions; i++)
+		if (a->conditions[i].default_value != b->conditions[i].default_value) {
+			d->cond_default[i] = true;
+			d->any_cond_default = true;
+		}
+	/* the buffers' and modules' changes stand; a structure that differs rebuilds the rest */
+	bool rebuild = d->rebuild;
+	d->rebuild = false;
+	if (a->nall_nodes != b->nall_nodes)
+		because(d, true, b->file, (struct pos){0}, "the graph has %zu nodes now (it had %zu)",
+			b->nall_nodes, a->nall_nodes);
+	for (size_t i = 0; i < b->nall_nodes && !d->structural; i++)
+		node_structure(d, b, a->all_nodes[i], b->all_nodes[i]);
+	if (!d->structural && !same_typed(a->root, b->root))
+		because(d, true, b->file, (struct pos){0}, "the edge data of some dependency "
+			"changed (a port or a type is part of the graph's structure)");
+	if (d->structural)
+		return;
+	d->rebuild = rebuild;
+	for (size_t i = 0; i < b->nall_nodes; i++) {
+		const struct node *x = a->all_nodes[i], *y = b->all_nodes[i];
+		if (!x->dynamic && !y->dynamic)
+			continue;
+		d->changed[i] = feature_change(d, a, b, x, y);
+		if (d->changed[i] == NULL)
+			d->changed[i] = node_params(d, b, x, y);
+		d->nchanged += d->changed[i] != NULL;
+	}
+}
+
+void model_diff_free(struct model_diff *d)
+{
+	free(d->realloc);
+	free(d->reload);
+	free(d->changed);
+	free(d->cond_default);
+	memset(d, 0, sizeof *d);
+}
+
+bool graph_has_device_updatable(const struct gdef *g)
+{
+	return gdef_device_updatable(g) != NULL;
+}
+
+static bool args_use(const struct arg *a, size_t n, long b)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (a[i].kind == ARG_BUFFER && a[i].ref.idx == b)
+			return true;
+		if (a[i].kind == ARG_STRUCT && args_use(a[i].fields, a[i].nfields, b))
+			return true;
+	}
+	return false;
+}
+
+bool node_uses_buffer(const struct node *n, long b)
+{
+	switch (n->kind) {
+	case NK_KERNEL:
+		return args_use(n->u.kernel.args, n->u.kernel.nargs, b);
+	case NK_MEMSET:
+		return n->u.memset.buffer.idx == b;
+	case NK_COPY:
+		return n->u.copy.from.buffer.idx == b || n->u.copy.to.buffer.idx == b;
+	case NK_HOST:
+		return n->u.host.action == HOST_DUMP && n->u.host.buffer.idx == b;
+	case NK_ALLOC:
+	case NK_FREE:
+		return n->u.buffer.idx == b;
+	default:
+		return false;
+	}
+}

@@ -1,0 +1,22 @@
+/*
+ * The validator's rules for what CUDA 12 and 13 added to graphs: typed
+ * edges (edge data), kernel launch attributes, switched-off nodes, and
+ * conditions that no kernel can change.  They read the model as the main
+ * passes of validate.c leave it (names resolved, dependencies linked,
+ * every node in gdef.all_nodes) and skip what an earlier error left
+ * unresolved.  gdef_validate calls validate_driver; main.c calls
+ * gdef_disable (validate.h) for --disable.
+ *
+ * Ownership: nothing is kept; what is filled in (gdef.kattrs_of,
+ * typed_edge.from_local and to_local, node.disabled) lives in the gdef.
+ */
+#ifndef CGR_VALIDATE_DRIVER_H
+#define CGR_VALIDATE_DRIVER_H
+
+#include "diag.h"
+#include "model.h"
+
+/* valid: no error was found in g so far (d may count those of other files). */
+void validate_driver(struct gdef *g, struct diag *d, bool valid);
+
+#endif

@@ -1,0 +1,199 @@
+/*
+ * --plot (src/report_plot.c) on point reports built by hand: the script
+ * it gives gnuplot, and a real rendering by gnuplot, checked as XML with
+ * python3 (well-formed, an <svg> root, a title per series).  Exit 77
+ * (skipped) without gnuplot or python3, which renders need.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "report_plot.h"
+#include "unit.h"
+#include "xmalloc.h"
+
+static const double t1[] = {10e-6, 11e-6, 12e-6}, t2[] = {20e-6, 21e-6, 22e-6},
+	t3[] = {40e-6, 41e-6, 42e-6}, t4[] = {80e-6};
+
+static const struct axis_value ax[6][2] = {
+	{{"n", "2^10"}, {"T", "f32"}}, {{"n", "2^11"}, {"T", "f32"}}, {{"n", "2^12"}, {"T", "f32"}},
+	{{"n", "2^10"}, {"T", "f64"}}, {{"n", "2^11"}, {"T", "f64"}}, {{"n", "2^12"}, {"T", "f64"}},
+};
+
+/* Six points over n (pow2, first) and T; throughput declared when tp. */
+static struct report sweep(struct point_report p[6], bool tp)
+{
+	const double *s[] = {t1, t2, t3, t2, t3, t4};
+	for (int i = 0; i < 6; i++)
+		p[i] = (struct point_report){
+			.label = "", .axes = ax[i], .naxes = 2, .samples = s[i],
+			.nsamples = s[i] == t4 ? 1 : 3,
+			.bytes = tp ? 4096.0 * (1 << (i % 3)) : NAN, .items = NAN,
+		};
+	return (struct report){.name = "saxpy", .file = "saxpy.yaml", .points = p, .npoints = 6,
+			       .peak_gb_per_s = 3352, .bytes = NAN, .items = NAN};
+}
+
+static char *script_of(const struct report *r)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	report_plot_script(f, r);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_script_pow2)
+{
+	struct point_report p[6];
+	struct report r = sweep(p, false);
+	char *s = script_of(&r);
+	ck_assert_ptr_nonnull(strstr(s, "set terminal svg size 800,460 "));
+	ck_assert_ptr_nonnull(strstr(s, "set xlabel \"n\"\n"));
+	ck_assert_ptr_nonnull(strstr(s, "set logscale x 2\nset format x \"2^%L\"\n"));
+	ck_assert_ptr_nonnull(strstr(s, "set title \"saxpy (saxpy.yaml)\"\n"));
+	ck_assert_ptr_nonnull(strstr(s, "set ylabel \"median launch time (us)\"\n"));
+	/* a line per T, its points in n's order, medians in us */
+	ck_assert_ptr_nonnull(strstr(s, "$t0 << EOD\n1024 11\n2048 21\n4096 41\nEOD\n"));
+	ck_assert_ptr_nonnull(strstr(s, "$t1 << EOD\n1024 21\n2048 41\n4096 80\nEOD\n"));
+	ck_assert_ptr_nonnull(strstr(s, "plot $t0 using 1:2 with linespoints pointtype 7 title "
+				     "\"T=f32\", \\\n     $t1 using 1:2 with linespoints pointtype 7 "
+				     "title \"T=f64\"\n"));
+	ck_assert_ptr_null(strstr(s, "multiplot"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_script_throughput_words)
+{
+	/* throughput: a second panel of GB/s */
+	struct point_report p[6];
+	struct report r = sweep(p, true);
+	char *s = script_of(&r);
+	ck_assert_ptr_nonnull(strstr(s, "set multiplot layout 2,1\n"));
+	ck_assert_ptr_nonnull(strstr(s, "set ylabel \"GB/s\"\n$g0 << EOD\n1024 0.372363636\n"));
+	ck_assert_ptr_nonnull(strstr(s, "unset multiplot\n"));
+	free(s);
+
+	/* an axis of words: evenly spaced, named; one axis only: one line named "median" */
+	static const struct axis_value w[2][1] = {{{"mode", "fast \"x\""}}, {{"mode", "slow"}}};
+	struct point_report q[2] = {
+		{.axes = w[0], .naxes = 1, .samples = t1, .nsamples = 3, .bytes = NAN, .items = NAN},
+		{.axes = w[1], .naxes = 1, .samples = t2, .nsamples = 3, .bytes = NAN, .items = NAN},
+	};
+	struct report r2 = {.file = "m.yaml", .points = q, .npoints = 2, .bytes = NAN,
+			    .items = NAN};
+	s = script_of(&r2);
+	ck_assert_ptr_nonnull(strstr(s, "set xtics (\"fast \\\"x\\\"\" 0, \"slow\" 1)\n"
+				     "set xrange [-0.5:1.5]\n"));
+	ck_assert_ptr_null(strstr(s, "logscale"));
+	ck_assert_ptr_nonnull(strstr(s, "$t0 << EOD\n0 11\n1 21\nEOD\n"));
+	ck_assert_ptr_nonnull(strstr(s, "title \"median\"\n"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_no_points)
+{
+	struct report r = {.file = "plain.yaml", .bytes = NAN, .items = NAN};
+	ck_assert_int_eq(report_plot("/tmp/never.svg", &r), 2);
+	ck_assert_int_ne(access("/tmp/never.svg", F_OK), 0);
+}
+END_TEST
+
+START_TEST(test_missing_gnuplot)
+{
+	/* GNUPLOT naming nothing that runs: a clear 2, no file */
+	struct point_report p[6];
+	struct report r = sweep(p, false);
+	setenv("GNUPLOT", "/nonexistent/gnuplot", 1);
+	ck_assert_int_eq(report_plot_check(), 2);
+	ck_assert_int_eq(report_plot("/tmp/check_plot_missing.svg", &r), 2);
+	ck_assert_int_ne(access("/tmp/check_plot_missing.svg", F_OK), 0);
+	/* a gnuplot that fails: no half-written file is left */
+	setenv("GNUPLOT", "false", 1);
+	ck_assert_int_eq(report_plot_check(), 0);
+	ck_assert_int_eq(report_plot("/tmp/check_plot_false.svg", &r), 2);
+	ck_assert_int_ne(access("/tmp/check_plot_false.svg", F_OK), 0);
+	unsetenv("GNUPLOT");
+}
+END_TEST
+
+static bool can_render(void)
+{
+	char prog[4096];
+	return plot_program(prog, sizeof prog) &&
+		system("command -v \"${PYTHON3:-python3}\" >/dev/null 2>&1") == 0;
+}
+
+/* python3 on the SVG: an <svg> root and each series' title, or it exits 1. */
+static int svg_check(const char *path, const char *titles)
+{
+	char *cmd = xasprintf(
+		"\"${PYTHON3:-python3}\" -c '\n"
+		"import sys, xml.etree.ElementTree as ET\n"
+		"root = ET.parse(sys.argv[1]).getroot()\n"
+		"assert root.tag == \"{http://www.w3.org/2000/svg}svg\", root.tag\n"
+		"text = \" \".join(\" \".join(e.itertext()) for e in root.iter())\n"
+		"for t in sys.argv[2].split(\"|\"):\n"
+		"    assert t in text, t\n"
+		"' '%s' '%s'", path, titles);
+	int rc = system(cmd);
+	free(cmd);
+	return rc;
+}
+
+START_TEST(test_render)
+{
+	if (!can_render())
+		return;
+	struct point_report p[6];
+	struct report r = sweep(p, true);
+	char path[] = "/tmp/check_plot.XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(report_plot(path, &r), 0);
+	ck_assert_int_eq(svg_check(path, "T=f32|T=f64|saxpy (saxpy.yaml)|throughput|GB/s|"
+				   "median launch time (us)|2^10|2^12"), 0);
+	/* the check itself can fail: a title that is not there */
+	ck_assert_int_ne(svg_check(path, "T=f16"), 0);
+	unlink(path);
+}
+END_TEST
+
+static Suite *plot_suite(void)
+{
+	Suite *s = suite_create("report_plot");
+	TCase *tc = tcase_create("plot");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_script_pow2);
+	tcase_add_test(tc, test_script_throughput_words);
+	tcase_add_test(tc, test_no_points);
+	tcase_add_test(tc, test_missing_gnuplot);
+	tcase_add_test(tc, test_render);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(plot_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	if (failed)
+		return EXIT_FAILURE;
+	/* the script is checked everywhere; without gnuplot no SVG was: say so */
+	if (!can_render()) {
+		printf("SKIP: no gnuplot (Debian: gnuplot-nox) or python3: no SVG rendered\n");
+		return 77;
+	}
+	return EXIT_SUCCESS;
+}
