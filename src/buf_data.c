@@ -369,19 +369,24 @@ int dump_write(const char *path, const struct buffer *b, const void *data)
 	return output_close(f, path, ok ? OUTPUT_OK : OUTPUT_FAILED) == 0 ? 0 : -1;
 }
 
-void buffer_print(FILE *out, const struct buffer *b, const void *data, size_t max)
+void buffer_print_range(FILE *out, const struct buffer *b, const void *data, uint64_t offset,
+			uint64_t count, size_t max)
 {
 	unsigned es = elem_infos[b->type].size;
-	uint64_t n = b->size / es;
-	const unsigned char *p = data;
+	const unsigned char *p = (const unsigned char *)data + offset * es;
 	char text[64];
-	fprintf(out, "%s[0..%" PRIu64 ") = [", diag_esc(b->name), n);
-	uint64_t shown = n < max ? n : max;
+	fprintf(out, "%s[%" PRIu64 "..%" PRIu64 ") = [", diag_esc(b->name), offset, offset + count);
+	uint64_t shown = count < max ? count : max;
 	for (uint64_t i = 0; i < shown; i++) {
 		elem_format(b->type, p + i * es, text, sizeof text);
 		fprintf(out, "%s%s", i ? ", " : "", text);
 	}
-	if (shown < n)
-		fprintf(out, "%s... (%" PRIu64 " more)", shown ? ", " : "", n - shown);
+	if (shown < count)
+		fprintf(out, "%s... (%" PRIu64 " more)", shown ? ", " : "", count - shown);
 	fputs("]\n", out);
+}
+
+void buffer_print(FILE *out, const struct buffer *b, const void *data, size_t max)
+{
+	buffer_print_range(out, b, data, 0, b->size / elem_infos[b->type].size, max);
 }

@@ -315,13 +315,34 @@ static enum cli_result check_output_names(const struct options *o)
 	return CLI_OK;
 }
 
+/* What a usage message keeps of each end when it is longer: an option's value may be 100 KB. */
+#define USAGE_KEEP 120
+
 enum cli_result usage_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("cugraphrun: ", stderr);
-	diag_vprint(stderr, fmt, ap);
+	char *text = NULL;
+	int n = vasprintf(&text, fmt, ap);
 	va_end(ap);
+	/* the one form of every error without a file: "cugraphrun: error: ..." */
+	fputs("cugraphrun: error: ", stderr);
+	if (n < 0) {
+		fputs("usage", stderr);
+	} else if ((size_t)n <= 2 * USAGE_KEEP + 40) {
+		diag_write_escaped(stderr, text, (size_t)n);
+	} else {
+		size_t head = USAGE_KEEP, tail = (size_t)n - USAGE_KEEP;
+		while (head > 0 && ((unsigned char)text[head] & 0xc0) == 0x80)
+			head--;
+		while (tail < (size_t)n && ((unsigned char)text[tail] & 0xc0) == 0x80)
+			tail++;
+		/* an option's value is the user's: escaped, as every message is */
+		diag_write_escaped(stderr, text, head);
+		fprintf(stderr, "[... %zu bytes left out ...]", tail - head);
+		diag_write_escaped(stderr, text + tail, (size_t)n - tail);
+	}
+	free(text);
 	fputs("\nTry 'cugraphrun --help' for more information.\n", stderr);
 	return CLI_USAGE;
 }
@@ -571,6 +592,10 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	if (o->profile && !o->validate && o->describe && strcmp(o->describe, "-") == 0)
 		return usage_error("%s", "--describe=- cannot go with --profile (or --trace): "
 				   "the report is on standard output; use --describe=FILE");
+	/* --json writes a report whatever runs, --describe with it too */
+	if (o->json && o->json_file == NULL && o->describe && strcmp(o->describe, "-") == 0)
+		return usage_error("%s", "--describe=- and --json both write to standard output: "
+				   "give one of them a file");
 	return CLI_OK;
 }
 

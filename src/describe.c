@@ -539,6 +539,18 @@ static void label_host(struct writer *w, const struct node *n, struct sbuf *b)
 		sb_printf(b, "host dump ");
 		sb_text(b, h->buffer.name ? h->buffer.name : "?", 0);
 		break;
+	case HOST_SET:
+		sb_printf(b, "host set ");
+		sb_text(b, h->set->buffer.name ? h->set->buffer.name : "?", 0);
+		num_format(&h->set->value, tmp, sizeof tmp);
+		sb_printf(b, " = %s", tmp);
+		break;
+	case HOST_COPY:
+		sb_printf(b, "host copy ");
+		sb_text(b, h->copy->from.buffer.name ? h->copy->from.buffer.name : "?", 0);
+		sb_printf(b, " -> ");
+		sb_text(b, h->copy->to.buffer.name ? h->copy->to.buffer.name : "?", 0);
+		break;
 	}
 }
 
@@ -790,8 +802,14 @@ static void node_uses(struct writer *w, const struct node *n, struct uses *u)
 		add_use(w, u, &n->u.buffer, USE_OUT);
 		break;
 	case NK_HOST:
-		if (n->u.host.action == HOST_DUMP)
+		if (n->u.host.action == HOST_DUMP) {
 			add_use(w, u, &n->u.host.buffer, USE_IN);
+		} else if (n->u.host.action == HOST_SET) {
+			add_use(w, u, &n->u.host.set->buffer, USE_OUT);
+		} else if (n->u.host.action == HOST_COPY) {
+			add_use(w, u, &n->u.host.copy->from.buffer, USE_IN);
+			add_use(w, u, &n->u.host.copy->to.buffer, USE_OUT);
+		}
 		break;
 	case NK_MEMOP:
 		for (size_t i = 0; i < n->u.memop.nops; i++) {

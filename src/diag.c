@@ -21,6 +21,7 @@ void diag_init(struct diag *d, const char *file, FILE *out)
 	memset(d, 0, sizeof *d);
 	d->file = file;
 	d->out = out ? out : stderr;
+	d->last = -1;
 }
 
 static unsigned max_errors(const struct diag *d)
@@ -119,8 +120,9 @@ void diag_write_block(FILE *out, const char *s, size_t n)
 
 const char *diag_esc(const char *s)
 {
-	static char *ring[DIAG_ESC_RING];
-	static unsigned next;
+	/* per thread: host nodes print from the driver's thread */
+	static _Thread_local char *ring[DIAG_ESC_RING];
+	static _Thread_local unsigned next;
 	size_t n = strlen(s), i = 0, used;
 	char esc[16];
 	while (i < n && escape_one((const unsigned char *)s + i, n - i, false, esc, &used) == 0)
@@ -152,10 +154,11 @@ static size_t char_start(const char *text, size_t i)
 /*
  * The text of a message, its middle left out past MSG_KEEP bytes at each
  * end: a 10 MB id quoted in an error would otherwise be printed whole
- * (and once more in every note), which helps nobody.
+ * (and once more in every note), which helps nobody.  Allocated.
  */
 #define MSG_KEEP 480
-void diag_vprint(FILE *out, const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0)))
+static char *format_text(const char *fmt, va_list ap)
 {
 	char small[2 * MSG_KEEP + 64];
 	va_list copy;
@@ -163,19 +166,161 @@ void diag_vprint(FILE *out, const char *fmt, va_list ap)
 	int n = vsnprintf(small, sizeof small, fmt, copy);
 	va_end(copy);
 	if (n < 0)
-		return;
-	if ((size_t)n < sizeof small) {
-		diag_write_escaped(out, small, (size_t)n);
-		return;
-	}
+		return xstrdup("");
+	if ((size_t)n < sizeof small)
+		return xstrdup(small);
 	char *text = xmalloc((size_t)n + 1);
 	vsnprintf(text, (size_t)n + 1, fmt, ap);
 	size_t head = char_start(text, MSG_KEEP);
 	size_t tail = char_start(text, (size_t)n - MSG_KEEP);
-	diag_write_escaped(out, text, head);
-	fprintf(out, "[... %zu bytes left out ...]", tail - head);
-	diag_write_escaped(out, text + tail, (size_t)n - tail);
+	char *out = xasprintf("%.*s[... %zu bytes left out ...]%s", (int)head, text, tail - head,
+			      text + tail);
 	free(text);
+	return out;
+}
+
+void diag_vprint(FILE *out, const char *fmt, va_list ap)
+{
+	char *text = format_text(fmt, ap);
+	diag_write_escaped(out, text, strlen(text));
+	free(text);
+}
+
+static void entry_free(struct diag_entry *e)
+{
+	free(e->text);
+	for (size_t i = 0; i < e->nnotes; i++)
+		free(e->notes[i].text);
+	free(e->notes);
+}
+
+static void add_note(struct diag_entry *e, struct pos pos, char *text)
+{
+	struct diag_note *n = VEC_PUSH(e->notes, e->nnotes, e->capnotes);
+	n->pos = pos;
+	n->text = text;
+}
+
+/* One line: "FILE:LINE:COL: LEVEL: TEXT" (or "cugraphrun: LEVEL: TEXT" for no file). */
+static void print_line(FILE *out, const char *file, enum diag_level level, struct pos pos,
+		       const char *text)
+{
+	/* the file's name and the text are the user's: nothing in them may pass for a line */
+	if (file == NULL) {
+		fprintf(out, "cugraphrun: %s: ", level_names[level]);
+	} else {
+		diag_write_escaped(out, file, strlen(file));
+		if (pos.line)
+			fprintf(out, ":%u:%u: %s: ", pos.line, pos.col, level_names[level]);
+		else
+			fprintf(out, ": %s: ", level_names[level]);
+	}
+	diag_write_escaped(out, text, strlen(text));
+	fputc('\n', out);
+}
+
+/* The logging diag, for messages about no file (errorx, warnx_). */
+static struct diag *logging_diag;
+
+static struct diag_entry *log_push(struct diag *d, enum diag_level level, const char *file,
+				   struct pos pos, const char *text)
+{
+	struct diag_entry *e = VEC_PUSH(d->log, d->nlog, d->caplog);
+	memset(e, 0, sizeof *e);
+	e->level = level;
+	e->file = file;
+	e->pos = pos;
+	e->text = xstrdup(text);
+	return e;
+}
+
+/*
+ * Print an error or warning now (or leave it out past the cap: then its
+ * notes go too, d->repeat says so) and log it.  Takes text.
+ */
+static void emit(struct diag *d, enum diag_level level, struct pos pos, char *text)
+{
+	unsigned max = max_errors(d);
+	if (d->printed_errors >= max) {
+		if (level == DIAG_WARNING)
+			d->dropped_warnings++;
+		d->repeat = true;
+		free(text);
+		return;
+	}
+	d->repeat = false;
+	if (level == DIAG_ERROR)
+		d->printed_errors++;
+	print_line(d->out, d->file, level, pos, text);
+	if (d->logging)
+		log_push(d, level, d->file, pos, text);
+	free(text);
+}
+
+static void emit_note(struct diag *d, struct pos pos, char *text)
+{
+	if (d->repeat) {
+		free(text);
+		return;
+	}
+	print_line(d->out, d->file, DIAG_NOTE, pos, text);
+	if (d->logging) {
+		if (d->nlog)
+			add_note(&d->log[d->nlog - 1], pos, xstrdup(text));
+		else
+			log_push(d, DIAG_NOTE, d->file, pos, text);
+	}
+	free(text);
+}
+
+static int pos_cmp(struct pos a, struct pos b)
+{
+	if (a.line != b.line)
+		return a.line < b.line ? -1 : 1;
+	return (a.col > b.col) - (a.col < b.col);
+}
+
+/* Sort order of a round: position, then arrival. */
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct diag_entry *a = pa, *b = pb;
+	int c = pos_cmp(a->pos, b->pos);
+	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/*
+ * Keep an error or warning of a round.  Past the cap of its level, the
+ * one furthest down the file goes (it would not be printed): the new one,
+ * or a kept one that it displaces.
+ */
+static void hold(struct diag *d, enum diag_level level, struct pos pos, char *text)
+{
+	unsigned max = max_errors(d), kept = 0;
+	long worst = -1;
+	for (size_t i = 0; i < d->nheld; i++) {
+		if (d->held[i].level != level)
+			continue;
+		kept++;
+		if (worst < 0 || entry_cmp(&d->held[i], &d->held[worst]) > 0)
+			worst = (long)i;
+	}
+	struct diag_entry e = {.level = level, .pos = pos, .file = d->file, .text = text,
+			       .seq = d->seq++};
+	if (kept >= max) {
+		if (level == DIAG_WARNING)
+			d->dropped_warnings++;
+		if (entry_cmp(&e, &d->held[worst]) > 0) {
+			d->last = -1;
+			free(text);
+			return;
+		}
+		entry_free(&d->held[worst]);
+		memmove(&d->held[worst], &d->held[worst + 1],
+			(d->nheld - (size_t)worst - 1) * sizeof *d->held);
+		d->nheld--;
+	}
+	*VEC_PUSH(d->held, d->nheld, d->capheld) = e;
+	d->last = (long)d->nheld - 1;
 }
 
 void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
@@ -183,30 +328,41 @@ void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
 {
 	if (level == DIAG_ERROR) {
 		d->repeat = repeated(d, pos, fmt, ap);
-		if (d->repeat)
+		if (d->repeat) {
+			d->last = -1;
 			return;
+		}
 	} else if (level == DIAG_NOTE && d->repeat) {
 		return;
+	} else if (level == DIAG_WARNING) {
+		d->repeat = false;
 	}
 	if (level == DIAG_ERROR)
 		d->nerrors++;
 	else if (level == DIAG_WARNING)
 		d->nwarnings++;
-	/* Notes follow their error: shown exactly when it was. */
-	if (d->quiet || d->nerrors > max_errors(d))
+	if (d->quiet)
 		return;
-	diag_write_escaped(d->out, d->file, strlen(d->file));
-	if (pos.line)
-		fprintf(d->out, ":%u:%u: %s: ", pos.line, pos.col, level_names[level]);
-	else
-		fprintf(d->out, ": %s: ", level_names[level]);
-	/* a point's label holds the user's axis values: escaped as the rest */
+	char *text = format_text(fmt, ap);
 	if (d->prefix) {
-		diag_write_escaped(d->out, d->prefix, strlen(d->prefix));
-		fputs(": ", d->out);
+		/* a sweep's point: part of the message, kept or printed now */
+		char *with = xasprintf("%s: %s", d->prefix, text);
+		free(text);
+		text = with;
 	}
-	diag_vprint(d->out, fmt, ap);
-	fputc('\n', d->out);
+	if (d->holding && level == DIAG_NOTE) {
+		/* Notes follow their error: kept exactly when it was. */
+		if (d->last >= 0)
+			add_note(&d->held[d->last], pos, text);
+		else
+			free(text);
+	} else if (d->holding) {
+		hold(d, level, pos, text);
+	} else if (level == DIAG_NOTE) {
+		emit_note(d, pos, text);
+	} else {
+		emit(d, level, pos, text);
+	}
 }
 
 #define DEFINE_LEVEL(fn, level)                                          \
@@ -221,36 +377,122 @@ DEFINE_LEVEL(diag_error, DIAG_ERROR)
 DEFINE_LEVEL(diag_warning, DIAG_WARNING)
 DEFINE_LEVEL(diag_note, DIAG_NOTE)
 
-bool diag_finish(struct diag *d)
+void diag_hold(struct diag *d)
+{
+	d->holding = true;
+	d->last = -1;
+}
+
+void diag_release(struct diag *d)
+{
+	if (!d->holding)
+		return;
+	d->holding = false;
+	if (d->nheld)
+		qsort(d->held, d->nheld, sizeof *d->held, entry_cmp);
+	for (size_t i = 0; i < d->nheld; i++) {
+		struct diag_entry *e = &d->held[i];
+		emit(d, e->level, e->pos, e->text);
+		for (size_t k = 0; k < e->nnotes; k++)
+			emit_note(d, e->notes[k].pos, e->notes[k].text);
+		free(e->notes);
+	}
+	free(d->held);
+	d->held = NULL;
+	d->nheld = d->capheld = 0;
+	d->last = -1;
+	d->repeat = false;
+}
+
+void diag_log(struct diag *d)
+{
+	d->logging = true;
+	logging_diag = d;
+}
+
+void diag_free(struct diag *d)
+{
+	for (size_t i = 0; i < d->nheld; i++)
+		entry_free(&d->held[i]);
+	free(d->held);
+	for (size_t i = 0; i < d->nlog; i++)
+		entry_free(&d->log[i]);
+	free(d->log);
+	d->held = d->log = NULL;
+	d->nheld = d->capheld = d->nlog = d->caplog = 0;
+	if (logging_diag == d)
+		logging_diag = NULL;
+	d->logging = false;
+}
+
+bool diag_may_print(const struct diag *d)
 {
 	unsigned max = max_errors(d);
-	if (!d->quiet && d->nerrors > max)
-		fprintf(d->out, "%s: error: %u more error%s not shown\n", diag_esc(d->file),
-			d->nerrors - max, d->nerrors - max == 1 ? "" : "s");
+	if (d->quiet)
+		return false;
+	/* (twice the cap: a suggestion may cost a pass over every node of a graph) */
+	return d->holding ? d->nerrors < 2 * max : d->nerrors < max;
+}
+
+bool diag_finish(struct diag *d)
+{
+	diag_release(d);
+	unsigned more = d->nerrors - d->printed_errors;
+	if (!d->quiet && more > d->more_told) {
+		char *text = xasprintf("%u more error%s not shown", more, more == 1 ? "" : "s");
+		print_line(d->out, d->file, DIAG_ERROR, (struct pos){0}, text);
+		if (d->logging)
+			log_push(d, DIAG_ERROR, d->file, (struct pos){0}, text);
+		free(text);
+		d->more_told = more;
+	}
+	if (!d->quiet && d->dropped_warnings > d->warnings_told) {
+		unsigned w = d->dropped_warnings;
+		char *text = xasprintf("%u more warning%s not shown", w, w == 1 ? "" : "s");
+		print_line(d->out, d->file, DIAG_WARNING, (struct pos){0}, text);
+		if (d->logging)
+			log_push(d, DIAG_WARNING, d->file, (struct pos){0}, text);
+		free(text);
+		d->warnings_told = w;
+	}
 	fflush(d->out);
 	return d->nerrors == 0;
 }
 
-/* "cugraphrun: WHAT: message" on stderr. */
+/* A message about no file, printed and (while a diag logs) kept. */
 __attribute__((format(printf, 2, 0)))
-static void vmsgx(const char *what, const char *fmt, va_list ap)
+static void program_msg(enum diag_level level, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "cugraphrun: %s: ", what);
-	diag_vprint(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char *text = format_text(fmt, ap);
+	print_line(stderr, NULL, level, (struct pos){0}, text);
+	if (logging_diag)
+		log_push(logging_diag, level, NULL, (struct pos){0}, text);
+	free(text);
 }
 
-#define DEFINE_X(fn, what)                         \
-	void fn(const char *fmt, ...)              \
-	{                                          \
-		va_list ap;                        \
-		va_start(ap, fmt);                 \
-		vmsgx(what, fmt, ap);              \
-		va_end(ap);                        \
-	}
-DEFINE_X(errorx, "error")
-DEFINE_X(warnx_, "warning")
-DEFINE_X(notex, "note")
+void errorx(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	program_msg(DIAG_ERROR, fmt, ap);
+	va_end(ap);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	program_msg(DIAG_WARNING, fmt, ap);
+	va_end(ap);
+}
+
+void notex(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	program_msg(DIAG_NOTE, fmt, ap);
+	va_end(ap);
+}
 
 /* Edit distance counting a swap of neighbours as one edit ("tpye"). */
 static size_t edit_distance(const char *a, const char *b)
@@ -292,5 +534,12 @@ const char *diag_suggest(const char *word, const char *const *candidates, size_t
 			best = candidates[i];
 		}
 	}
-	return best_d <= limit ? best : NULL;
+	/*
+	 * A typo keeps something of the word: 'c' is no typo of 'a' (one
+	 * edit, but nothing left of either), while 'hh' may be of 'h'.
+	 */
+	if (best == NULL || best_d == 0 || best_d > limit)
+		return NULL;
+	size_t longer = strlen(best) > len ? strlen(best) : len;
+	return best_d < longer ? best : NULL;
 }

@@ -10,8 +10,17 @@
  * start a line of its own nor drive the terminal.  The same error at the
  * same place is given once.  Errors are counted;
  * after DIAG_MAX_ERRORS further errors are counted but not printed, and
- * diag_finish() says how many were left out.  The diag does not own the
- * file name it is given.
+ * diag_finish() says how many were left out.
+ *
+ * A round (diag_hold .. diag_release) keeps its messages and prints them
+ * at its end sorted by position, so that what the loader and the
+ * validator find in one file reads top to bottom.  With diag_log on,
+ * every message printed is also kept, for the --json report's
+ * diagnostics.
+ *
+ * Ownership: the diag does not own the file name it is given; it owns the
+ * messages it keeps (diag_free releases them; nothing is kept unless a
+ * round is open or the log is on).
  */
 #ifndef CGR_DIAG_H
 #define CGR_DIAG_H
@@ -48,13 +57,45 @@ struct diag {
 	uint64_t seen[256];
 	unsigned nseen;
 	bool repeat;         /* the last error was a repeat: drop its notes */
+	unsigned printed_errors;        /* errors printed so far (at most the cap) */
+	unsigned more_told;             /* errors not shown, as diag_finish last said */
+	unsigned dropped_warnings, warnings_told;
+	/* a round: messages kept until diag_release (see diag_hold) */
+	bool holding;
+	struct diag_entry *held;
+	size_t nheld, capheld;
+	long last;                      /* the held entry the next note belongs to, or -1 */
+	unsigned long seq;              /* arrival order, for a stable sort */
+	/* diag_log: every message printed, in order (for --json) */
+	bool logging;
+	struct diag_entry *log;
+	size_t nlog, caplog;
 	/*
 	 * Said after "error: " (or the level) and before the text, as in
 	 * "error: n=2^31: ...": a sweep's point whose model is being read.
 	 * A repeat is judged on the text without it, so an error every point
-	 * shares is given once, for the first.  Not owned; NULL: none.
+	 * shares is given once, for the first.  Part of a message kept in a
+	 * round or the log.  Not owned; NULL: none.
 	 */
 	const char *prefix;
+};
+
+/* A note of a message: its own position and text. */
+struct diag_note {
+	struct pos pos;
+	char *text;
+};
+
+/* A message as kept: in a round, and in the log. */
+struct diag_entry {
+	enum diag_level level;
+	struct pos pos;
+	/* the file it is about; NULL for a message about no file ("cugraphrun: error: ...") */
+	const char *file;
+	char *text;
+	struct diag_note *notes;
+	size_t nnotes, capnotes;
+	unsigned long seq;
 };
 
 void diag_init(struct diag *d, const char *file, FILE *out);
@@ -70,8 +111,38 @@ void diag_note(struct diag *d, struct pos pos, const char *fmt, ...)
 void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
 	       const char *fmt, va_list ap) __attribute__((format(printf, 4, 0), cold));
 
-/* Print the "N more errors not shown" line, if any; true when no errors. */
+/*
+ * End an open round (diag_release), then print the "N more errors not
+ * shown" line, if any; true when no errors.
+ */
 bool diag_finish(struct diag *d);
+
+/*
+ * Open a round: messages from now on are kept, not printed, until
+ * diag_release prints them sorted by position (those without one first;
+ * the same position in the order they came), each error with its notes,
+ * and the cap of DIAG_MAX_ERRORS applied to that order.  At most the cap
+ * of errors and of warnings are kept: the ones furthest down the file
+ * make room.
+ */
+void diag_hold(struct diag *d);
+void diag_release(struct diag *d);
+
+/*
+ * Keep every message printed from now on in d->log, and the messages
+ * about no file (errorx, warnx_) while d is the one logging.
+ */
+void diag_log(struct diag *d);
+
+/* Release what d keeps: the round's messages, the log. */
+void diag_free(struct diag *d);
+
+/*
+ * Whether an error given now could be printed: a "did you mean" is worth
+ * working out only then.  In a round, a later error may sort before the
+ * ones already given, so it could be printed for longer.
+ */
+bool diag_may_print(const struct diag *d);
 
 /* A message about no file at all: "cugraphrun: error: ..." on stderr. */
 void errorx(const char *fmt, ...) __attribute__((format(printf, 1, 2), cold));

@@ -811,35 +811,10 @@ int gpu_init_buffers(struct gpu *gp)
 
 /* Nodes -------------------------------------------------------------------- */
 
-/* A host node's action, run by the driver on its own thread. */
+/* A host node's action, run by the driver on its own thread (buf_host.h). */
 static void CUDA_CB host_fn(void *user)
 {
-	const struct host_call *call = user;
-	const struct host_node *h = &call->n->u.host;
-	switch (h->action) {
-	case HOST_PRINT:
-		/* the driver's thread: no diag_esc ring here */
-		flockfile(stderr);
-		diag_write_block(stderr, h->text, strlen(h->text));
-		fputc('\n', stderr);
-		funlockfile(stderr);
-		break;
-	case HOST_SLEEP: {
-		struct timespec ts = {
-			.tv_sec = (time_t)(h->sleep_ns / 1000000000u),
-			.tv_nsec = (long)(h->sleep_ns % 1000000000u),
-		};
-		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-			;
-		break;
-	}
-	case HOST_DUMP: {
-		long b = h->buffer.idx;
-		buffer_print(stderr, &call->gp->g->buffers[b], call->gp->host[b], 64);
-		break;
-	}
-	}
-	fflush(stderr);
+	host_run(user);
 }
 
 CUdeviceptr gpu_buffer_addr(const struct gpu *gp, long b, uint64_t offset)
@@ -1147,8 +1122,12 @@ int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->eventWait.event = gp->events[n->u.event.idx];
 		break;
 	case NK_HOST: {
-		struct host_call *call = xmalloc(sizeof *call);
-		call->gp = gp;
+		struct host_call *call = xcalloc(1, sizeof *call);
+		gp->host_env = (struct host_env){
+			.g = gp->g, .host = gp->host, .out = stderr,
+			.quiet = gp->verbosity <= VERB_QUIET,
+		};
+		call->env = &gp->host_env;
 		call->n = n;
 		*VEC_PUSH(gp->calls, gp->ncalls, gp->capcalls) = call;
 		p->type = CU_GRAPH_NODE_TYPE_HOST;
@@ -1385,8 +1364,16 @@ void gpu_rebind(struct gpu *gp, struct gdef *g)
 		for (size_t k = 0; k < bg->ncreated; k++)
 			bg->created[k] = g->all_nodes[bg->created[k]->seq];
 	}
-	for (size_t i = 0; i < gp->ncalls; i++)
+	/*
+	 * Host nodes act on this point's buffers, and a dump prints on this
+	 * point's verification launch, as on the first point's.
+	 */
+	gp->host_env.g = g;
+	gp->host_env.host = gp->host;
+	for (size_t i = 0; i < gp->ncalls; i++) {
 		gp->calls[i]->n = g->all_nodes[gp->calls[i]->n->seq];
+		gp->calls[i]->runs = 0;
+	}
 }
 
 void gpu_detach_graph(struct gpu *gp, struct gpu_graph_state *st)

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "buf_host.h"
 #include "cuda_api.h"
 #include "diag.h"
 #include "model.h"
@@ -55,12 +56,6 @@ struct kfunc {
 	size_t *sizes;
 	/* dynamic shared memory it was opted in to beyond the default 48 KiB (0: none) */
 	uint64_t shared_optin;
-};
-
-/* What a host node needs when the driver calls it. */
-struct host_call {
-	struct gpu *gp;
-	const struct node *n;
 };
 
 struct gpu_devs;
@@ -108,6 +103,7 @@ struct gpu {
 	size_t nbuilt, capbuilt;
 	struct node_handle *nodes;      /* every driver node made, in creation order */
 	size_t nnodes, capnodes;
+	struct host_env host_env;       /* what host nodes' actions share (buf_host.h) */
 	struct host_call **calls;
 	size_t ncalls, capcalls;
 	unsigned char *argbuf;          /* scratch for packing kernel arguments */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gpu_launch.h"
+#include "report_emit.h"
 #include "monotime.h"
 
 /* enum inst_flag bits to the driver's, in one table. */
@@ -72,6 +73,11 @@ static _Noreturn void timed_out(const struct launcher *ln, long k)
 	diag_error(ln->gp->d, from_file ? ln->gp->g->run.pos : (struct pos){0},
 		   "%s of graph '%s' did not finish within %s (%s); stopping without CUDA "
 		   "teardown", words, ln->gname, limit, from_file ? "run.timeout" : "--timeout");
+	/* the report of a run that hangs is written too: --json always has one */
+	if (ln->rep) {
+		ln->rep->exit_status = 124;
+		report_emit_json(ln->rep, ln->s);
+	}
 	fflush(stdout);
 	fflush(stderr);
 	_exit(124);

@@ -29,6 +29,7 @@ struct launcher {
 	const char *gname;              /* the graph's name: or file, for messages */
 	uint32_t warmup;                /* s->warmup, or 0 when nothing is timed */
 	CUgraphExec exec;               /* NULL until instantiated */
+	struct report *rep;             /* borrowed: written as --json on a timeout */
 };
 
 void launcher_init(struct launcher *ln, struct gpu *gp, const struct run_settings *s);

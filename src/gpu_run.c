@@ -94,7 +94,16 @@ static int verify(struct run *rn, struct report *rep)
 		const void *data = read_buffer(rn, &rb, c->buffer.idx, &rc);
 		if (data == NULL)
 			break;
-		if (check_buffer(c, &g->buffers[c->buffer.idx], data, gp->d))
+		/* a check against other buffers reads those too */
+		long others[BOUND_COUNT + 1];
+		size_t nothers = check_others_used(c, others);
+		for (size_t k = 0; k < nothers && data; k++)
+			if (read_buffer(rn, &rb, others[k], &rc) == NULL)
+				data = NULL;
+		if (data == NULL)
+			break;
+		const struct check_others o = {g->buffers, (const void *const *)rb.data};
+		if (check_buffer(c, &g->buffers[c->buffer.idx], data, nothers ? &o : NULL, gp->d))
 			rep->checks_passed++;
 		else
 			rep->checks_failed++;
@@ -239,6 +248,7 @@ int run_launches(struct run *rn, struct report *rep)
 	if ((rc = launcher_wait(&rn->ln, -1, rn->ev[1], monotime())) != 0)
 		return rc;
 	float ms = 0;
+	rep->no_launch = false;
 	if ((r = cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1])) == CUDA_SUCCESS)
 		rep->first_launch_s = ms * 1e-3;
 	struct event_span *spans = event_spans(rn, &rep->nspans);
@@ -249,8 +259,11 @@ int run_launches(struct run *rn, struct report *rep)
 	gpu_verbose(gp, "%u warm-up and %u timed launches", rn->ln.warmup, s->repeat);
 	double *samples = xcalloc(s->repeat ? s->repeat : 1, sizeof *samples);
 	rep->samples = samples;
+	/* samples count in the report once they are all there */
+	if ((rc = timed_launches(rn, samples)) != 0)
+		return rc;
 	rep->nsamples = s->repeat;
-	return timed_launches(rn, samples);
+	return 0;
 }
 
 void run_teardown(struct run *rn)
@@ -269,9 +282,26 @@ void run_teardown(struct run *rn)
 }
 
 /* The report and everything written from it (report_emit.h); the exit status. */
-int run_report(const struct run *rn, struct report *rep)
+int run_report(struct run *rn, struct report *rep)
 {
+	rn->reported = true;
 	return report_emit(rep, rn->ln.s);
+}
+
+void run_expect_said(const struct run *rn, int status)
+{
+	const struct gdef *g = rn->ln.gp->g;
+	if (rn->ln.s->expect_fail && status == 0)
+		diag_error(rn->ln.gp->d, g->run.pos, "every check passed, but run.expect is fail");
+}
+
+void run_report_stopped(struct run *rn, struct report *rep, int status)
+{
+	if (rn->reported)
+		return;
+	rn->reported = true;
+	rep->exit_status = status;
+	report_emit_json(rep, rn->ln.s);
 }
 
 /*
@@ -334,37 +364,48 @@ static int run_stages(struct run *rn, struct report *rep)
 	 * main applies.
 	 */
 	int reported = rep->exit_status = s->expect_fail && status <= 1 ? 1 - status : status;
+	run_expect_said(rn, status);
 	rc = run_report(rn, rep);
 	return rc == reported ? status : rc;
 }
 
 int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 {
+	/* what a report of a run that stops early says too (run_report_stopped) */
+	struct report rep;
+	memset(&rep, 0, sizeof rep);
+	rep.name = g->name;
+	rep.file = g->file;
+	rep.root = g->root;
+	rep.load_s = s->frontend_s;
+	rep.no_launch = true;
+	rep.diag = d;
+	rep.bytes = rep.items = rep.peak_gb_per_s = NAN;
+	struct run rn;
+	memset(&rn, 0, sizeof rn);
 	/* bad --dump names before any GPU work */
 	for (size_t i = 0; i < s->out.ndumps; i++)
-		if (run_dump_buffer(g, &s->out.dumps[i]) < 0)
+		if (run_dump_buffer(g, &s->out.dumps[i]) < 0) {
+			rn.ln.s = s;
+			run_report_stopped(&rn, &rep, 2);
 			return 2;
+		}
 	struct gpu gp;
 	int rc = gpu_open(&gp, g, s->device, s->verbosity, d);
 	if (rc == 0)
 		rc = gpu_devices_open(&gp, s);
-	struct report rep;
-	memset(&rep, 0, sizeof rep);
-	struct run rn;
-	memset(&rn, 0, sizeof rn);
 	launcher_init(&rn.ln, &gp, s);
+	/* a timeout writes the report as it stands, just before the process leaves */
+	rn.ln.rep = &rep;
+	char name[256] = "";
 	if (rc == 0) {
-		char name[256] = "";
 		cu.DeviceGetName(name, sizeof name, gp.dev);
-		rep.name = g->name;
-		rep.file = g->file;
 		rep.device = s->device;
 		rep.device_name = name;
 		rep.devices = gpu_devices_report(&gp, &rep.ndevices);
 		rep.cc_major = gp.cc_major;
 		rep.cc_minor = gp.cc_minor;
 		rep.driver_version = cu.driver_version;
-		rep.root = g->root;
 		rep.peak_gb_per_s = gp.peak_gb_per_s;
 		/* throughput: in the file, or NaN */
 		rep.bytes = g->throughput.has_bytes ? g->throughput.bytes : NAN;
@@ -374,6 +415,8 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 			    gp.cc_minor);
 		rc = run_stages(&rn, &rep);
 	}
+	/* --json whatever the status: a run that stopped early writes what it knows */
+	run_report_stopped(&rn, &rep, rc);
 	run_teardown(&rn);
 	free((void *)rep.spans);
 	free((void *)rep.samples);

@@ -23,6 +23,7 @@ struct run {
 	CUevent *ev;                    /* start and end per launch */
 	size_t nev;
 	struct prof_run profile;        /* --profile (prof_run.h) */
+	bool reported;                  /* run_report or run_report_stopped wrote it */
 };
 
 /*
@@ -37,7 +38,19 @@ int run_launches(struct run *rn, struct report *rep);
  * status, rep->exit_status made worse by a regression or an output that
  * could not be written.
  */
-int run_report(const struct run *rn, struct report *rep);
+int run_report(struct run *rn, struct report *rep);
+/*
+ * A run that stopped before its report (an error, a timeout): --json is
+ * written all the same, with the report as far as it goes and status as
+ * its exit_status, unless the report was written already.
+ */
+void run_report_stopped(struct run *rn, struct report *rep, int status);
+/*
+ * Under run.expect: fail, a run whose checks all passed says so before its
+ * report, so that --json's diagnostics hold why it fails (main.c's
+ * expectation() says the same again, which the diag gives once).
+ */
+void run_expect_said(const struct run *rn, int status);
 /* The buffer --dump=NAME=FILE names, or -1 after a message. */
 long run_dump_buffer(const struct gdef *g, const struct dump_req *dr);
 /* The events and the executable graph, unless a sticky error makes CUDA unusable. */

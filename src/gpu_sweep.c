@@ -50,6 +50,7 @@ static int run_point(struct sweep_run *sr, struct run *rn, struct report *rep, s
 	const struct gdef *g = sr->sw->models[k];
 	struct report one;
 	memset(&one, 0, sizeof one);
+	one.no_launch = true;
 	use_settings(rn, &sr->ps[k]);
 	int rc = run_launches(rn, &one);
 	p->first_launch_s = one.first_launch_s;
@@ -65,6 +66,7 @@ static int run_point(struct sweep_run *sr, struct run *rn, struct report *rep, s
 	rep->checks_failed += one.checks_failed;
 	/* the first point's events stand for the sweep's (the report's events) */
 	if (k == 0) {
+		rep->no_launch = one.no_launch;
 		rep->first_launch_s = one.first_launch_s;
 		rep->spans = one.spans;
 		rep->nspans = one.nspans;
@@ -132,6 +134,7 @@ static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep
 	rep->npoints = sw->npoints;
 	/* as run_stages (gpu_run.c): the report's exit_status is the process's, run.expect applied */
 	int reported = rep->exit_status = s->expect_fail && worst <= 1 ? 1 - worst : worst;
+	run_expect_said(rn, worst);
 	rc = run_report(rn, rep);
 	return rc == reported ? worst : rc;
 }
@@ -140,9 +143,24 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct 
 {
 	struct gdef *g = sw->models[0];
 	const struct run_settings *s = &ps[0];
+	/* what a report of a run that stops early says too (run_report_stopped) */
+	struct report rep;
+	memset(&rep, 0, sizeof rep);
+	rep.name = g->name;
+	rep.file = g->file;
+	rep.root = g->root;
+	rep.load_s = s->frontend_s;
+	rep.no_launch = true;
+	rep.diag = d;
+	rep.bytes = rep.items = rep.peak_gb_per_s = NAN;
+	struct run rn;
+	memset(&rn, 0, sizeof rn);
 	for (size_t i = 0; i < s->out.ndumps; i++)
-		if (run_dump_buffer(g, &s->out.dumps[i]) < 0)
+		if (run_dump_buffer(g, &s->out.dumps[i]) < 0) {
+			rn.ln.s = s;
+			run_report_stopped(&rn, &rep, 2);
 			return 2;
+		}
 	struct sweep_run sr = {.sw = sw, .ps = ps};
 	sr.pts = xcalloc(sw->npoints, sizeof *sr.pts);
 	sr.samples = xcalloc(sw->npoints, sizeof *sr.samples);
@@ -165,22 +183,17 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct 
 	gp.models = sw->models;
 	gp.nmodels = sw->npoints;
 	gp.labels = sw->labels;
-	struct report rep;
-	memset(&rep, 0, sizeof rep);
-	struct run rn;
-	memset(&rn, 0, sizeof rn);
 	launcher_init(&rn.ln, &gp, s);
+	/* a timeout writes the report as it stands, just before the process leaves */
+	rn.ln.rep = &rep;
+	char name[256] = "";
 	if (rc == 0) {
-		char name[256] = "";
 		cu.DeviceGetName(name, sizeof name, gp.dev);
-		rep.name = g->name;
-		rep.file = g->file;
 		rep.device = s->device;
 		rep.device_name = name;
 		rep.cc_major = gp.cc_major;
 		rep.cc_minor = gp.cc_minor;
 		rep.driver_version = cu.driver_version;
-		rep.root = g->root;
 		rep.peak_gb_per_s = gp.peak_gb_per_s;
 		/* a sweep's throughput is each point's */
 		rep.bytes = rep.items = NAN;
@@ -189,6 +202,8 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct 
 			    gp.cc_major, gp.cc_minor, sw->npoints);
 		rc = sweep_stages(&sr, &rn, &rep);
 	}
+	/* --json whatever the status: a sweep that stopped early writes what it knows */
+	run_report_stopped(&rn, &rep, rc);
 	run_teardown(&rn);
 	free((void *)rep.spans);
 	for (size_t k = 0; k < sw->npoints; k++) {

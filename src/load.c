@@ -81,6 +81,10 @@ struct ld {
 	/* the last name a reference gave, which the next same one shares */
 	char *last_ref;
 	size_t last_ref_len;
+	/* a kernel's template name put back together (kernel_unknown), or NULL */
+	char *tmpl;
+	/* errors inside the nodes parsed so far, for each node's own (parse_node) */
+	size_t inner_errs;
 	/* "did you mean" answers already worked out (see suggest) */
 	struct hint {
 		const void *table;
@@ -168,6 +172,12 @@ static const char *found(const struct ev *e, char *buf, size_t len)
 /* "expected WHAT for 'NAME', found ...", then skip the value. */
 static __attribute__((cold)) void expected(struct ld *l, const char *what, const char *name)
 {
+	/*
+	 * A bad event's error was given when it was read (a broken alias, an
+	 * expression that does not evaluate): it still spoils what holds it.
+	 */
+	if (l->es.ev.bad)
+		l->es.nerrs++;
 	if (!l->es.ev.bad) {
 		char buf[96];
 		err(l, l->es.ev.pos, "expected %s for '%.60s', found %s", what, name,
@@ -454,9 +464,14 @@ struct keydef {
 struct keytab {
 	const struct keydef *keys;
 	size_t n;
+	/*
+	 * A key not in keys: true when this handles it (its value is then
+	 * skipped), false for the usual "unknown key" error.  Optional.
+	 */
+	bool (*unknown)(struct ld *l, void *obj, const char *key, struct pos kpos);
 };
 
-#define KEYTAB(a) {a, sizeof a / sizeof *a}
+#define KEYTAB(a) {a, sizeof a / sizeof *a, NULL}
 #define MAXKEYS 32
 
 /*
@@ -736,6 +751,10 @@ static void parse_keys(struct ld *l, const struct keytab *t, void *obj,
 	s->pos = it.pos;
 	while (map_key(l, &it)) {
 		int i = it.index;
+		if (i < 0 && t->unknown && t->unknown(l, obj, it.key, it.kpos)) {
+			skip_value(l);
+			continue;
+		}
 		if (i < 0) {
 			unknown_key(l, t, it.key, it.kpos, ctx);
 			s->unknown++;
@@ -832,15 +851,17 @@ typedef char *add_named_fn(struct ld *l, const char *name, struct pos kpos);
  * reported as a duplicate noun, unless a merge key brought it (the
  * mapping's own key wins), and its value skipped.
  */
-static void parse_named(struct ld *l, const struct keydef *kd, const char *what,
+static bool parse_named(struct ld *l, const struct keydef *kd, const char *what,
 			struct names *nm, const char *noun, add_named_fn *add)
 {
 	if (is_null(l)) {
 		next(l);
-		return;
+		return false;
 	}
 	if (!want_map(l, what, kd->name))
-		return;
+		return true;
+	/* errors outside the things' own values: a name may be lost */
+	size_t errors = l->es.nerrs, inside = 0;
 	struct mapiter it;
 	map_open(l, &it, NULL);
 	while (map_key(l, &it)) {
@@ -848,10 +869,14 @@ static void parse_named(struct ld *l, const struct keydef *kd, const char *what,
 			skip_value(l);
 			continue;
 		}
+		size_t before = l->es.nerrs;
 		char *name = add(l, it.key, it.kpos);
-		if (name)
+		if (name) {
 			name_add(nm, name, &it);
+			inside += l->es.nerrs - before;
+		}
 	}
+	return l->es.nerrs - errors > inside;
 }
 
 /* ---------------------------------------------------------------------
@@ -1027,18 +1052,21 @@ static char *add_module(struct ld *l, const char *name, struct pos kpos)
 	}
 	struct gdef *g = l->g;
 	struct module *m = VEC_PUSH(g->modules, g->nmodules, g->capmodules);
+	/* (a broken alias as the value was reported when it was read) */
+	size_t errors = l->es.nerrs - l->es.ev.bad;
 	size_t evals = l->es.axis_evals;
 	m->name = gdef_strdup(g, name);
 	m->pos = kpos;
 	parse_module(l, m);
+	m->bad = l->es.nerrs != errors;
 	m->dynamic = l->es.axis_evals != evals;
 	return m->name;
 }
 
 static void key_modules(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	parse_named(l, kd, "a mapping of module names to files", &l->modules, "module",
-		    add_module);
+	l->g->lost.modules |= parse_named(l, kd, "a mapping of module names to files",
+					  &l->modules, "module", add_module);
 }
 
 /* ---------------------------------------------------------------------
@@ -1200,6 +1228,9 @@ static __attribute__((cold)) void two_forms(struct ld *l, const struct keytab *t
 			    s->at[first].col, t->keys[i].name);
 }
 
+static const char init_what[] =
+	"a number, a list of numbers, {iota: ...}, {random: ...} or {file: ...}";
+
 static void key_buffer_init(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct init *in = &((struct buffer *)obj)->init;
@@ -1214,11 +1245,27 @@ static void key_buffer_init(struct ld *l, void *obj, const struct keydef *kd, st
 			err(l, s.pos, "empty 'init' (expected a number, a list, {iota: ...}, {random: ...} or {file: ...})");
 		two_forms(l, &init_tab, &s, 7, "'init'", "form");
 	} else if (is_scalar(l) && !is_null(l)) {
-		if (get_num(l, kd->name, &in->scalar))
-			in->kind = INIT_SCALAR;
+		struct num n;
+		/* in init_keys' order */
+		static const char *const forms[] = {
+			"{iota: {start: a, step: d}}, or {iota: {}} for 0, 1, 2, ...",
+			"{random: {seed: s, min: lo, max: hi}}, or {random: {}} for [0, 1]",
+			"{file: path}",
+		};
+		int form = find_key(&init_tab, l->es.ev.value);
+		if (form >= 0 && !l->es.ev.quoted) {
+			/* init: iota, the name of a form without its mapping */
+			err(l, l->es.ev.pos, "'%s' is a form of 'init' that takes a mapping: write "
+			    "init: %s", init_keys[form].name, forms[form]);
+			skip_value(l);
+		} else if (l->es.ev.quoted || parse_number(l->es.ev.value, &n) != SCALAR_SYNTAX) {
+			if (get_num(l, kd->name, &in->scalar))
+				in->kind = INIT_SCALAR;
+		} else {
+			expected(l, init_what, kd->name);
+		}
 	} else {
-		expected(l, "a number, a list of numbers, {iota: ...}, {random: ...} or {file: ...}",
-			 kd->name);
+		expected(l, init_what, kd->name);
 	}
 }
 
@@ -1251,6 +1298,8 @@ static char *add_buffer(struct ld *l, const char *name, struct pos kpos)
 	b->type = ET_U8;
 	b->memory = MEM_DEVICE;
 	b->init.kind = INIT_ZERO;
+	/* (a broken alias as the value was reported when it was read) */
+	size_t errors = l->es.nerrs - l->es.ev.bad;
 	size_t evals = l->es.axis_evals;
 	if (want_map(l, "a mapping {type, count or size, memory, init}", b->name)) {
 		char ctx[160];
@@ -1258,14 +1307,15 @@ static char *add_buffer(struct ld *l, const char *name, struct pos kpos)
 		snprintf(ctx, sizeof ctx, "in buffer '%.60s'", b->name);
 		parse_keys(l, &buffer_tab, b, ctx, &s);
 	}
+	b->bad = l->es.nerrs != errors;
 	b->dynamic = l->es.axis_evals != evals;
 	return b->name;
 }
 
 static void key_buffers(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	parse_named(l, kd, "a mapping of buffer names to buffers", &l->buffers, "buffer",
-		    add_buffer);
+	l->g->lost.buffers |= parse_named(l, kd, "a mapping of buffer names to buffers",
+					  &l->buffers, "buffer", add_buffer);
 }
 
 /* ---------------------------------------------------------------------
@@ -1279,14 +1329,18 @@ static void key_events(struct ld *l, void *obj, const struct keydef *kd, struct 
 		next(l);
 		return;
 	}
-	if (!want_seq(l, "a list of event names", kd->name))
+	if (!want_seq(l, "a list of event names", kd->name)) {
+		g->lost.events = true;
 		return;
+	}
 	next(l);
 	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
 		char *name = NULL;
 		struct pos pos;
-		if (!get_text(l, "an event name", kd->name, &name, &pos))
+		if (!get_text(l, "an event name", kd->name, &name, &pos)) {
+			g->lost.events = true;
 			continue;
+		}
 		struct event *e = VEC_PUSH(g->events, g->nevents, g->capevents);
 		e->name = name;
 		e->pos = pos;
@@ -1326,8 +1380,9 @@ static char *add_condition(struct ld *l, const char *name, struct pos kpos)
 
 static void key_conditions(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	parse_named(l, kd, "a mapping of condition names to {default: N}", &l->conditions,
-		    "condition", add_condition);
+	l->g->lost.conditions |= parse_named(l, kd, "a mapping of condition names to "
+					     "{default: N}", &l->conditions, "condition",
+					     add_condition);
 }
 
 /* ---------------------------------------------------------------------
@@ -1343,12 +1398,14 @@ static void parse_node_list(struct ld *l, struct graph *gr, const char *name)
 {
 	next(l);
 	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
-		if (l->es.ev.type != EV_MAP)
+		if (l->es.ev.type != EV_MAP) {
+			l->g->lost.nodes = true;
 			expected(l, "a node (a mapping with a kind such as 'kernel: {...}')", name);
-		else if (ev_next_is(&l->es, "for"))
+		} else if (ev_next_is(&l->es, "for")) {
 			parse_generator(l, gr);
-		else
+		} else {
 			parse_node(l, gr);
+		}
 	}
 	next(l);
 }
@@ -1534,12 +1591,15 @@ static void parse_edge_map(struct ld *l, struct graph *gr)
 	struct edge_entry e = {.from.idx = -1, .to.idx = -1};
 	struct pos pos = l->es.ev.pos;
 	struct seen s;
+	size_t errors = l->es.nerrs;
 	parse_keys(l, &edge_entry_tab, &e, "in an edge", &s);
 	require(l, &edge_entry_tab, &s, 3, "in an edge");
 	if (e.from.name == NULL || e.to.name == NULL)
 		return;
 	add_edge(gr, &e.from, &e.to, pos);
-	add_typed(gr, &e, NULL, gr->nedges - 1, pos);
+	/* with an error inside, its port and type are not what was meant: a plain edge */
+	if (l->es.nerrs == errors)
+		add_typed(gr, &e, NULL, gr->nedges - 1, pos);
 }
 
 static void parse_edges(struct ld *l, struct graph *gr, const char *name)
@@ -1591,6 +1651,19 @@ static const struct keytab graph_tab = KEYTAB(graph_keys);
 static void parse_graph(struct ld *l, struct graph *gr, const char *name)
 {
 	gr->pos = l->es.ev.pos;
+	unsigned depth = 0;
+	for (const struct graph *p = gr->parent; p; p = p->parent)
+		depth++;
+	if (depth > LOAD_MAX_GRAPH_DEPTH) {
+		/* said at the first graph too deep, not again for each inside it */
+		if (depth == LOAD_MAX_GRAPH_DEPTH + 1)
+			err(l, gr->pos, "graph nested %u deep: child graphs and conditional bodies "
+			    "nest at most %d deep (the root graph's nodes hold graphs of depth 1)",
+			    depth, LOAD_MAX_GRAPH_DEPTH);
+		l->g->lost.nodes = true;
+		skip_value(l);
+		return;
+	}
 	if (l->es.ev.type == EV_SEQ) {
 		parse_node_list(l, gr, name);
 	} else if (l->es.ev.type == EV_MAP) {
@@ -1599,6 +1672,7 @@ static void parse_graph(struct ld *l, struct graph *gr, const char *name)
 		snprintf(ctx, sizeof ctx, "in graph '%.60s'", name);
 		parse_keys(l, &graph_tab, gr, ctx, &s);
 	} else {
+		l->g->lost.nodes = true;
 		expected(l, "a graph (a list of nodes, or a mapping {nodes, edges, chain})", name);
 	}
 }
@@ -2071,7 +2145,39 @@ static const struct keydef kernel_keys[] = {
 	{"non_portable_cluster", key_kernel_flag, KATTR_NON_PORTABLE_CLUSTER},
 	{"carveout", key_kernel_carveout, KATTR_CARVEOUT},
 };
-static const struct keytab kernel_tab = KEYTAB(kernel_keys);
+/* More '<' than '>': a C++ template name that a comma cut short. */
+static int angle_depth(const char *s)
+{
+	int depth = 0;
+	for (; *s; s++)
+		depth += (*s == '<') - (*s == '>');
+	return depth;
+}
+
+/*
+ * {function: k.dot<float, 256>} in flow style: YAML ends the value at the
+ * comma and reads "256>" as a key of its own.  Such keys are gathered back
+ * into the name (l->tmpl) while its brackets are open, and parse_kernel
+ * says to quote it.
+ */
+static bool kernel_unknown(struct ld *l, void *obj, const char *key, struct pos kpos)
+{
+	const struct kernel_node *k = &((struct node *)obj)->u.kernel;
+	if (l->tmpl == NULL) {
+		if (k->function == NULL || angle_depth(k->function) <= 0)
+			return false;
+		l->tmpl = xstrdup(k->function);
+	} else if (angle_depth(l->tmpl) <= 0) {
+		return false;
+	}
+	char *more = xasprintf("%s, %s", l->tmpl, key);
+	free(l->tmpl);
+	l->tmpl = more;
+	return true;
+}
+
+static const struct keytab kernel_tab = {kernel_keys, sizeof kernel_keys / sizeof *kernel_keys,
+					 kernel_unknown};
 
 static void parse_kernel(struct ld *l, struct node *n)
 {
@@ -2080,6 +2186,13 @@ static void parse_kernel(struct ld *l, struct node *n)
 		return;
 	parse_keys(l, &kernel_tab, n, "in 'kernel'", &s);
 	require(l, &kernel_tab, &s, 1, "in 'kernel'");
+	if (l->tmpl) {
+		err(l, n->u.kernel.function_pos, "the kernel name '%.100s' was cut at a comma: in a "
+		    "flow mapping ({...}) YAML ends a value there; quote the name: "
+		    "function: \"%.100s\"", l->tmpl, l->tmpl);
+		free(l->tmpl);
+		l->tmpl = NULL;
+	}
 }
 
 /* --- memset and copy --- */
@@ -2189,7 +2302,7 @@ static void parse_copy(struct ld *l, struct node *n)
 
 /* --- the small kinds --- */
 
-static const struct keytab no_keys = {NULL, 0};
+static const struct keytab no_keys = {NULL, 0, NULL};
 
 static void parse_empty(struct ld *l, struct node *n)
 {
@@ -2248,29 +2361,102 @@ static void key_host_sleep(struct ld *l, void *obj, const struct keydef *kd, str
 	get_duration(l, kd->name, &h->sleep_ns, NULL);
 }
 
+static void key_dump_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_ref(l, "a buffer name", kd->name, &((struct host_node *)obj)->buffer);
+}
+
+static void key_dump_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct host_node *h = obj;
+	get_u64(l, kd->name, 0, UINT64_MAX, &h->offset, &h->offset_pos);
+}
+
+static void key_dump_count(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct host_node *h = obj;
+	h->has_count = get_u64(l, kd->name, 1, UINT64_MAX, &h->count, &h->count_pos);
+}
+
+static void key_dump_every(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_bool(l, kd->name, &((struct host_node *)obj)->every);
+}
+
+static const struct keydef dump_keys[] = {
+	{"buffer", key_dump_buffer, 0},
+	{"offset", key_dump_offset, 0},
+	{"count", key_dump_count, 0},
+	{"every", key_dump_every, 0},
+};
+static const struct keytab dump_tab = KEYTAB(dump_keys);
+
+/* dump: a buffer name, or {buffer, offset, count, every}. */
 static void key_host_dump(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct host_node *h = obj;
 	h->action = HOST_DUMP;
-	get_ref(l, "a buffer name", kd->name, &h->buffer);
+	if (l->es.ev.type == EV_MAP) {
+		struct seen s;
+		parse_keys(l, &dump_tab, h, "in 'dump'", &s);
+		require(l, &dump_tab, &s, 1, "in 'dump'");
+		return;
+	}
+	get_ref(l, "a buffer name or {buffer, offset, count, every}", kd->name, &h->buffer);
+}
+
+/* set: the keys of a memset, done by the host. */
+static void key_host_set(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct host_node *h = obj;
+	struct seen s;
+	h->action = HOST_SET;
+	h->set = arena_alloc(&l->g->arena, sizeof *h->set);
+	memset(h->set, 0, sizeof *h->set);
+	h->set->buffer.idx = -1;
+	if (!want_map(l, "a mapping {buffer, value, offset, count}", kd->name))
+		return;
+	parse_keys(l, &memset_tab, h->set, "in 'set'", &s);
+	require(l, &memset_tab, &s, 3, "in 'set'");
+}
+
+/* copy: the keys of a copy node, done by the host. */
+static void key_host_copy(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct host_node *h = obj;
+	struct seen s;
+	h->action = HOST_COPY;
+	h->copy = arena_alloc(&l->g->arena, sizeof *h->copy);
+	memset(h->copy, 0, sizeof *h->copy);
+	h->copy->from.buffer.idx = h->copy->to.buffer.idx = -1;
+	if (!want_map(l, "a mapping {from, to, count}", kd->name))
+		return;
+	parse_keys(l, &copy_tab, h->copy, "in 'copy'", &s);
+	require(l, &copy_tab, &s, 3, "in 'copy'");
 }
 
 static const struct keydef host_keys[] = {
 	{"print", key_host_print, 0},
 	{"sleep", key_host_sleep, 0},
 	{"dump", key_host_dump, 0},
+	{"set", key_host_set, 0},
+	{"copy", key_host_copy, 0},
 };
 static const struct keytab host_tab = KEYTAB(host_keys);
+static const char host_actions[] = "{print: text}, {sleep: duration}, {dump: buffer}, "
+	"{set: {buffer, value}} or {copy: {from, to}}";
 
 static void parse_host(struct ld *l, struct node *n)
 {
 	struct seen s;
-	if (!want_map(l, "a mapping {print: text}, {sleep: duration} or {dump: buffer}", "host"))
+	char what[160];
+	snprintf(what, sizeof what, "a mapping %s", host_actions);
+	if (!want_map(l, what, "host"))
 		return;
 	parse_keys(l, &host_tab, &n->u.host, "in 'host'", &s);
 	if (s.mask == 0 && s.unknown == 0)
-		err(l, s.pos, "'host' needs an action: {print: text}, {sleep: duration} or {dump: buffer}");
-	two_forms(l, &host_tab, &s, 7, "'host'", "action");
+		err(l, s.pos, "'host' needs an action: %s", host_actions);
+	two_forms(l, &host_tab, &s, 31, "'host'", "action");
 }
 
 /* --- conditional nodes --- */
@@ -2621,6 +2807,7 @@ static void key_node_id(struct ld *l, void *obj, const struct keydef *kd, struct
 			l->renumber = true;
 	} else {
 		n->id = NULL;
+		l->g->lost.nodes = true;
 	}
 }
 
@@ -2658,12 +2845,15 @@ static bool after_entry(struct ld *l, struct node *n, const char *what, const ch
 	struct edge_entry e = {.from.idx = -1, .to.idx = -1};
 	struct pos pos = l->es.ev.pos;
 	struct seen s;
+	size_t errors = l->es.nerrs;
 	parse_keys(l, &after_entry_tab, &e, "in an after entry", &s);
 	require(l, &after_entry_tab, &s, 1, "in an after entry");
 	if (e.from.name == NULL)
 		return false;
 	*r = e.from;
-	add_typed(n->graph, &e, n, i, pos);
+	/* with an error inside, its port and type are not what was meant: a plain after */
+	if (l->es.nerrs == errors)
+		add_typed(n->graph, &e, n, i, pos);
 	return true;
 }
 
@@ -2762,23 +2952,42 @@ static void parse_node(struct ld *l, struct graph *gr)
 {
 	struct node *n = graph_add_node(gr, NK_COUNT);
 	struct seen s;
+	size_t errors = l->es.nerrs, inner = l->inner_errs;
+	bool replayed = l->es.nframes > 0;
+	struct pos alias = l->es.alias_pos;
 	size_t evals = l->es.axis_evals;
 	n->pos = l->es.ev.pos;
 	if (l->nested)
 		*ARENA_PUSH(&l->scratch, l->nodes, l->nnodes, l->capnodes) = n;
 	parse_keys(l, &node_tab, n, "in a node", &s);
 	n->dynamic = l->es.axis_evals != evals;
-	if (n->kind != NK_COUNT) {
-		if (n->id == NULL)
-			node_auto_id(l, n);
-		return;
-	}
-	if (s.unknown == 0) {
+	if (n->kind == NK_COUNT && s.unknown == 0) {
 		char kinds[256];
 		list_names(node_kind_names, NK_COUNT, kinds, sizeof kinds);
 		err(l, n->pos, "a node needs a kind: one of %s", kinds);
 	}
-	drop_node(l, gr, n);
+	/* Its own errors, not those of the nodes in its graphs, make it bad. */
+	size_t all = l->es.nerrs - errors;
+	n->bad = all > l->inner_errs - inner;
+	l->inner_errs = inner + all;
+	if (n->kind == NK_COUNT && n->id_given) {
+		/* kindless, but named: others' after and edges still find it */
+		node_set_kind(n, NK_EMPTY);
+		n->kind_pos = n->pos;
+		n->bad = true;
+	}
+	if (n->kind == NK_COUNT) {
+		drop_node(l, gr, n);
+		return;
+	}
+	if (n->id == NULL)
+		node_auto_id(l, n);
+	/* only ids written in the graph can clash: automatic ones are new each time */
+	if (replayed && n->id_given) {
+		struct gdef *g = l->g;
+		*VEC_PUSH(g->replayed, g->nreplayed, g->capreplayed) =
+			(struct replayed_node){n, alias};
+	}
 }
 
 /* ---------------------------------------------------------------------
@@ -2906,21 +3115,52 @@ static void key_check_buffer(struct ld *l, void *obj, const struct keydef *kd, s
 	get_ref(l, "a buffer name", kd->name, &((struct check *)obj)->buffer);
 }
 
+static void key_check_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	get_u64(l, kd->name, 0, UINT64_MAX, &c->offset, &c->offset_pos);
+}
+
+static void key_check_count(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	c->has_count = get_u64(l, kd->name, 1, UINT64_MAX, &c->count, &c->count_pos);
+}
+
 static void key_expect_file(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct check *c = obj;
+	c->expect = EXPECT_FILE;
 	if (get_text(l, "a file name", kd->name, &c->file, NULL))
 		c->path = gdef_resolve_path(l->g, c->file);
 }
 
+static void key_expect_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	c->expect = EXPECT_BUFFER;
+	get_ref(l, "a buffer name", kd->name, &c->ref);
+}
+
+static void key_expect_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	get_u64(l, kd->name, 0, UINT64_MAX, &c->ref_offset, &c->ref_offset_pos);
+}
+
 static const struct keydef expect_keys[] = {
 	{"file", key_expect_file, 0},
+	{"buffer", key_expect_buffer, 0},
+	{"offset", key_expect_offset, 0},
 };
 static const struct keytab expect_tab = KEYTAB(expect_keys);
+static const char expect_what[] = "a number, a list of numbers, {file: ...} or {buffer: ...}";
 
 static void key_check_expect(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct check *c = obj;
+	c->kind = CHECK_EXPECT;
+	c->kind_pos = kpos;
 	c->expect_pos = l->es.ev.pos;
 	if (l->es.ev.type == EV_SEQ) {
 		c->expect = EXPECT_LIST;
@@ -2929,12 +3169,16 @@ static void key_check_expect(struct ld *l, void *obj, const struct keydef *kd, s
 		struct seen s;
 		c->expect = EXPECT_FILE;
 		parse_keys(l, &expect_tab, c, "in 'expect'", &s);
-		require(l, &expect_tab, &s, 1, "in 'expect'");
+		if (s.mask == 0 && s.unknown == 0)
+			err(l, s.pos, "empty 'expect' (expected %s)", expect_what);
+		two_forms(l, &expect_tab, &s, 3, "'expect'", "form");
+		if ((s.mask & 4) && !(s.mask & 2))
+			err(l, s.at[2], "'offset' goes with 'buffer' in 'expect' ({buffer: x, offset: n})");
 	} else if (is_scalar(l) && !is_null(l)) {
 		c->expect = EXPECT_SCALAR;
 		get_num(l, kd->name, &c->scalar);
 	} else {
-		expected(l, "a number, a list of numbers or {file: ...}", kd->name);
+		expected(l, expect_what, kd->name);
 	}
 }
 
@@ -2950,13 +3194,163 @@ static void key_check_atol(struct ld *l, void *obj, const struct keydef *kd, str
 	get_nonneg(l, kd->name, &c->atol, &c->atol_pos);
 }
 
+static void key_bound_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	get_ref(l, "a buffer name", kd->name, &((struct bound *)obj)->ref);
+}
+
+static void key_bound_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct bound *b = obj;
+	get_u64(l, kd->name, 0, UINT64_MAX, &b->offset, &b->offset_pos);
+}
+
+static const struct keydef bound_keys[] = {
+	{"buffer", key_bound_buffer, 0},
+	{"offset", key_bound_offset, 0},
+};
+static const struct keytab bound_tab = KEYTAB(bound_keys);
+
+/*
+ * One bound of a reduction ({eq: v}, {le: v}, {near: v, ...}): a number,
+ * or an element of another buffer, by name (element 0) or as {buffer: x,
+ * offset: n}.
+ */
+static void key_cmp_op(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	struct bound *b = &c->cmp.bound[kd->arg];
+	struct num n;
+	b->ref.idx = -1;
+	if (l->es.ev.type == EV_MAP) {
+		char ctx[64];
+		struct seen s;
+		snprintf(ctx, sizeof ctx, "in '%s'", kd->name);
+		b->ref.pos = l->es.ev.pos;
+		parse_keys(l, &bound_tab, b, ctx, &s);
+		require(l, &bound_tab, &s, 1, ctx);
+	} else if (is_scalar(l) && !is_null(l) && (l->es.ev.quoted ||
+		   parse_number(l->es.ev.value, &n) == SCALAR_SYNTAX)) {
+		/* not a number: a buffer's name (quotes keep a number-like name a name) */
+		get_ref(l, "a number or a buffer name", kd->name, &b->ref);
+	} else if (!get_num(l, kd->name, &b->value)) {
+		return;
+	}
+	c->cmp.ops |= 1u << kd->arg;
+}
+
+static void key_cmp_rtol(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	get_nonneg(l, kd->name, &c->cmp.rtol, &c->cmp.rtol_pos);
+}
+
+static void key_cmp_atol(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	get_nonneg(l, kd->name, &c->cmp.atol, &c->cmp.atol_pos);
+}
+
+static void key_cmp_from(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	get_num(l, kd->name, &c->differ_from);
+}
+
+/* The order of enum bound_op first: key i is op i. */
+static const struct keydef cmp_keys[] = {
+	{"eq", key_cmp_op, BOUND_EQ},
+	{"lt", key_cmp_op, BOUND_LT},
+	{"le", key_cmp_op, BOUND_LE},
+	{"gt", key_cmp_op, BOUND_GT},
+	{"ge", key_cmp_op, BOUND_GE},
+	{"near", key_cmp_op, BOUND_NEAR},
+	{"rtol", key_cmp_rtol, 0},
+	{"atol", key_cmp_atol, 0},
+	{"from", key_cmp_from, 0},
+};
+static const struct keytab cmp_tab = KEYTAB(cmp_keys);
+#define CMP_OPS ((1u << BOUND_COUNT) - 1)
+#define CMP_TOL_BITS (3u << BOUND_COUNT)
+#define CMP_FROM_BIT (1u << (BOUND_COUNT + 2))
+static const char cmp_what[] =
+	"{eq: v}, {lt: v}, {le: v}, {gt: v}, {ge: v} or {near: v, rtol: r, atol: a}";
+
+/* sum, min, max, norm2, nonzero, differ: a number (== it) or a mapping of bounds. */
+static void key_check_reduce(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	bool differ = kd->arg == RED_DIFFER;
+	c->kind = CHECK_REDUCE;
+	c->reduce = (enum reduce_kind)kd->arg;
+	c->kind_pos = kpos;
+	c->cmp.pos = l->es.ev.pos;
+	if (l->es.ev.type != EV_MAP) {
+		if (differ) {
+			expected(l, "a mapping {from: value, eq: count, ...}", kd->name);
+			return;
+		}
+		/* a bare number: the figure equals it */
+		if (is_scalar(l) && !is_null(l)) {
+			c->cmp.bound[BOUND_EQ].ref.idx = -1;
+			if (get_num(l, kd->name, &c->cmp.bound[BOUND_EQ].value))
+				c->cmp.ops = 1u << BOUND_EQ;
+			return;
+		}
+		char what[200];
+		snprintf(what, sizeof what, "a number or bounds %s", cmp_what);
+		expected(l, what, kd->name);
+		return;
+	}
+	char ctx[64];
+	struct seen s;
+	snprintf(ctx, sizeof ctx, "in '%s'", kd->name);
+	parse_keys(l, &cmp_tab, c, ctx, &s);
+	if (s.unknown)
+		return;
+	if (!(s.mask & CMP_OPS))
+		err(l, s.pos, "'%s' needs a bound: %s", kd->name, cmp_what);
+	for (int i = BOUND_COUNT; i < BOUND_COUNT + 2; i++)
+		if ((s.mask & (1u << i)) && !(s.mask & (1u << BOUND_NEAR)))
+			err(l, s.at[i], "'%s' goes with 'near' in '%s' ({near: v, %s: t})",
+			    cmp_keys[i].name, kd->name, cmp_keys[i].name);
+	if ((s.mask & CMP_FROM_BIT) && !differ)
+		err(l, s.at[BOUND_COUNT + 2], "'from' goes with 'differ' ({differ: {from: v, eq: 0}})");
+	else if (differ && !(s.mask & CMP_FROM_BIT))
+		err(l, s.pos, "missing key 'from' in 'differ' (the value the elements are "
+		    "compared with)");
+}
+
+static void key_check_finite(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	bool yes;
+	c->kind = CHECK_FINITE;
+	c->kind_pos = kpos;
+	struct pos at = l->es.ev.pos;
+	if (get_bool(l, kd->name, &yes) && !yes)
+		err(l, at, "'finite: false' asks nothing: write 'finite: true' (no NaN or "
+		    "infinity in the slice), or leave it out");
+}
+
 static const struct keydef check_keys[] = {
 	{"buffer", key_check_buffer, 0},
+	{"offset", key_check_offset, 0},
+	{"count", key_check_count, 0},
 	{"expect", key_check_expect, 0},
 	{"rtol", key_check_rtol, 0},
 	{"atol", key_check_atol, 0},
+	{"sum", key_check_reduce, RED_SUM},
+	{"min", key_check_reduce, RED_MIN},
+	{"max", key_check_reduce, RED_MAX},
+	{"norm2", key_check_reduce, RED_NORM2},
+	{"nonzero", key_check_reduce, RED_NONZERO},
+	{"differ", key_check_reduce, RED_DIFFER},
+	{"finite", key_check_finite, 0},
 };
 static const struct keytab check_tab = KEYTAB(check_keys);
+/* expect, sum, ..., finite: what a check tests, one of them */
+#define CHECK_TESTS (0x1fc0u | 0x8u)
 
 static void key_checks(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
@@ -2969,15 +3363,22 @@ static void key_checks(struct ld *l, void *obj, const struct keydef *kd, struct 
 		return;
 	next(l);
 	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
-		if (!want_map(l, "a check {buffer, expect, rtol, atol}", kd->name))
+		if (!want_map(l, "a check {buffer, expect or sum, min, max, ...}", kd->name))
 			continue;
 		struct check *c = VEC_PUSH(g->checks, g->nchecks, g->capchecks);
 		struct seen s;
+		size_t errors = l->es.nerrs;
 		size_t evals = l->es.axis_evals;
 		c->pos = l->es.ev.pos;
 		c->buffer.idx = -1;
+		c->ref.idx = -1;
 		parse_keys(l, &check_tab, c, "in a check", &s);
-		require(l, &check_tab, &s, 3, "in a check");
+		require(l, &check_tab, &s, 1, "in a check");
+		if (s.unknown == 0 && !(s.mask & CHECK_TESTS))
+			err(l, s.pos, "a check needs a test: expect, sum, min, max, norm2, nonzero, "
+			    "differ or finite");
+		two_forms(l, &check_tab, &s, CHECK_TESTS, "a check", "test");
+		c->bad = l->es.nerrs != errors;
 		c->dynamic = l->es.axis_evals != evals;
 	}
 	next(l);
@@ -3250,6 +3651,8 @@ static void assign_ids(struct ld *l)
 /* What a model's reading leaves behind in the loader, but the event source. */
 static void ld_model_free(struct ld *l)
 {
+	free(l->tmpl);
+	l->tmpl = NULL;
 	arena_free(&l->scratch);
 	names_free(&l->modules);
 	names_free(&l->buffers);
@@ -3290,10 +3693,12 @@ static struct gdef *load_model(struct ld *l, const char *name)
 	struct module *builtin = VEC_PUSH(l->g->modules, l->g->nmodules, l->g->capmodules);
 	builtin->name = gdef_strdup(l->g, "builtin");
 	builtin->builtin = true;
+	size_t errors = l->es.nerrs;
 	bool ok = parse_stream(l);
 	if (ok)
 		assign_ids(l);
 	struct gdef *g = l->g;
+	g->load_errors = l->es.nerrs - errors;
 	ld_model_free(l);
 	if (!ok) {
 		gdef_free(g);

@@ -78,6 +78,7 @@ void ev_verror(struct evsrc *es, bool fatal, struct pos pos, const char *fmt, va
 {
 	if (es->fatal)
 		return;
+	es->nerrs++;
 	diag_vmsg(es->d, DIAG_ERROR, pos, fmt, ap);
 	if (fatal)
 		es->fatal = true;
@@ -233,6 +234,13 @@ static __attribute__((cold)) void yaml_failed(struct evsrc *es)
 			      p->problem_offset);
 		break;
 	default: {
+		/* A tab where YAML wants indentation: say so, in YAML's words and ours. */
+		if (p->problem && strcmp(p->problem, "found character that cannot start any token") == 0 &&
+		    input_byte(es, p->problem_mark.index) == '\t') {
+			fatal(es, mkpos(p->problem_mark), "invalid YAML: a tab, where YAML wants "
+			      "spaces: YAML indents with spaces only; replace the tab with spaces");
+			break;
+		}
 		char hint[160];
 		bool flow = p->context && strstr(p->context, "flow") != NULL;
 		expr_hint(es, p->problem_mark.index, flow, hint, sizeof hint);
@@ -515,12 +523,15 @@ void ev_advance(struct evsrc *es, bool expand)
 		if (es->nframes == 0 &&
 		    !charge(es, es->anchors[t].expanded, es->ev.pos, es->ev.value))
 			continue;
+		if (es->nframes == 0)
+			es->alias_pos = es->ev.pos;
 		push_frame(es, es->anchors[t].start, es->anchors[t].end);
 	}
 	if (es->ev.type == EV_SEQ || es->ev.type == EV_MAP) {
 		if (++es->depth > es->lim->max_depth) {
-			fatal(es, es->ev.pos, "lists and mappings nested more than %u deep",
-			      es->lim->max_depth);
+			fatal(es, es->ev.pos, "lists and mappings nested more than %u deep (a limit "
+			      "of any file; graphs themselves nest at most %d deep)",
+			      es->lim->max_depth, LOAD_MAX_GRAPH_DEPTH);
 			es->ev = (struct ev){.type = EV_NONE, .target = -1};
 		}
 	} else if (es->ev.type == EV_SEQ_END || es->ev.type == EV_MAP_END) {
@@ -568,6 +579,8 @@ bool ev_replay_keys(struct evsrc *es, long anchor, struct pos pos)
 	const struct anchor *a = &es->anchors[anchor];
 	if (es->nframes == 0 && !charge(es, a->expanded, pos, a->name))
 		return false;
+	if (es->nframes == 0)
+		es->alias_pos = pos;
 	/* Its keys and its end, which closes the current mapping again. */
 	push_frame(es, a->start + 1, a->end);
 	es->depth++;

@@ -99,6 +99,12 @@ struct sweep;
 struct evsrc {
 	struct ev ev;           /* the current event */
 	bool fatal;             /* a fatal error: no more events, no more errors */
+	/*
+	 * Errors reported, repeats included (an alias replaying an error that
+	 * the diag gives once): the loader compares it before and after a
+	 * part of the file to know that the part is broken.
+	 */
+	size_t nerrs;
 	unsigned depth;         /* collections open, as delivered */
 	struct diag *d;
 	const char *file;       /* as messages name it */
@@ -127,7 +133,8 @@ struct evsrc {
 	size_t *open;           /* anchors being recorded, innermost last */
 	size_t nopen, capopen;
 	struct frame *frames;
-	size_t nframes, capframes;
+	size_t nframes, capframes;  /* replays under way: nframes > 0 inside an alias */
+	struct pos alias_pos;       /* the alias written in the file that started them */
 	size_t alias_events;    /* charged against lim->max_alias_events */
 	/* TEMPLATES */
 	bool restart;           /* a plain load stopped: the file is a template */

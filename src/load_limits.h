@@ -8,6 +8,14 @@
 
 #include <stddef.h>
 
+/*
+ * How deep graphs nest, in the format's own terms: a child graph or
+ * conditional body in a node of the root graph is at depth 1.  Any file
+ * within it stays within max_depth's 64 levels of YAML, whatever form each
+ * graph takes (a switch's case in the mapping form costs 5 levels).
+ */
+#define LOAD_MAX_GRAPH_DEPTH 10
+
 struct load_limits {
 	unsigned max_depth;             /* nesting of YAML collections */
 	size_t max_alias_events;        /* events replayed through aliases, in all */

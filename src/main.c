@@ -21,6 +21,7 @@
 #include "model.h"
 #include "monotime.h"
 #include "outputs.h"
+#include "report.h"
 #include "report_plot.h"
 #include "suite.h"
 #include "sweep.h"
@@ -102,6 +103,25 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 }
 
 /*
+ * --json when the back end wrote none (it writes one whatever its own
+ * status: report_emit.h): an invalid, validated, skipped or described
+ * file's, or one refused before a run.  The report as far as it goes, the
+ * status the process ends with and every message printed; the status, or
+ * 2 when the report cannot be written.
+ */
+static int write_json(const struct options *o, struct report *rep, int status, struct diag *d)
+{
+	if (!o->json)
+		return status;
+	diag_finish(d);
+	rep->exit_status = status;
+	rep->diag = d;
+	/* a suite worker's capture, else --json's own (NULL: stdout) */
+	const char *path = o->json_capture ? o->json_capture : o->json_file;
+	return report_write_json(path, rep) == 0 ? status : 2;
+}
+
+/*
  * Outputs of one run that a sweep of several points would write once per
  * point over the same file: refused, naming --set, which picks a point.
  * (--describe and --dot draw the first point: the graph a sweep builds.)
@@ -136,6 +156,9 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 {
 	struct diag d;
 	diag_init(&d, o->file, stderr);
+	/* --json holds every message printed */
+	if (o->json)
+		diag_log(&d);
 	double t0 = monotime();
 	/*
 	 * Kernels are checked against their modules: for any device in a run
@@ -148,11 +171,17 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		.use_cache = !o->no_cache,
 		.verbose = o->verbosity >= VERB_VERBOSE,
 	};
+	/*
+	 * One round: the loader's errors and the validator's, sorted by
+	 * position.  The validator looks at everything the loader's errors
+	 * left meaningful (see the model's bad and lost).
+	 */
+	diag_hold(&d);
 	/* a template is one model per point (sweep.h); any other file one */
 	struct sweep *sw = o->file_fd >= 0 ?
 		sweep_load_fd(o->file, o->file_fd, o->axis_args, o->naxis_args, &d) :
 		sweep_load(o->file, o->axis_args, o->naxis_args, &d);
-	bool valid = sw != NULL && d.nerrors == 0 && sweep_validate(sw, &d, &ms);
+	bool valid = sw != NULL && sweep_validate(sw, &d, &ms) && d.nerrors == 0;
 	/* a sweep's points are updated in one context (validate_devices.h) */
 	for (size_t k = 0; valid && sw->naxes > 0 && k < sw->npoints; k++)
 		valid = validate_one_device(sw->models[k], &d);
@@ -175,27 +204,37 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	 * a file this one reads, at any of its points.
 	 */
 	uint32_t clashed = 0;
-	if (valid && fo == NULL && (outputs_prepare(o->outputs, o->noutputs) != 0 ||
-				    (o->compare_doc &&
-				     !outputs_vs_input(o, "--compare base", o->compare))))
-		valid = false;
-	if (valid && !outputs_vs_sweep(o, sw, &d, &clashed)) {
-		valid = false;
+	bool outputs_ok = fo != NULL || (outputs_prepare(o->outputs, o->noutputs) == 0 &&
+					 (o->compare_doc == NULL ||
+					  outputs_vs_input(o, "--compare base", o->compare)));
+	/* an invalid file's report is written too (--json): never over what it reads */
+	if (outputs_ok && sw == NULL && strcmp(o->file, "-") != 0)
+		outputs_ok = outputs_vs_file(o, o->file);
+	if (outputs_ok && sw && !outputs_vs_sweep(o, sw, &d, &clashed)) {
+		outputs_ok = false;
 		if (fo)
 			fo->clashed = clashed;
 	}
+	if (!outputs_ok)
+		valid = false;
 	diag_finish(&d);
 	struct gdef *g = sw ? sw->models[0] : NULL;
 	/* a file with axes is a sweep, even of one point (--set): its report has points */
 	bool sweep = valid && sw->naxes > 0;
 	int status = 0;
-	if (valid && !one_point_outputs(sw, o)) {
-		sweep_free(sw);
-		return 2;
-	}
+	bool ran = false;
+	if (valid && !one_point_outputs(sw, o))
+		valid = false;
 	/* --describe alone draws the file; with --profile it colours a run's figures */
 	bool describe_only = o->describe && !(o->profile && !o->validate);
 	bool skip = valid && g->run.skip && !describe_only;
+	if (valid && o->validate && o->verbosity >= VERB_VERBOSE) {
+		/* -v --validate says what it checked, not nothing */
+		char what[512];
+		gdef_summary(g, what, sizeof what);
+		fprintf(stderr, "cugraphrun: %s is valid: %s; not run (--validate)\n", o->file,
+			what);
+	}
 	if (!valid) {
 		status = 2;
 	} else if (skip && fo) {
@@ -216,10 +255,25 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		if (fo && gpu_too_few(g, &s, fo->note, sizeof fo->note)) {
 			fo->skipped = true;
 		} else {
+			/* the back end writes --json itself, whatever its status (report_emit.h) */
 			status = sweep ? run_sweep(sw, o, s.frontend_s, &d) : gpu_run(g, &s, &d);
+			ran = true;
 			status = expectation(g, o, status, &d, fo);
 		}
 	}
+	if (!ran && outputs_ok) {
+		/* no run: the report says what there is */
+		struct report rep;
+		memset(&rep, 0, sizeof rep);
+		rep.file = o->file;
+		rep.name = g ? g->name : NULL;
+		rep.root = valid ? g->root : NULL;
+		rep.load_s = monotime() - t0;
+		rep.no_launch = true;
+		status = write_json(o, &rep, status, &d);
+	}
+	diag_finish(&d);
+	diag_free(&d);
 	sweep_free(sw);
 	return status;
 }

@@ -31,6 +31,20 @@ const char *const node_kind_names[NK_COUNT] = {
 	[NK_MEMOP] = "memop",
 };
 
+const char *const reduce_names[RED_COUNT] = {
+	[RED_SUM] = "sum", [RED_MIN] = "min", [RED_MAX] = "max", [RED_NORM2] = "norm2",
+	[RED_NONZERO] = "nonzero", [RED_DIFFER] = "differ",
+};
+
+const char *const bound_names[BOUND_COUNT] = {
+	[BOUND_EQ] = "eq", [BOUND_LT] = "lt", [BOUND_LE] = "le", [BOUND_GT] = "gt", [BOUND_GE] = "ge",
+	[BOUND_NEAR] = "near",
+};
+
+const char *const bound_symbols[BOUND_COUNT] = {
+	[BOUND_EQ] = "==", [BOUND_LT] = "<", [BOUND_LE] = "<=", [BOUND_GT] = ">", [BOUND_GE] = ">=",
+	[BOUND_NEAR] = "near",
+};
 const char *const edge_port_names[PORT_COUNT] = {"default", "programmatic", "launch_order"};
 const char *const edge_type_names[ETYPE_COUNT] = {"default", "programmatic"};
 
@@ -254,6 +268,7 @@ void gdef_free(struct gdef *g)
 	for (size_t i = 0; i < g->nchecks; i++)
 		free(g->checks[i].list);
 	free(g->checks);
+	free(g->replayed);
 	free(g->kattrs);
 	free(g->off);
 	free(g->devs);
@@ -294,4 +309,44 @@ void graph_count_kinds(const struct graph *gr, size_t counts[NK_COUNT], bool rec
 {
 	memset(counts, 0, NK_COUNT * sizeof *counts);
 	count_kinds(gr, counts, recurse);
+}
+
+/* "N things" or "1 thing", appended at *used; words are "buffer"/"buffers". */
+static void count_words(char *buf, size_t len, size_t *used, size_t n, const char *one,
+			const char *many, const char *sep)
+{
+	if (*used >= len)
+		return;
+	int w = snprintf(buf + *used, len - *used, "%s%zu %s", sep, n, n == 1 ? one : many);
+	if (w > 0)
+		*used += (size_t)w;
+}
+
+void gdef_summary(const struct gdef *g, char *buf, size_t len)
+{
+	size_t kinds[NK_COUNT], total = 0, used = 0, modules = 0;
+	graph_count_kinds(g->root, kinds, true);
+	for (int k = 0; k < NK_COUNT; k++)
+		total += kinds[k];
+	for (size_t i = 0; i < g->nmodules; i++)
+		modules += !g->modules[i].builtin;
+	buf[0] = '\0';
+	count_words(buf, len, &used, total, "node", "nodes", "");
+	const char *open = " (";
+	for (int k = 0; k < NK_COUNT && used < len; k++) {
+		if (kinds[k] == 0)
+			continue;
+		int w = snprintf(buf + used, len - used, "%s%zu %s", open, kinds[k],
+				 node_kind_names[k]);
+		if (w > 0)
+			used += (size_t)w;
+		open = ", ";
+	}
+	if (total && used < len)
+		used += (size_t)snprintf(buf + used, len - used, ")");
+	count_words(buf, len, &used, g->nbuffers, "buffer", "buffers", ", ");
+	count_words(buf, len, &used, modules, "module", "modules", ", ");
+	count_words(buf, len, &used, g->nevents, "event", "events", ", ");
+	count_words(buf, len, &used, g->nconditions, "condition", "conditions", ", ");
+	count_words(buf, len, &used, g->nchecks, "check", "checks", ", ");
 }

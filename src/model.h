@@ -74,6 +74,7 @@ struct module {
 	char *std;                  /* "c++17" */
 	/* where the source-only keys were, for errors on a non-source module */
 	struct pos defines_pos, includes_pos, options_pos, std_pos;
+	bool bad;                   /* the loader reported an error inside it */
 	bool dynamic;               /* a sweep: some value of it reads an axis */
 };
 
@@ -118,6 +119,11 @@ struct buffer {
 	bool has_device;
 	uint8_t device;                 /* 'device: N' (device memory); default 0 */
 	struct pos device_pos;
+	/*
+	 * The loader reported an error inside it: its name stands, for what
+	 * refers to it, but its type, size and memory may not be what was meant.
+	 */
+	bool bad;
 	bool dynamic;                   /* a sweep: some value of it reads an axis */
 };
 
@@ -309,13 +315,22 @@ struct copy_node {
 	uint64_t bytes;                 /* validator: count * element size */
 };
 
-enum host_action { HOST_PRINT, HOST_SLEEP, HOST_DUMP };
+/* What a host node does: buf_host.h runs it. */
+enum host_action { HOST_PRINT, HOST_SLEEP, HOST_DUMP, HOST_SET, HOST_COPY };
 
 struct host_node {
 	enum host_action action;
+	bool every;                     /* HOST_DUMP: on every launch, not the first alone */
+	bool has_count;                 /* HOST_DUMP */
 	char *text;                     /* HOST_PRINT */
 	uint64_t sleep_ns;              /* HOST_SLEEP */
-	struct name_ref buffer;         /* HOST_DUMP */
+	/* HOST_DUMP: the buffer and its slice; validator: count always set */
+	struct name_ref buffer;
+	uint64_t offset, count;
+	struct pos offset_pos, count_pos;
+	/* HOST_SET: the fields of a memset; HOST_COPY: those of a copy (in the arena) */
+	struct memset_node *set;
+	struct copy_node *copy;
 };
 
 /*
@@ -394,9 +409,13 @@ struct node {
 	 * (--disable): switched off on the executable graph
 	 * (cuGraphNodeSetEnabled) at every launch.  dynamic, a sweep: some
 	 * value of the node (or of a node in a graph it holds) reads an axis,
-	 * so its parameters may differ from point to point.
+	 * so its parameters may differ from point to point.  bad, the loader
+	 * reported an error in the node's own keys (not in the nodes of its
+	 * graphs): its id, kind and after stand, its kind's fields may not; a
+	 * node whose kind could not be read at all but that has an id stays as
+	 * a bad empty node, so that what names it still finds it.
 	 */
-	bool id_given : 1, id_first : 1, disabled : 1, dynamic : 1;
+	bool id_given : 1, id_first : 1, disabled : 1, dynamic : 1, bad : 1;
 	uint8_t where;                  /* validator: NODE_IN_BODY, NODE_IN_CHILD */
 	/*
 	 * validator: the index in graph->nodes, that of the root node
@@ -485,12 +504,61 @@ struct graph {
 	bool deps_set;
 };
 
-/* A check after the verification launch. */
-enum expect_kind { EXPECT_SCALAR, EXPECT_LIST, EXPECT_FILE };
+/*
+ * A check after the verification launch: a slice of a buffer (by default
+ * all of it) compared element by element with what expect gives, or one
+ * figure of it (a reduction) compared with bounds, or asked to hold no
+ * NaN or infinity.  Exactly one of those per check.
+ */
+enum check_kind { CHECK_EXPECT, CHECK_REDUCE, CHECK_FINITE };
+enum expect_kind { EXPECT_SCALAR, EXPECT_LIST, EXPECT_FILE, EXPECT_BUFFER };
+
+/* The figures a check can take of a slice (buf_reduce.h says how). */
+enum reduce_kind {
+	RED_SUM, RED_MIN, RED_MAX, RED_NORM2,
+	RED_NONZERO,            /* how many elements are not 0 */
+	RED_DIFFER,             /* how many elements differ from differ_from */
+	RED_COUNT
+};
+/* Their keys in a check ("sum", "norm2", ...). */
+extern const char *const reduce_names[RED_COUNT];
+
+/* The comparisons a bound makes: figure == v, < v, <= v, > v, >= v, near v. */
+enum bound_op { BOUND_EQ, BOUND_LT, BOUND_LE, BOUND_GT, BOUND_GE, BOUND_NEAR, BOUND_COUNT };
+/* Their keys ("eq", "lt", ...) and symbols ("==", "<", ...). */
+extern const char *const bound_names[BOUND_COUNT];
+extern const char *const bound_symbols[BOUND_COUNT];
+
+/*
+ * What a figure must be: every bound given holds (a range is ge and le).
+ * A bound is a number, or an element of another buffer (ref named): the
+ * sum of a kernel's input against the kernel's own result.
+ */
+struct bound {
+	struct num value;
+	struct name_ref ref;            /* name NULL: value is the bound */
+	uint64_t offset;                /* ref: its element */
+	struct pos offset_pos;
+};
+
+struct compare {
+	struct pos pos;
+	unsigned ops;                   /* 1 << enum bound_op, for each given */
+	struct bound bound[BOUND_COUNT];  /* the bound of each given op */
+	double rtol, atol;              /* BOUND_NEAR: |x - v| <= atol + rtol * |v| */
+	struct pos rtol_pos, atol_pos;
+};
 
 struct check {
 	struct pos pos;
 	struct name_ref buffer;
+	/* the slice: offset and count in elements; validator: count always set */
+	uint64_t offset, count;
+	bool has_count;
+	struct pos offset_pos, count_pos;
+	enum check_kind kind;
+	struct pos kind_pos;            /* the key that says what is checked */
+	/* CHECK_EXPECT */
 	enum expect_kind expect;
 	struct pos expect_pos;
 	struct num scalar;
@@ -498,8 +566,17 @@ struct check {
 	size_t nlist, caplist;
 	char *file;                     /* as written */
 	char *path;                     /* resolved */
+	struct name_ref ref;            /* EXPECT_BUFFER: the other buffer */
+	uint64_t ref_offset;            /* its slice starts there, count long */
+	struct pos ref_offset_pos;
+	/* CHECK_EXPECT and RED_DIFFER: when an element matches */
 	double rtol, atol;              /* default 0 */
 	struct pos rtol_pos, atol_pos;
+	/* CHECK_REDUCE */
+	enum reduce_kind reduce;
+	struct compare cmp;
+	struct num differ_from;         /* RED_DIFFER */
+	bool bad;                       /* the loader reported an error inside it */
 	bool dynamic;                   /* a sweep: some value of it reads an axis */
 };
 
@@ -594,6 +671,25 @@ struct gdef {
 	unsigned ndevices;
 	struct throughput_decl throughput;
 	/*
+	 * Names the loader could not read (a section that is not a mapping, an
+	 * id that is not text): a reference the validator cannot resolve may
+	 * mean one of them, and is not reported.
+	 */
+	struct {
+		bool modules, buffers, events, conditions, nodes;
+	} lost;
+	size_t load_errors;             /* the loader's errors in it, repeats included */
+	/*
+	 * Nodes an alias wrote (a repeated graph), in file order, with the
+	 * alias written in the file: a duplicate id that an alias repeats is
+	 * the alias's fault, and is reported there.
+	 */
+	struct replayed_node {
+		const struct node *n;
+		struct pos alias;
+	} *replayed;
+	size_t nreplayed, capreplayed;
+	/*
 	 * validator: name lookups.  node_index may hold only the explicit ids
 	 * (and those the validator made up): ids the loader made up are added
 	 * only when a reference missed.  Look nodes up in all_nodes by id when
@@ -661,5 +757,12 @@ void gdef_input_files(const struct gdef *g, gdef_input_fn *fn, void *ctx);
 
 /* Counts by kind over a graph and everything nested in it. */
 void graph_count_kinds(const struct graph *gr, size_t counts[NK_COUNT], bool recurse);
+
+/*
+ * What a file holds, in words: "4 nodes (2 kernel, 1 memset, 1 while),
+ * 1 buffer, 0 modules, 0 events, 1 condition, 1 check" (nested nodes
+ * counted; the built-in module not).
+ */
+void gdef_summary(const struct gdef *g, char *buf, size_t len);
 
 #endif

@@ -58,6 +58,11 @@
  *                      items_per_s, peak_percent (null without a peak)}
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
+ *   diagnostics        every message printed about the file, in order:
+ *                      [{file, line, column, severity, message, notes}],
+ *                      notes [{file, line, column, message}]; file null
+ *                      for a message about no file, line and column null
+ *                      for one about the file as a whole
  *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
  *   points             only for a sweep: one object per point, in the
  *                      order they ran (report_points.h)
@@ -76,6 +81,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "compare.h"
 #include "diag.h"
 #include "json.h"
@@ -485,6 +491,43 @@ static void json_launch(FILE *out, const struct report *r)
 	fputs("]\n  }", out);
 }
 
+/* file, line, column of a message or note: null where it has none. */
+static void json_where(FILE *out, const char *file, struct pos pos)
+{
+	fputs("\"file\": ", out);
+	json_string(out, file);
+	if (pos.line)
+		fprintf(out, ", \"line\": %u, \"column\": %u", pos.line, pos.col);
+	else
+		fputs(", \"line\": null, \"column\": null", out);
+}
+
+static void json_diagnostics(FILE *out, const struct diag *d)
+{
+	static const char *const severity[] = {
+		[DIAG_NOTE] = "note", [DIAG_WARNING] = "warning", [DIAG_ERROR] = "error",
+	};
+	size_t n = d ? d->nlog : 0;
+	fputc('[', out);
+	for (size_t i = 0; i < n; i++) {
+		const struct diag_entry *e = &d->log[i];
+		fprintf(out, "%s\n    {", i ? "," : "");
+		json_where(out, e->file, e->pos);
+		fprintf(out, ", \"severity\": \"%s\", \"message\": ", severity[e->level]);
+		json_string(out, e->text);
+		fputs(", \"notes\": [", out);
+		for (size_t k = 0; k < e->nnotes; k++) {
+			fputs(k ? ", {" : "{", out);
+			json_where(out, e->file, e->notes[k].pos);
+			fputs(", \"message\": ", out);
+			json_string(out, e->notes[k].text);
+			fputc('}', out);
+		}
+		fputs("]}", out);
+	}
+	fputs(n ? "\n  ]" : "]", out);
+}
+
 static void json_graph_mem(FILE *out, const struct graph_mem *m)
 {
 	fprintf(out, "{\"used_bytes\": %" PRIu64 ", \"used_high_bytes\": %" PRIu64
@@ -536,7 +579,10 @@ void report_print_json(FILE *out, const struct report *r)
 	else
 		fputs("null", out);
 	json_key(out, 1, false, "first_launch_s");
-	json_number(out, r->first_launch_s);
+	if (r->no_launch)
+		fputs("null", out);
+	else
+		json_number(out, r->first_launch_s);
 	json_key(out, 1, false, "launch");
 	if (r->npoints)
 		fputs("null", out);
@@ -574,6 +620,8 @@ void report_print_json(FILE *out, const struct report *r)
 	fprintf(out, "{\"passed\": %u, \"failed\": %u}", r->checks_passed, r->checks_failed);
 	json_key(out, 1, false, "exit_status");
 	fprintf(out, "%d", r->exit_status);
+	json_key(out, 1, false, "diagnostics");
+	json_diagnostics(out, r->diag);
 	if (r->profile) {
 		json_key(out, 1, false, "profile");
 		prof_print_json(out, r->profile, 1);
@@ -587,4 +635,16 @@ void report_print_json(FILE *out, const struct report *r)
 		comparison_json(out, r->comparison, 1);
 	}
 	fputs("\n}\n", out);
+}
+
+int report_write_json(const char *path, const struct report *r)
+{
+	FILE *out = output_open(path);
+	if (out == NULL)
+		return 2;
+	report_print_json(out, r);
+	if (output_close(out, path, OUTPUT_OK) != 0)
+		return 2;
+	fflush(stdout);
+	return 0;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "diag.h"
 #include "model.h"
 #include "stats.h"
 
@@ -90,6 +91,10 @@ struct report {
 	unsigned checks_passed, checks_failed;
 	int exit_status;
 	const struct prof_summary *profile;     /* --profile, or NULL */
+	/* the verification launch did not run (an invalid file, a CUDA error before it) */
+	bool no_launch;
+	/* diagnostics: what d printed, its log (diag_log), or NULL for none */
+	const struct diag *diag;
 	const struct point_report *points; size_t npoints;
 	/*
 	 * The device's peak DRAM bandwidth in GB/s, 2 x memory clock x bus
@@ -103,5 +108,7 @@ struct report {
 
 void report_print_human(FILE *out, const struct report *r);
 void report_print_json(FILE *out, const struct report *r);
+/* report_print_json into path (NULL: standard output).  0, or 2 after a message. */
+int report_write_json(const char *path, const struct report *r);
 
 #endif

@@ -44,22 +44,16 @@ int report_emit(struct report *r, const struct run_settings *s)
 	fflush(stdout);
 	if (r->comparison)
 		comparison_say_slower(r->comparison);
-	int rc = 0;
-	if (o->json) {
-		/* json_file is NULL for standard output */
-		FILE *out = output_open(o->json_file);
-		if (out == NULL) {
-			rc = 2;
-		} else {
-			report_print_json(out, r);
-			if (output_close(out, o->json_file, OUTPUT_OK) != 0)
-				rc = 2;
-		}
-		fflush(stdout);
-	}
+	int rc = report_emit_json(r, s);
 	if (r->comparison) {
 		r->comparison = NULL;
 		comparison_free(&cmp);
 	}
 	return worse(r->exit_status, rc);
+}
+
+int report_emit_json(const struct report *r, const struct run_settings *s)
+{
+	/* json_file is NULL for standard output */
+	return s->out.json ? report_write_json(s->out.json_file, r) : 0;
 }

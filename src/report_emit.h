@@ -23,4 +23,11 @@
  */
 int report_emit(struct report *r, const struct run_settings *s);
 
+/*
+ * --json alone, for a run that stopped before its report (an error, a
+ * timeout): the report as far as the run filled it.  0, or 2 after a
+ * message when it cannot be written.
+ */
+int report_emit_json(const struct report *r, const struct run_settings *s);
+
 #endif

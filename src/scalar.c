@@ -275,7 +275,23 @@ int num_format(const struct num *n, char *buf, size_t len)
 	case NUM_FLOAT:
 		break;
 	}
-	return snprintf(buf, len, "%.17g", n->f);
+	/*
+	 * The fewest digits that read back as the same double (0.1, not
+	 * 0.10000000000000001), and no exponent for a whole number below
+	 * 10^17 (1000000, not 1e+06).
+	 */
+	if (!isfinite(n->f))
+		return snprintf(buf, len, "%g", n->f);
+	int digits = 1;
+	for (char text[40]; digits < 17; digits++) {
+		snprintf(text, sizeof text, "%.*g", digits, n->f);
+		if (strtod(text, NULL) == n->f)
+			break;
+	}
+	int e = n->f == 0 ? 0 : (int)floor(log10(fabs(n->f)));
+	if (e >= digits && e < 17)
+		digits = e + 1;
+	return snprintf(buf, len, "%.*g", digits, n->f);
 }
 
 /* IEEE half and bfloat16, round to nearest even. */

@@ -721,7 +721,19 @@ static bool single_file_options(const struct options *o)
 	}
 	if (what == NULL)
 		return true;
-	usage_error("%s writes one file: it needs a single graph file, not a suite", what);
+	/* say what made a suite of it: with one file named, an option did */
+	char why[160];
+	struct stat st;
+	if (o->nfiles > 1)
+		snprintf(why, sizeof why, "%zu files make a suite", o->nfiles);
+	else if (stat(o->file, &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(why, sizeof why, "a directory makes a suite of the files in it");
+	else
+		snprintf(why, sizeof why, "%s makes a suite, even of one file",
+			 o->junit ? "--junit" : o->shard_n ? "--shard" :
+			 o->has_devices ? "--devices" : "-j");
+	usage_error("%s writes one file and needs one graph file run on its own, but %s",
+		    what, why);
 	return false;
 }
 

@@ -73,6 +73,7 @@ struct vctx {
 	bool *recorded;         /* per event */
 	size_t *waits;          /* event_wait nodes, all_nodes indices */
 	size_t nwaits, capwaits;
+	size_t replay_at;               /* the next of g->replayed the walk may meet */
 	/* a name that did not resolve: "never used" errors would only echo it */
 	bool lost_record, lost_cond, lost_alloc_free;
 	struct use *uses;
@@ -115,11 +116,24 @@ static struct pos node_pos(const struct node *n)
 	return or_pos(n->kind_pos, n->pos);
 }
 
-/* Whether the next error will be printed: only then is a suggestion worth its cost. */
+/* Whether the next error may be printed: only then is a suggestion worth its cost. */
 static bool will_print(const struct vctx *v)
 {
-	unsigned max = v->d->max_errors ? v->d->max_errors : DIAG_MAX_ERRORS;
-	return !v->d->quiet && v->d->nerrors < max;
+	return diag_may_print(v->d);
+}
+
+/*
+ * Whether names of the section map indexes may have been lost to the
+ * loader's errors: then a name that does not resolve may be one of them,
+ * and saying it is unknown would only echo the loader.
+ */
+static bool names_lost(const struct vctx *v, const struct strmap *map)
+{
+	const struct gdef *g = v->g;
+	return (map == g->module_index && g->lost.modules) ||
+	       (map == g->buffer_index && g->lost.buffers) ||
+	       (map == g->event_index && g->lost.events) ||
+	       (map == g->condition_index && g->lost.conditions);
 }
 
 static const char *plural(const char *what)
@@ -181,7 +195,7 @@ static long resolve(struct vctx *v, struct name_ref *r, const struct strmap *map
 		return -1;
 	}
 	long i = lookup(v, map, r->name);
-	if (i < 0)
+	if (i < 0 && !names_lost(v, map))
 		unknown_name(v, or_pos(r->pos, fallback), what, r->name, names, n);
 	r->idx = i;
 	return i;
@@ -463,6 +477,11 @@ static void check_module(struct vctx *v, struct module *m)
 static void check_modules(struct vctx *v)
 {
 	for (size_t i = 0; i < v->g->nmodules; i++) {
+		/* the loader said what is wrong with it: its file is not looked at */
+		if (v->g->modules[i].bad) {
+			v->bad_module[i] = true;
+			continue;
+		}
 		unsigned before = v->d->nerrors;
 		check_module(v, &v->g->modules[i]);
 		v->bad_module[i] = v->d->nerrors > before;
@@ -645,6 +664,12 @@ static void check_buffers(struct vctx *v)
 {
 	for (size_t i = 0; i < v->g->nbuffers; i++) {
 		struct buffer *b = &v->g->buffers[i];
+		/* the loader said what is wrong with it; its size is not known */
+		if (b->bad) {
+			v->sized[i] = false;
+			b->count = b->size = 0;
+			continue;
+		}
 		v->sized[i] = size_buffer(v, b);
 		if (!v->sized[i])
 			b->count = b->size = 0;
@@ -655,7 +680,8 @@ static void check_buffers(struct vctx *v)
 /* The walk: every node and graph, in file order --------------------------- */
 
 /* Node ids are unique in the file, default ids included. */
-static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up)
+static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up,
+		       const struct pos *alias)
 {
 	long old;
 	/*
@@ -679,6 +705,15 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 		return;
 	}
 	const struct node *first = v->g->all_nodes[old];
+	if (n->id_given && alias) {
+		diag_error(v->d, *alias, "duplicate node id '%s': this "
+			   "alias repeats a graph whose nodes have ids, and ids are unique in the "
+			   "file; leave the ids out of the graph (each repeat then gets ids of "
+			   "its own), or write it out again", n->id);
+		diag_note(v->d, or_pos(first->id_pos, first->pos), "'%s' was first used here",
+			  n->id);
+		return;
+	}
 	/* written once, read once per value of a generator */
 	if (n->id_given && first->id_given && first->id_pos.line == n->id_pos.line &&
 	    first->id_pos.col == n->id_pos.col) {
@@ -769,7 +804,11 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 		n->top = (uint32_t)t;
 		n->seq = (uint32_t)self;
 		n->where = (uint8_t)flags;
-		index_node(v, n, self, made_up);
+		/* the nodes an alias wrote come in this walk's order */
+		const struct pos *alias = NULL;
+		if (v->replay_at < g->nreplayed && g->replayed[v->replay_at].n == n)
+			alias = &g->replayed[v->replay_at++].alias;
+		index_node(v, n, self, made_up, alias);
 		if (n->kind == NK_GRAPH && n->u.child)
 			walk(v, n->u.child, t, flags | NODE_IN_CHILD, auto_ids);
 		else if (node_kind_is_conditional(n->kind))
@@ -1052,6 +1091,8 @@ static void check_memset(struct vctx *v, struct node *n, size_t self)
 	const struct buffer *b = &v->g->buffers[bi];
 	unsigned char bytes[8];
 	char why[128];
+	if (b->bad)
+		return;
 	if (check_fit(v, &m->value, b->type, at, "memset value for buffer '%s'", b->name) &&
 	    elem_infos[b->type].size == 8) {
 		num_encode(&m->value, b->type, bytes, why, sizeof why);
@@ -1086,10 +1127,9 @@ static void check_memset(struct vctx *v, struct node *n, size_t self)
 	}
 }
 
-static void check_copy(struct vctx *v, struct node *n, size_t self)
+/* A copy's buffers, offsets and count: a copy node's, or a host copy's. */
+static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at, size_t self)
 {
-	struct copy_node *c = &n->u.copy;
-	struct pos at = node_pos(n);
 	long fi = resolve_buffer(v, &c->from.buffer, at);
 	long ti = resolve_buffer(v, &c->to.buffer, at);
 	add_use(v, fi, self);
@@ -1141,6 +1181,11 @@ static void check_copy(struct vctx *v, struct node *n, size_t self)
 			   "itself: bytes %" PRIu64 " to %" PRIu64 " go to %" PRIu64 " to %" PRIu64
 			   "; copy through a second buffer", f->name, src, src + c->bytes - 1,
 			   start, start + c->bytes - 1);
+}
+
+static void check_copy(struct vctx *v, struct node *n, size_t self)
+{
+	check_copy_fields(v, &n->u.copy, node_pos(n), self);
 }
 
 /* Memory operations ------------------------------------------------------ */
@@ -1224,6 +1269,10 @@ static void check_alloc_free(struct vctx *v, struct node *n, size_t self)
 		return;
 	const struct buffer *b = &v->g->buffers[bi];
 	struct pos at = or_pos(n->u.buffer.pos, node_pos(n));
+	if (b->bad) {
+		v->lost_alloc_free = true;
+		return;
+	}
 	if (b->memory != MEM_GRAPH) {
 		diag_error(v->d, at, "%s node '%s' needs a 'memory: graph' buffer, but buffer '%s' "
 			   "has memory '%s'", kind, n->id, b->name, mem_kind_names[b->memory]);
@@ -1253,10 +1302,45 @@ static void check_event_node(struct vctx *v, struct node *n, size_t self)
 		v->lost_record = true;
 }
 
-static void check_host(struct vctx *v, struct node *n)
+/* A buffer a host action reaches: host or managed memory.  Else an error. */
+static bool host_reachable(struct vctx *v, const struct node *n, long bi, struct pos at,
+			   const char *verb)
+{
+	const struct buffer *b = &v->g->buffers[bi];
+	if (b->memory == MEM_HOST || b->memory == MEM_MANAGED || b->bad)
+		return true;
+	diag_error(v->d, at, "host node '%s' cannot %s buffer '%s': its memory is '%s', and a "
+		   "host node can reach only 'host' or 'managed' memory", n->id, verb, b->name,
+		   mem_kind_names[b->memory]);
+	return false;
+}
+
+/* The slice [offset, offset + count) of a host action; sets count when left out. */
+static void host_slice(struct vctx *v, const char *what, const struct buffer *b,
+		       uint64_t offset, struct pos offset_pos, bool has_count, uint64_t *count,
+		       struct pos count_pos)
+{
+	if (offset >= b->count) {
+		diag_error(v->d, offset_pos, "host %s offset %" PRIu64 " is past the end of buffer "
+			   "'%s' (%" PRIu64 " elements)", what, offset, b->name, b->count);
+		return;
+	}
+	uint64_t room = b->count - offset;
+	if (!has_count)
+		*count = room;
+	else if (*count == 0)
+		diag_error(v->d, count_pos, "host %s count must be at least 1", what);
+	else if (*count > room)
+		diag_error(v->d, count_pos, "host %s of %" PRIu64 " elements from offset %" PRIu64
+			   " runs past the end of buffer '%s' (%" PRIu64 " elements) by %" PRIu64,
+			   what, *count, offset, b->name, b->count, *count - room);
+}
+
+static void check_host(struct vctx *v, struct node *n, size_t self)
 {
 	struct host_node *h = &n->u.host;
 	struct pos at = node_pos(n);
+	long bi;
 	switch (h->action) {
 	case HOST_PRINT:
 		break;
@@ -1271,14 +1355,37 @@ static void check_host(struct vctx *v, struct node *n)
 		}
 		break;
 	case HOST_DUMP: {
-		long bi = resolve_buffer(v, &h->buffer, at);
-		if (bi < 0)
+		struct pos bat = or_pos(h->buffer.pos, at);
+		if ((bi = resolve_buffer(v, &h->buffer, at)) < 0 ||
+		    !host_reachable(v, n, bi, bat, "dump") || !v->sized[bi])
+			break;
+		host_slice(v, "dump", &v->g->buffers[bi], h->offset, or_pos(h->offset_pos, bat),
+			   h->has_count, &h->count, or_pos(h->count_pos, bat));
+		break;
+	}
+	case HOST_SET: {
+		struct memset_node *m = h->set;
+		struct pos bat = or_pos(m->buffer.pos, at);
+		if ((bi = resolve_buffer(v, &m->buffer, at)) < 0 ||
+		    !host_reachable(v, n, bi, bat, "set"))
 			break;
 		const struct buffer *b = &v->g->buffers[bi];
-		if (b->memory != MEM_HOST && b->memory != MEM_MANAGED)
-			diag_error(v->d, or_pos(h->buffer.pos, at), "host node '%s' cannot dump buffer "
-				   "'%s': its memory is '%s', and a host node can read only 'host' or "
-				   "'managed' memory", n->id, b->name, mem_kind_names[b->memory]);
+		if (!b->bad)
+			check_fit(v, &m->value, b->type, at, "host set value for buffer '%s'",
+				  b->name);
+		if (v->sized[bi])
+			host_slice(v, "set", b, m->offset, or_pos(m->offset_pos, bat), m->has_count,
+				   &m->count, or_pos(m->count_pos, bat));
+		break;
+	}
+	case HOST_COPY: {
+		struct copy_node *c = h->copy;
+		check_copy_fields(v, c, at, self);
+		const struct name_ref *ends[2] = {&c->from.buffer, &c->to.buffer};
+		for (int k = 0; k < 2; k++)
+			if (ends[k]->idx >= 0)
+				host_reachable(v, n, ends[k]->idx, or_pos(ends[k]->pos, at),
+					       k ? "copy to" : "copy from");
 		break;
 	}
 	}
@@ -1335,7 +1442,17 @@ static void check_nodes(struct vctx *v)
 	for (size_t i = 0; i < g->nall_nodes; i++) {
 		struct node *n = g->all_nodes[i];
 		check_placement(v, n, n->where);
-		switch (n->kind) {
+		if (n->bad) {
+			/*
+			 * The loader said what is wrong inside it: its kind's
+			 * fields are not looked at, and what they would have
+			 * told of events, conditions and graph memory is lost.
+			 */
+			v->lost_record |= n->kind == NK_EVENT_RECORD;
+			v->lost_cond |= node_kind_is_conditional(n->kind);
+			v->lost_alloc_free |= n->kind == NK_ALLOC || n->kind == NK_FREE;
+		}
+		switch (n->bad ? NK_COUNT : n->kind) {
 		case NK_KERNEL:
 			check_kernel(v, n, i);
 			break;
@@ -1354,7 +1471,7 @@ static void check_nodes(struct vctx *v)
 			check_event_node(v, n, i);
 			break;
 		case NK_HOST:
-			check_host(v, n);
+			check_host(v, n, i);
 			break;
 		case NK_IF:
 		case NK_WHILE:
@@ -1382,6 +1499,9 @@ static void check_nodes(struct vctx *v)
 static void unknown_node(struct vctx *v, const struct graph *gr, const struct name_ref *r)
 {
 	const char *s = NULL;
+	/* an id the loader could not read may be the one meant */
+	if (v->g->lost.nodes)
+		return;
 	if (will_print(v)) {
 		const char **ids = xcalloc(gr->nnodes ? gr->nnodes : 1, sizeof *ids);
 		for (size_t i = 0; i < gr->nnodes; i++)
@@ -1763,7 +1883,7 @@ static void check_graph_memory(struct vctx *v)
 	size_t *queue = xmalloc((n ? n : 1) * sizeof *queue);
 	for (size_t b = 0; b < nb; b++) {
 		const struct buffer *buf = &g->buffers[b];
-		if (buf->memory != MEM_GRAPH)
+		if (buf->memory != MEM_GRAPH || buf->bad)
 			continue;
 		long A = v->alloc_node[b], F = v->free_node[b];
 		if ((A < 0 || F < 0) && v->lost_alloc_free)
@@ -1854,45 +1974,190 @@ static void check_tolerance(struct vctx *v, double x, struct pos at, const char 
 		diag_error(v->d, at, "%s must be a finite number of 0 or more, found %g", name, x);
 }
 
-static void check_expect(struct vctx *v, struct check *c)
+/* A buffer a check may read: known, sized, not graph memory.  Its index or -1. */
+static long check_target(struct vctx *v, struct name_ref *r, struct pos fallback)
 {
-	long bi = resolve_buffer(v, &c->buffer, c->pos);
+	long bi = resolve_buffer(v, r, fallback);
 	if (bi < 0)
-		return;
+		return -1;
 	const struct buffer *b = &v->g->buffers[bi];
-	struct pos at = or_pos(c->expect_pos, c->pos);
+	if (b->bad)
+		return -1;
 	if (b->memory == MEM_GRAPH) {
-		diag_error(v->d, or_pos(c->buffer.pos, c->pos), "cannot check buffer '%s': "
+		diag_error(v->d, or_pos(r->pos, fallback), "cannot check buffer '%s': "
 			   "'memory: graph' buffers no longer exist after the launch", b->name);
-		return;
+		return -1;
 	}
+	return v->sized[bi] ? bi : -1;
+}
+
+/* The slice [offset, offset + count) of b; sets count when it was left out. */
+static bool check_slice(struct vctx *v, struct check *c, const struct buffer *b)
+{
+	if (c->offset >= b->count) {
+		diag_error(v->d, or_pos(c->offset_pos, c->pos), "check offset %" PRIu64 " is past "
+			   "the end of buffer '%s' (%" PRIu64 " elements)", c->offset, b->name,
+			   b->count);
+		return false;
+	}
+	uint64_t room = b->count - c->offset;
+	if (!c->has_count) {
+		c->count = room;
+	} else if (c->count > room) {
+		diag_error(v->d, or_pos(c->count_pos, c->pos), "check of %" PRIu64 " elements from "
+			   "offset %" PRIu64 " runs past the end of buffer '%s' (%" PRIu64
+			   " elements) by %" PRIu64, c->count, c->offset, b->name, b->count,
+			   c->count - room);
+		return false;
+	}
+	return true;
+}
+
+/* "buffer 'x'" or "elements 4 to 7 of buffer 'x'", for messages about a check's values. */
+static void slice_words(const struct check *c, const struct buffer *b, char *buf, size_t len)
+{
+	if (c->offset == 0 && c->count == b->count)
+		snprintf(buf, len, "buffer '%s'", b->name);
+	else
+		snprintf(buf, len, "elements %" PRIu64 " to %" PRIu64 " of buffer '%s'", c->offset,
+			 c->offset + c->count - 1, b->name);
+}
+
+static void check_expect(struct vctx *v, struct check *c, const struct buffer *b)
+{
+	struct pos at = or_pos(c->expect_pos, c->pos);
+	char what[200];
+	slice_words(c, b, what, sizeof what);
 	switch (c->expect) {
 	case EXPECT_SCALAR:
 		check_fit(v, &c->scalar, b->type, at, "expected value for buffer '%s'", b->name);
 		break;
 	case EXPECT_LIST:
-		if (v->sized[bi] && c->nlist != b->count)
-			diag_error(v->d, at, "check of buffer '%s' expects %zu value%s for %" PRIu64
+		if (c->nlist != c->count)
+			diag_error(v->d, at, "check of %s expects %zu value%s for %" PRIu64
 				   " elements: give exactly %" PRIu64 ", or one number for all",
-				   b->name, c->nlist, c->nlist == 1 ? "" : "s", b->count, b->count);
+				   what, c->nlist, c->nlist == 1 ? "" : "s", c->count, c->count);
 		for (size_t k = 0; k < c->nlist; k++)
 			check_fit(v, &c->list[k], b->type, at, "expected value for buffer '%s'",
 				  b->name);
 		break;
-	case EXPECT_FILE:
-		if (c->file)
-			check_data_file(v, c->file, &c->path, at, "expect file", b, v->sized[bi]);
+	case EXPECT_FILE: {
+		uint64_t size, want = c->count * elem_infos[b->type].size;
+		if (c->file && check_readable(v, c->file, &c->path, at, "expect file", &size) &&
+		    size != want)
+			diag_error(v->d, at, "expect file '%s' has %" PRIu64 " bytes; %s has %"
+				   PRIu64 " (%" PRIu64 " %s)", c->file, size, what, want, c->count,
+				   elem_names[b->type]);
 		break;
 	}
+	case EXPECT_BUFFER: {
+		long ri = check_target(v, &c->ref, at);
+		if (ri < 0)
+			break;
+		const struct buffer *r = &v->g->buffers[ri];
+		struct pos rat = or_pos(c->ref.pos, at);
+		if (r->type != b->type) {
+			diag_error(v->d, rat, "check compares buffer '%s' (%s) with buffer '%s' (%s): "
+				   "the two must have one element type", b->name,
+				   elem_names[b->type], r->name, elem_names[r->type]);
+			break;
+		}
+		if (c->ref_offset >= r->count || r->count - c->ref_offset < c->count)
+			diag_error(v->d, or_pos(c->ref_offset_pos, rat), "check compares %" PRIu64
+				   " elements of buffer '%s' with buffer '%s', which has %" PRIu64
+				   " from offset %" PRIu64, c->count, b->name, r->name,
+				   c->ref_offset < r->count ? r->count - c->ref_offset : 0,
+				   c->ref_offset);
+		break;
+	}
+	}
+}
+
+static void check_bounds(struct vctx *v, struct check *c, const struct buffer *b)
+{
+	const struct compare *cmp = &c->cmp;
+	const char *name = reduce_names[c->reduce];
+	for (int op = 0; op < BOUND_COUNT; op++) {
+		struct bound *bd = &c->cmp.bound[op];
+		if (!(cmp->ops & (1u << op)))
+			continue;
+		if (bd->ref.name == NULL) {
+			if (isnan(num_to_double(&bd->value)))
+				diag_error(v->d, or_pos(bd->value.pos, cmp->pos), "'%s' of '%s' is nan, "
+					   "which nothing equals or compares with: to ask for no NaN, "
+					   "check 'finite: true'", bound_names[op], name);
+			continue;
+		}
+		/* a bound read from another buffer: one of its elements */
+		struct num num;
+		if (strmap_get(v->g->buffer_index, bd->ref.name) < 0 &&
+		    parse_number(bd->ref.name, &num) == SCALAR_OK) {
+			diag_error(v->d, or_pos(bd->ref.pos, cmp->pos), "'%s' of '%s' is the string "
+				   "\"%s\", which would name a buffer: write the number without "
+				   "quotes", bound_names[op], name, bd->ref.name);
+			continue;
+		}
+		long ri = check_target(v, &bd->ref, cmp->pos);
+		const struct buffer *r = ri >= 0 ? &v->g->buffers[ri] : NULL;
+		if (r && bd->offset >= r->count)
+			diag_error(v->d, or_pos(bd->offset_pos, or_pos(bd->ref.pos, cmp->pos)),
+				   "'%s' of '%s' reads element %" PRIu64 " of buffer '%s', which has %"
+				   PRIu64, bound_names[op], name, bd->offset, r->name, r->count);
+	}
+	if (cmp->ops & (1u << BOUND_NEAR)) {
+		check_tolerance(v, cmp->rtol, or_pos(cmp->rtol_pos, cmp->pos), "rtol");
+		check_tolerance(v, cmp->atol, or_pos(cmp->atol_pos, cmp->pos), "atol");
+	}
+	if (c->reduce == RED_DIFFER)
+		check_fit(v, &c->differ_from, b->type, or_pos(c->differ_from.pos, cmp->pos),
+			  "'from' of 'differ' for buffer '%s'", b->name);
+}
+
+/* rtol and atol of a check: numbers, and only where elements are matched. */
+static void check_tolerances(struct vctx *v, const struct check *c)
+{
+	/* element tolerances: expect's and differ's */
+	bool elementwise = c->kind == CHECK_EXPECT ||
+		(c->kind == CHECK_REDUCE && c->reduce == RED_DIFFER);
+	const struct pos tol_at[2] = {c->rtol_pos, c->atol_pos};
+	static const char *const tol_names[2] = {"rtol", "atol"};
+	for (int k = 0; k < 2 && !elementwise; k++)
+		if (tol_at[k].line)
+			diag_error(v->d, tol_at[k], "'%s' of a check goes with 'expect' and 'differ'; "
+				   "for '%s', give the tolerance with 'near' in its bounds: "
+				   "{near: v, %s: t}", tol_names[k],
+				   c->kind == CHECK_FINITE ? "finite" : reduce_names[c->reduce],
+				   tol_names[k]);
+	check_tolerance(v, c->rtol, or_pos(c->rtol_pos, c->pos), "rtol");
+	check_tolerance(v, c->atol, or_pos(c->atol_pos, c->pos), "atol");
 }
 
 static void check_checks(struct vctx *v)
 {
 	for (size_t i = 0; i < v->g->nchecks; i++) {
 		struct check *c = &v->g->checks[i];
-		check_expect(v, c);
-		check_tolerance(v, c->rtol, or_pos(c->rtol_pos, c->pos), "rtol");
-		check_tolerance(v, c->atol, or_pos(c->atol_pos, c->pos), "atol");
+		if (c->bad)
+			continue;
+		long bi = check_target(v, &c->buffer, c->pos);
+		const struct buffer *b = bi >= 0 ? &v->g->buffers[bi] : NULL;
+		if (b && check_slice(v, c, b)) {
+			switch (c->kind) {
+			case CHECK_EXPECT:
+				check_expect(v, c, b);
+				break;
+			case CHECK_REDUCE:
+				check_bounds(v, c, b);
+				break;
+			case CHECK_FINITE:
+				if (!elem_infos[b->type].is_float)
+					diag_error(v->d, or_pos(c->kind_pos, c->pos), "'finite' looks "
+						   "for NaN and infinity, which buffer '%s' (%s) cannot "
+						   "hold: it applies to f16, bf16, f32 and f64 buffers",
+						   b->name, elem_names[b->type]);
+				break;
+			}
+		}
+		check_tolerances(v, c);
 	}
 }
 
@@ -1983,7 +2248,8 @@ bool gdef_validate_with(struct gdef *g, struct diag *d, const struct mod_setting
 	check_events_used(&v);
 	check_checks(&v);
 	check_run_section(&v);
-	validate_driver(g, d, d->nerrors == errors);
+	/* (valid: no error of its own, nor of the loader's in it) */
+	validate_driver(g, d, d->nerrors == errors && g->load_errors == 0);
 	validate_devices(g, d);
 
 	mod_check_free(v.mods);

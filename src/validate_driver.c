@@ -249,6 +249,9 @@ static void check_attrs(struct gdef *g, struct diag *d)
 		if (!walked(g, n))
 			continue;
 		g->kattrs_of[n->seq] = a;
+		/* the loader said what is wrong inside it: its attributes are not looked at */
+		if (n->bad)
+			continue;
 		check_cluster(d, n, a);
 		if (kattr_set(a, KATTR_ACCESS_POLICY))
 			check_window(g, d, a);
@@ -497,6 +500,9 @@ static void check_typed_edges(struct gdef *g, struct diag *d, struct graph *gr,
 		struct typed_edge *t = &gr->typed[i];
 		t->from_local = t->to_local = -1;
 		ok[i] = typed_ends(gr, t);
+		/* an end the loader had trouble with is not what was meant: left be */
+		if (ok[i] && (gr->nodes[t->from_local]->bad || gr->nodes[t->to_local]->bad))
+			ok[i] = false;
 	}
 	for (size_t i = 0; i < gr->ntyped; i++) {
 		struct typed_edge *t = &gr->typed[i];

@@ -42,6 +42,7 @@ def report(file, s=None, points=None):
         "disabled": [], "graph_memory": None, "compile": None, "first_launch_s": 6e-05,
         "launch": launch(s) if s is not None else None,
         "events": [], "throughput": None, "checks": {"passed": 1, "failed": 0}, "exit_status": 0,
+        "diagnostics": [],
     }
     if points is not None:
         r["points"] = points

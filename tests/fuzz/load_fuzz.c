@@ -61,10 +61,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		LLVMFuzzerInitialize(NULL, NULL);
 	struct diag d;
 	diag_init(&d, name, sink);
+	diag_hold(&d);
 	struct gdef *g = gdef_load_string(name, (const char *)data, size,
 					  &load_default_limits, &d);
-	bool valid = g != NULL && d.nerrors == 0 && gdef_validate(g, &d);
+	/* as run_file does: one round, the validator after the loader's errors too */
+	bool valid = g != NULL && gdef_validate(g, &d) && d.nerrors == 0;
 	diag_finish(&d);
+	diag_free(&d);
 	if (valid) {
 		/* Both views: --describe and --describe --buffers. */
 		struct describe_opts o = {.buffers = false};

@@ -907,9 +907,9 @@ START_TEST(test_value_errors)
 		{"events: [{a: 1}]", "t.yaml:2:10: error: expected an event name for 'events', found a mapping\n"},
 		{"conditions: {c: {default: -1}}", "t.yaml:2:27: error: value '-1' for 'default' is out of range (0 to 4294967295)\n"},
 		{"conditions: {c: 1}", "t.yaml:2:17: error: expected a mapping for 'c', found '1'\n"},
-		{"checks: [{buffer: x, expect: {file: a, list: 1}}]", "t.yaml:2:40: error: unknown key 'list' in 'expect' (expected file)\n"},
-		{"checks: [{buffer: x}]", "t.yaml:2:10: error: missing key 'expect' in a check\n"},
-		{"checks: [x]", "t.yaml:2:10: error: expected a check {buffer, expect, rtol, atol} for 'checks', found 'x'\n"},
+		{"checks: [{buffer: x, expect: {file: a, list: 1}}]", "t.yaml:2:40: error: unknown key 'list' in 'expect' (expected file, buffer or offset)\n"},
+		{"checks: [{buffer: x}]", "t.yaml:2:10: error: a check needs a test: expect, sum, min, max, norm2, nonzero, differ or finite\n"},
+		{"checks: [x]", "t.yaml:2:10: error: expected a check {buffer, expect or sum, min, max, ...} for 'checks', found 'x'\n"},
 		{"checks: [{buffer: x, expect: 1, atol: nan}]", "t.yaml:2:39: error: value 'nan' for 'atol' is out of range (0 or more)\n"},
 		{"checks: [{buffer: x, expect: 1, atol: 1e999}]", "t.yaml:2:39: error: value '1e999' for 'atol' is out of range (0 or more)\n"},
 		{"run: {repeat: 4294967296}", "t.yaml:2:15: error: value '4294967296' for 'repeat' is out of range (0 to 4294967295)\n"},
@@ -971,7 +971,7 @@ START_TEST(test_node_errors)
 		{"- {copy: {from: {offset: 1}, to: y}}", "t.yaml:3:17: error: missing key 'buffer' in 'from'\n"},
 		{"- {alloc: [x]}", "t.yaml:3:11: error: expected a buffer name for 'alloc', found a list\n"},
 		{"- {event_wait: }", "t.yaml:3:16: error: expected an event name for 'event_wait', found null\n"},
-		{"- {host: {}}", "t.yaml:3:10: error: 'host' needs an action: {print: text}, {sleep: duration} or {dump: buffer}\n"},
+		{"- {host: {}}", "t.yaml:3:10: error: 'host' needs an action: {print: text}, {sleep: duration}, {dump: buffer}, {set: {buffer, value}} or {copy: {from, to}}\n"},
 		{"- {host: {print: a, dump: b}}", "t.yaml:3:21: error: 'host' takes one action, found 'print' (at 3:11) and 'dump'\n"},
 		{"- {host: {sleep: -1 s}}", "t.yaml:3:18: error: expected a duration (seconds, or a number and a unit such as '10 ms') for 'sleep', found '-1 s'\n"},
 		{"- {if: {condition: c}}", "t.yaml:3:8: error: missing key 'then' in 'if'\n"},
@@ -1177,7 +1177,7 @@ START_TEST(test_hostile_nesting)
 	ck_assert_ptr_null(r.g);
 	ck_assert_str_eq(r.msgs,
 		"t.yaml:2:9: error: expected a node (a mapping with a kind such as 'kernel: {...}') for 'nodes', found a list\n"
-		"t.yaml:2:71: error: lists and mappings nested more than 64 deep\n");
+		"t.yaml:2:71: error: lists and mappings nested more than 64 deep (a limit of any file; graphs themselves nest at most 10 deep)\n");
 	ck_assert_msg(r.seconds < 0.5 * SLOWDOWN, "took %.2f s", r.seconds);
 	res_free(&r);
 
@@ -1187,7 +1187,7 @@ START_TEST(test_hostile_nesting)
 	ck_assert_ptr_null(r.g);
 	ck_assert_str_eq(r.msgs,
 		"t.yaml:1:2: error: expected a key (a name), found a mapping\n"
-		"t.yaml:1:65: error: lists and mappings nested more than 64 deep\n");
+		"t.yaml:1:65: error: lists and mappings nested more than 64 deep (a limit of any file; graphs themselves nest at most 10 deep)\n");
 	res_free(&r);
 	free(text);
 
@@ -1199,20 +1199,35 @@ START_TEST(test_hostile_nesting)
 	n += (size_t)snprintf(deep + n, sizeof deep - n, "%*s- empty: {}\n", 2 + 4 * 40, "");
 	r = load(deep);
 	ck_assert_ptr_null(r.g);
-	ck_assert_str_eq(r.msgs, "t.yaml:34:129: error: lists and mappings nested more than 64 deep\n");
+	/* the format's own limit is said first, at the graph past it */
+	ck_assert_str_eq(r.msgs, "t.yaml:14:47: error: graph nested 11 deep: child graphs and "
+			 "conditional bodies nest at most 10 deep (the root graph's nodes hold "
+			 "graphs of depth 1)\n"
+			 "t.yaml:34:129: error: lists and mappings nested more than 64 deep (a limit "
+			 "of any file; graphs themselves nest at most 10 deep)\n");
 	res_free(&r);
 
-	/* Thirty levels are fine. */
-	n = (size_t)snprintf(deep, sizeof deep, "cugraphrun: 1\nnodes:\n");
-	for (int i = 0; i < 30; i++)
-		n += (size_t)snprintf(deep + n, sizeof deep - n, "%*s- graph:\n", 2 + 4 * i, "");
-	n += (size_t)snprintf(deep + n, sizeof deep - n, "%*s- empty: {}\n", 2 + 4 * 30, "");
-	struct gdef *g = load_ok(deep);
-	const struct graph *gr = g->root;
-	for (int i = 0; i < 30; i++)
-		gr = node_at(gr, 0)->u.child;
-	ck_assert_int_eq(node_at(gr, 0)->kind, NK_EMPTY);
-	gdef_free(g);
+	/* Ten levels are fine; eleven are not, with no more than that said. */
+	for (int levels = 10; levels <= 11; levels++) {
+		n = (size_t)snprintf(deep, sizeof deep, "cugraphrun: 1\nnodes:\n");
+		for (int i = 0; i < levels; i++)
+			n += (size_t)snprintf(deep + n, sizeof deep - n, "%*s- graph:\n", 2 + 4 * i,
+					      "");
+		n += (size_t)snprintf(deep + n, sizeof deep - n, "%*s- empty: {}\n",
+				      2 + 4 * levels, "");
+		if (levels == 11) {
+			expect_msgs(deep, "t.yaml:14:47: error: graph nested 11 deep: child graphs "
+				    "and conditional bodies nest at most 10 deep (the root graph's "
+				    "nodes hold graphs of depth 1)\n");
+			break;
+		}
+		struct gdef *g = load_ok(deep);
+		const struct graph *gr = g->root;
+		for (int i = 0; i < levels; i++)
+			gr = node_at(gr, 0)->u.child;
+		ck_assert_int_eq(node_at(gr, 0)->kind, NK_EMPTY);
+		gdef_free(g);
+	}
 }
 END_TEST
 
@@ -1299,7 +1314,7 @@ START_TEST(test_limits)
 	lim.max_depth = 5;
 	r = load_with("t.yaml", text, strlen(text), &lim);
 	ck_assert_ptr_null(r.g);
-	ck_assert_str_eq(r.msgs, "t.yaml:2:26: error: lists and mappings nested more than 5 deep\n");
+	ck_assert_str_eq(r.msgs, "t.yaml:2:26: error: lists and mappings nested more than 5 deep (a limit of any file; graphs themselves nest at most 10 deep)\n");
 	res_free(&r);
 
 	lim = load_default_limits;

@@ -606,7 +606,8 @@ static const char example_json[] =
 	"  ],\n"
 	"  \"throughput\": null,\n"
 	"  \"checks\": {\"passed\": 1, \"failed\": 0},\n"
-	"  \"exit_status\": 0\n"
+	"  \"exit_status\": 0,\n"
+	"  \"diagnostics\": []\n"
 	"}\n";
 
 /* A plain file that declares throughput, compared with a base: both parts in the JSON. */
@@ -867,7 +868,7 @@ START_TEST(test_json_not_finite)
 		"{\"from\": \"a\", \"to\": \"b\", \"seconds\": -2.5e-06}",
 		"{\"from\": \"b\", \"to\": \"c\", \"seconds\": null}",
 		"\"compile\": {\"modules\": 1, \"compiled\": 1, \"cached\": 0},",
-		"\"exit_status\": 2\n",
+		"\"exit_status\": 2,\n",
 	};
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
 		ck_assert_msg(strstr(text, want[i]) != NULL, "no %s in\n%s", want[i], text);
@@ -875,6 +876,66 @@ START_TEST(test_json_not_finite)
 	keep_report("not-finite", &r);
 	cap_close(&c);
 	gdef_free(g);
+}
+END_TEST
+
+/*
+ * A report of a file that did not run: its diagnostics, as printed, each
+ * with its notes, those about no file with a null file, and positions
+ * null where a message has none.
+ */
+START_TEST(test_json_diagnostics)
+{
+	struct cap c, msgs;
+	cap_open(&msgs);
+	struct diag *d = &msgs.d;
+	diag_log(d);
+	diag_hold(d);
+	diag_error(d, (struct pos){9, 5}, "unknown buffer 'z'");
+	diag_warning(d, (struct pos){0, 0}, "event '%s' is declared but never recorded", "e");
+	diag_error(d, (struct pos){4, 3}, "duplicate node id 'a'");
+	diag_note(d, (struct pos){2, 7}, "'a' was first used here");
+	diag_release(d);
+	errorx("no CUDA driver found (\"libcuda.so.1\")");
+	diag_finish(d);
+	ck_assert_str_eq(cap_text(&msgs),
+		"t.yaml: warning: event 'e' is declared but never recorded\n"
+		"t.yaml:4:3: error: duplicate node id 'a'\n"
+		"t.yaml:2:7: note: 'a' was first used here\n"
+		"t.yaml:9:5: error: unknown buffer 'z'\n");
+	struct report r;
+	memset(&r, 0, sizeof r);
+	r.file = "t.yaml";
+	r.no_launch = true;
+	r.exit_status = 2;
+	r.diag = d;
+	cap_open(&c);
+	report_print_json(c.f, &r);
+	const char *text = cap_text(&c);
+	static const char want[] =
+		"  \"first_launch_s\": null,\n"
+		"  \"launch\": {\n";
+	ck_assert_msg(strstr(text, want) != NULL, "%s", text);
+	static const char want_diags[] =
+		"  \"exit_status\": 2,\n"
+		"  \"diagnostics\": [\n"
+		"    {\"file\": \"t.yaml\", \"line\": null, \"column\": null, \"severity\": "
+		"\"warning\", \"message\": \"event 'e' is declared but never recorded\", "
+		"\"notes\": []},\n"
+		"    {\"file\": \"t.yaml\", \"line\": 4, \"column\": 3, \"severity\": \"error\", "
+		"\"message\": \"duplicate node id 'a'\", \"notes\": [{\"file\": \"t.yaml\", "
+		"\"line\": 2, \"column\": 7, \"message\": \"'a' was first used here\"}]},\n"
+		"    {\"file\": \"t.yaml\", \"line\": 9, \"column\": 5, \"severity\": \"error\", "
+		"\"message\": \"unknown buffer 'z'\", \"notes\": []},\n"
+		"    {\"file\": null, \"line\": null, \"column\": null, \"severity\": \"error\", "
+		"\"message\": \"no CUDA driver found (\\\"libcuda.so.1\\\")\", \"notes\": []}\n"
+		"  ]\n"
+		"}\n";
+	ck_assert_msg(strstr(text, want_diags) != NULL, "%s", text);
+	keep_report("diagnostics-not-run", &r);
+	cap_close(&c);
+	diag_free(d);
+	cap_close(&msgs);
 }
 END_TEST
 
@@ -1390,11 +1451,11 @@ START_TEST(test_check_scalar)
 	cap_open(&c);
 	int32_t data[4] = {50, 50, 50, 50};
 	struct check ck = scalar_check(U(50));
-	ck_assert(check_buffer(&ck, b, data, &c.d));
+	ck_assert(check_buffer(&ck, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c), "");
 	data[2] = 49;
 	data[3] = -7;
-	ck_assert(!check_buffer(&ck, b, data, &c.d));
+	ck_assert(!check_buffer(&ck, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
 		"t.yaml:12:5: error: check failed: buffer 'x' differs at index 2: "
 		"expected 50, got 49 (2 of 4 elements differ)\n");
@@ -1419,7 +1480,7 @@ START_TEST(test_check_many)
 		data[i]--;
 	struct cap c;
 	cap_open(&c);
-	ck_assert(!check_buffer(&ck, b, data, &c.d));
+	ck_assert(!check_buffer(&ck, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
 		"t.yaml:20:5: error: check failed: buffer 'out' differs at index 17: "
 		"expected 34, got 33 (12 of 1024 elements differ)\n");
@@ -1429,7 +1490,7 @@ START_TEST(test_check_many)
 	ck.nlist = 1000;
 	ck.expect_pos = P(20, 25);
 	cap_open(&c);
-	ck_assert(!check_buffer(&ck, b, data, &c.d));
+	ck_assert(!check_buffer(&ck, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
 		"t.yaml:20:25: error: check of buffer 'out' lists 1000 values, expected 1024 (one per element)\n");
 	cap_close(&c);
@@ -1449,18 +1510,18 @@ START_TEST(test_check_float)
 	struct check ck = {.pos = P(9, 5), .expect = EXPECT_LIST, .rtol = 1e-3};
 	*VEC_PUSH(ck.list, ck.nlist, ck.caplist) = U(1);
 	*VEC_PUSH(ck.list, ck.nlist, ck.caplist) = F(2.0);
-	ck_assert(check_buffer(&ck, b, data, &c.d));
+	ck_assert(check_buffer(&ck, b, data, NULL, &c.d));
 	ck.rtol = 1e-6;
-	ck_assert(!check_buffer(&ck, b, data, &c.d));
+	ck_assert(!check_buffer(&ck, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
 		"t.yaml:9:5: error: check failed: buffer 'f' differs at index 1: "
 		"expected 2, got 2.0000999 (1 of 2 elements differ)\n");
 	/* atol alone: |a - e| <= atol. */
 	ck.rtol = 0;
 	ck.atol = 2e-4;
-	ck_assert(check_buffer(&ck, b, data, &c.d));
+	ck_assert(check_buffer(&ck, b, data, NULL, &c.d));
 	ck.atol = 5e-5;
-	ck_assert(!check_buffer(&ck, b, data, &c.d));
+	ck_assert(!check_buffer(&ck, b, data, NULL, &c.d));
 	free(ck.list);
 	cap_close(&c);
 
@@ -1468,19 +1529,19 @@ START_TEST(test_check_float)
 	cap_open(&c);
 	data[0] = data[1] = 0.1f;
 	struct check tenth = scalar_check(F(0.1));
-	ck_assert(check_buffer(&tenth, b, data, &c.d));
+	ck_assert(check_buffer(&tenth, b, data, NULL, &c.d));
 
 	/* NaN equals NaN only. */
 	data[0] = data[1] = NAN;
 	struct check nan = scalar_check(F(NAN));
-	ck_assert(check_buffer(&nan, b, data, &c.d));
+	ck_assert(check_buffer(&nan, b, data, NULL, &c.d));
 	nan.rtol = 1;
 	nan.atol = 1e30;
 	data[1] = 1.0f;
-	ck_assert(!check_buffer(&nan, b, data, &c.d));
+	ck_assert(!check_buffer(&nan, b, data, NULL, &c.d));
 	struct check one = scalar_check(U(1));
 	one.atol = 1e30;
-	ck_assert(!check_buffer(&one, b, data, &c.d));
+	ck_assert(!check_buffer(&one, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
 		"t.yaml:12:5: error: check failed: buffer 'f' differs at index 1: "
 		"expected nan, got 1 (1 of 2 elements differ)\n"
@@ -1489,21 +1550,21 @@ START_TEST(test_check_float)
 	/* Infinities equal themselves. */
 	data[0] = data[1] = -INFINITY;
 	struct check inf = scalar_check(F(-INFINITY));
-	ck_assert(check_buffer(&inf, b, data, &c.d));
+	ck_assert(check_buffer(&inf, b, data, NULL, &c.d));
 	cap_close(&c);
 
 	/* ... and nothing else, whatever the tolerance (rtol * inf is inf). */
 	cap_open(&c);
 	inf.rtol = 1e-5;
-	ck_assert(check_buffer(&inf, b, data, &c.d));
+	ck_assert(check_buffer(&inf, b, data, NULL, &c.d));
 	data[1] = 5.0f;
-	ck_assert(!check_buffer(&inf, b, data, &c.d));
+	ck_assert(!check_buffer(&inf, b, data, NULL, &c.d));
 	data[1] = INFINITY;
-	ck_assert(!check_buffer(&inf, b, data, &c.d));
+	ck_assert(!check_buffer(&inf, b, data, NULL, &c.d));
 	struct check five = scalar_check(F(5.0));
 	five.rtol = 1e-5;
 	five.atol = 1e3;
-	ck_assert(!check_buffer(&five, b, data, &c.d));
+	ck_assert(!check_buffer(&five, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
 		"t.yaml:12:5: error: check failed: buffer 'f' differs at index 1: "
 		"expected -inf, got 5 (1 of 2 elements differ)\n"
@@ -1518,13 +1579,13 @@ START_TEST(test_check_float)
 	struct buffer *h = add_buffer(g, "h", ET_F16, 2);
 	uint16_t hv[2] = {0x3c00, 0x3c01}; /* 1 and 1.000977 */
 	struct check hc = scalar_check(U(1));
-	ck_assert(!check_buffer(&hc, h, hv, &c.d));
+	ck_assert(!check_buffer(&hc, h, hv, NULL, &c.d));
 	hc.rtol = 1e-3;
-	ck_assert(check_buffer(&hc, h, hv, &c.d));
+	ck_assert(check_buffer(&hc, h, hv, NULL, &c.d));
 	struct buffer *bf = add_buffer(g, "bf", ET_BF16, 2);
 	uint16_t bv[2] = {0x4049, 0x4049}; /* 3.140625 */
 	struct check bc = scalar_check(F(3.14159));
-	ck_assert(check_buffer(&bc, bf, bv, &c.d));
+	ck_assert(check_buffer(&bc, bf, bv, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
 		"t.yaml:12:5: error: check failed: buffer 'h' differs at index 1: "
 		"expected 1, got 1.001 (1 of 2 elements differ)\n");
@@ -1542,16 +1603,16 @@ START_TEST(test_check_integers)
 	/* Exact even where a double could not tell the values apart. */
 	int64_t data[2] = {INT64_MAX, INT64_MAX - 1};
 	struct check ck = scalar_check(I(INT64_MAX));
-	ck_assert(!check_buffer(&ck, b, data, &c.d));
+	ck_assert(!check_buffer(&ck, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
 		"t.yaml:12:5: error: check failed: buffer 'e' differs at index 1: "
 		"expected 9223372036854775807, got 9223372036854775806 (1 of 2 elements differ)\n");
 	ck.atol = 1;
-	ck_assert(check_buffer(&ck, b, data, &c.d));
+	ck_assert(check_buffer(&ck, b, data, NULL, &c.d));
 	data[0] = INT64_MIN;
 	data[1] = INT64_MIN;
 	struct check lo = scalar_check(I(INT64_MIN));
-	ck_assert(check_buffer(&lo, b, data, &c.d));
+	ck_assert(check_buffer(&lo, b, data, NULL, &c.d));
 	cap_close(&c);
 
 	cap_open(&c);
@@ -1559,20 +1620,20 @@ START_TEST(test_check_integers)
 	uint8_t uv[3] = {10, 12, 14};
 	struct check uc = scalar_check(U(12));
 	uc.atol = 2;
-	ck_assert(check_buffer(&uc, u, uv, &c.d));
+	ck_assert(check_buffer(&uc, u, uv, NULL, &c.d));
 	uc.atol = 1;
-	ck_assert(!check_buffer(&uc, u, uv, &c.d));
+	ck_assert(!check_buffer(&uc, u, uv, NULL, &c.d));
 	/* rtol on integers: |10 - 12| <= 0.2 * 12 */
 	uc.atol = 0;
 	uc.rtol = 0.2;
-	ck_assert(check_buffer(&uc, u, uv, &c.d));
+	ck_assert(check_buffer(&uc, u, uv, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
 		"t.yaml:12:5: error: check failed: buffer 'u' differs at index 0: "
 		"expected 12, got 10 (2 of 3 elements differ)\n");
 	/* An expected value the type cannot hold. */
 	struct check big = scalar_check(U(256));
 	big.scalar.pos = P(12, 30);
-	ck_assert(!check_buffer(&big, u, uv, &c.d));
+	ck_assert(!check_buffer(&big, u, uv, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c) + strcspn(cap_text(&c), "\n") + 1,
 		"t.yaml:12:30: error: check of buffer 'u': 256 does not fit u8\n");
 	cap_close(&c);
@@ -1592,9 +1653,9 @@ START_TEST(test_check_file)
 	struct cap c;
 	cap_open(&c);
 	uint16_t data[3] = {1, 2, 65535};
-	ck_assert(check_buffer(&ck, b, data, &c.d));
+	ck_assert(check_buffer(&ck, b, data, NULL, &c.d));
 	data[2] = 65534;
-	ck_assert(!check_buffer(&ck, b, data, &c.d));
+	ck_assert(!check_buffer(&ck, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
 		"t.yaml:14:5: error: check failed: buffer 'out' differs at index 2: "
 		"expected 65535, got 65534 (1 of 3 elements differ)\n");
@@ -1602,9 +1663,9 @@ START_TEST(test_check_file)
 
 	cap_open(&c);
 	write_file(path, want, 4);
-	ck_assert(!check_buffer(&ck, b, data, &c.d));
+	ck_assert(!check_buffer(&ck, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
-		"t.yaml:14:28: error: expected file 'expected.bin' has 4 bytes, buffer 'out' has 6\n");
+		"t.yaml:14:28: error: expected file 'expected.bin' has 4 bytes, the check of buffer 'out' needs 6\n");
 	cap_close(&c);
 	unlink(path);
 	free(path);
@@ -1791,6 +1852,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_json_python);
 	tcase_add_test(tc, test_json_tool);
 	tcase_add_test(tc, test_json_not_finite);
+	tcase_add_test(tc, test_json_diagnostics);
 	tcase_add_test(tc, test_human_compile);
 	tcase_add_test(tc, test_disabled);
 	tcase_add_test(tc, test_devices);

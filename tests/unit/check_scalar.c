@@ -178,7 +178,7 @@ START_TEST(test_num_encode_ranges)
 	memcpy(&f, out, 4);
 	ck_assert(f == 1.5f);
 	n.f = 1e300;
-	ck_assert_str_eq(num_encode(&n, ET_F32, out, why, sizeof why), "1.0000000000000001e+300 does not fit f32");
+	ck_assert_str_eq(num_encode(&n, ET_F32, out, why, sizeof why), "1e+300 does not fit f32");
 	n.f = 70000;
 	ck_assert_ptr_nonnull(num_encode(&n, ET_F16, out, why, sizeof why));
 	n.f = INFINITY;
@@ -412,13 +412,13 @@ START_TEST(test_cli_misuse)
 		const char *args, *message;
 	} cases[] = {
 		/* the unknown short option, not the word before it */
-		{"-xv g.yaml", "cugraphrun: unknown option '-x'\n"},
-		{"--validate -vx g.yaml", "cugraphrun: unknown option '-x'\n"},
-		{"--frobnicate=3 g.yaml", "cugraphrun: unknown option '--frobnicate'\n"},
-		{"--de g.yaml", "cugraphrun: ambiguous option '--de'\n"},
-		{"--validate=yes g.yaml", "cugraphrun: option '--validate' takes no argument\n"},
-		{"g.yaml -vn", "cugraphrun: option '-n' needs an argument\n"},
-		{"g.yaml --describe", "cugraphrun: option '--describe' needs an argument\n"},
+		{"-xv g.yaml", "cugraphrun: error: unknown option '-x'\n"},
+		{"--validate -vx g.yaml", "cugraphrun: error: unknown option '-x'\n"},
+		{"--frobnicate=3 g.yaml", "cugraphrun: error: unknown option '--frobnicate'\n"},
+		{"--de g.yaml", "cugraphrun: error: ambiguous option '--de'\n"},
+		{"--validate=yes g.yaml", "cugraphrun: error: option '--validate' takes no argument\n"},
+		{"g.yaml -vn", "cugraphrun: error: option '-n' needs an argument\n"},
+		{"g.yaml --describe", "cugraphrun: error: option '--describe' needs an argument\n"},
 	};
 	char err[512], want[512];
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

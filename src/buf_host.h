@@ -1,0 +1,43 @@
+/*
+ * Host nodes' actions, run by the CUDA driver on its own thread each time
+ * the node runs, with no CUDA in sight: print a line, sleep, print a
+ * buffer's elements, set them, copy between buffers.  The back end
+ * (gpu_build.c) makes one struct host_call per host node and hands it to
+ * the driver; what the actions mean is here, so it is unit-tested without
+ * a GPU.
+ *
+ * A dump prints on the node's first run alone (the verification launch)
+ * unless it asks for every launch; under -q (quiet) print and dump print
+ * nothing, while set, copy and sleep still act.
+ *
+ * Ownership: a host_env borrows the definition, the buffers' host
+ * addresses and the stream; a host_call borrows its env and node.
+ */
+#ifndef CGR_BUF_HOST_H
+#define CGR_BUF_HOST_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model.h"
+
+/* What every host node of one run shares. */
+struct host_env {
+	const struct gdef *g;
+	/* each buffer's host address (host and managed memory), else NULL */
+	void *const *host;
+	FILE *out;                      /* print and dump: standard error */
+	bool quiet;                     /* -q: print and dump say nothing */
+};
+
+/* One host node, as the driver calls it. */
+struct host_call {
+	const struct host_env *env;
+	const struct node *n;           /* an NK_HOST node, validated */
+	unsigned long runs;             /* how many times it ran so far */
+};
+
+/* Run the node's action once (the driver's host function calls this). */
+void host_run(struct host_call *call);
+
+#endif
