@@ -277,9 +277,12 @@ static void add_entry(struct comparison *c, const char *file, const struct cmp_p
 	e->median = p->nsamples ? sb.median : NAN;
 	bootstrap_ratio(bp->samples, bp->nsamples, p->samples, p->nsamples, COMPARE_RESAMPLES,
 			COMPARE_SEED, &e->iv);
-	e->verdict = verdict_of(&e->iv, c->threshold);
+	double noise = fmax(bp->nsamples > 1 && sa.median > 0 ? sa.stddev / sa.median : 0,
+			    p->nsamples > 1 && sb.median > 0 ? sb.stddev / sb.median : 0);
+	e->threshold = fmax(c->threshold, noise);
+	e->verdict = verdict_of(&e->iv, e->threshold);
 	size_t n = e->n < e->nbase ? e->n : e->nbase;
-	e->settle = e->verdict == VERDICT_UNCERTAIN ? settle_launches(&e->iv, c->threshold, n) : 0;
+	e->settle = e->verdict == VERDICT_UNCERTAIN ? settle_launches(&e->iv, e->threshold, n) : 0;
 	c->counts[e->verdict]++;
 }
 
@@ -444,6 +447,8 @@ void comparison_print(FILE *out, const struct comparison *c)
 		else if (e->verdict == VERDICT_UNCERTAIN)
 			fputs(": the ratio is at the threshold; more launches may not settle it",
 			      out);
+		if (e->threshold > c->threshold)
+			fprintf(out, " (threshold %.3g%%: the runs' noise)", e->threshold * 100);
 		fputc('\n', out);
 		free(names[i]);
 	}
@@ -499,6 +504,8 @@ void comparison_json(FILE *out, const struct comparison *c, int depth)
 			fprintf(out, ", \"%s\": ", keys[k]);
 			json_number(out, values[k]);
 		}
+		fputs(", \"threshold_percent\": ", out);
+		json_number(out, e->threshold * 100);
 		fprintf(out, ", \"base_samples\": %zu, \"samples\": %zu, \"verdict\": \"%s\", "
 			"\"settle_repeat\": ", e->nbase, e->n, verdict_names[e->verdict]);
 		if (e->settle)
@@ -528,9 +535,9 @@ void comparison_say_slower(const struct comparison *c)
 		if (e->verdict != VERDICT_SLOWER)
 			continue;
 		errorx("%s%s%s%s: SLOWER than %s: median x%.3f (95%% interval %.3f-%.3f, "
-		       "threshold %g%%)", e->file, e->label ? "[" : "", e->label ? e->label : "",
+		       "threshold %.3g%%%s)", e->file, e->label ? "[" : "", e->label ? e->label : "",
 		       e->label ? "]" : "", c->base, e->iv.ratio, e->iv.low, e->iv.high,
-		       c->threshold * 100);
+		       e->threshold * 100, e->threshold > c->threshold ? ": the runs' noise" : "");
 	}
 }
 

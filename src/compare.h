@@ -81,6 +81,13 @@ struct cmp_entry {
 	double base_median, median;     /* seconds; NaN without samples */
 	size_t nbase, n;                /* samples */
 	struct ratio_interval iv;
+	/*
+	 * The threshold this entry was judged by: the comparison's, or the
+	 * runs' own noise when that is larger (the relative standard
+	 * deviation of the noisier run's samples): a difference the runs
+	 * themselves vary by is not called.
+	 */
+	double threshold;
 	enum verdict verdict;
 	uint32_t settle;                /* UNCERTAIN: launches that would settle it (0: none) */
 };

@@ -407,7 +407,7 @@ START_TEST(test_table)
 	base = read_fixture(FIXTURE("base-plain.json"));
 	compare_docs(base, cur, 0.05, true, &c);
 	out = printed(&c, false);
-	ck_assert_ptr_nonnull(strstr(out, "UNCERTAIN: about -n 360 in both runs would settle it\n"));
+	ck_assert_ptr_nonnull(strstr(out, "UNCERTAIN: about -n 340 in both runs would settle it\n"));
 	free(out);
 	comparison_free(&c);
 	cmp_doc_free(cur);
