@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mod_cache.h"
 #include "monotime.h"
 #include "scalar.h"
 #include "sweep.h"
@@ -369,10 +370,19 @@ bool sweep_enumerate(struct sweep *sw, struct diag *d)
 	return true;
 }
 
-bool sweep_validate(struct sweep *sw, struct diag *d, const struct mod_settings *ms)
+bool sweep_validate(struct sweep *sw, struct diag *d, const struct mod_settings *msp)
 {
 	bool ok = true;
 	const char *prefix = d->prefix;
+	/* the points list each module file once (mod_cache.h) */
+	struct mod_settings ms_sweep, *ms = NULL;
+	struct mod_cache *cache = NULL;
+	if (msp) {
+		ms_sweep = *msp;
+		if (ms_sweep.cache == NULL && sw->npoints > 1)
+			ms_sweep.cache = cache = mod_cache_new();
+		ms = &ms_sweep;
+	}
 	for (size_t k = 0; k < sw->npoints; k++) {
 		if (sw->models[k] == NULL) {
 			ok = false;
@@ -385,5 +395,6 @@ bool sweep_validate(struct sweep *sw, struct diag *d, const struct mod_settings 
 			sw->eval_s[k] += monotime() - t;
 	}
 	d->prefix = prefix;
+	mod_cache_free(cache);
 	return ok;
 }

@@ -138,8 +138,9 @@ static inline const char *sweep_value_label(const struct sweep *sw, size_t k, si
 
 /*
  * Validate every point's model (validate.h, its kernels against their
- * modules as ms says), each error of a point but the first labelled with
- * the point; true when all are valid.
+ * modules as ms says, each module file listed once for all the points:
+ * mod_cache.h), each error of a point but the first labelled with the
+ * point; true when all are valid.
  */
 bool sweep_validate(struct sweep *sw, struct diag *d, const struct mod_settings *ms);
 
