@@ -144,7 +144,8 @@ static inline void *carve(struct arena *a, size_t size, size_t align, bool zero)
 		 * some twenty 4 KiB page faults, for 512 times the bytes),
 		 * growing with the arena up to 4 MiB; all come zeroed (chunk_new).
 		 */
-		size_t chunk = a->total == 0 ? (64u << 10) :
+		size_t chunk = a->total == 0 ? (a->first ? a->first : 64u << 10) :
+			a->total < (64u << 10) ? (64u << 10) :
 			a->total < ARENA_HUGE ? ARENA_HUGE :
 			a->total > (4u << 20) ? (4u << 20) : a->total;
 		if (chunk < size + ARENA_HEADER)
@@ -236,5 +237,7 @@ void arena_free(struct arena *a)
 			free(c);
 		c = next;
 	}
+	size_t first = a->first;
 	memset(a, 0, sizeof *a);
+	a->first = first;
 }

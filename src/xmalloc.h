@@ -56,6 +56,12 @@ struct arena {
 	 * and paid for zeroing all of it).  Mapped chunks come zeroed.
 	 */
 	bool dirty;
+	/*
+	 * The first chunk's size, before anything is allocated (0: 64 KiB);
+	 * a small arena then grows to 64 KiB before it takes huge pages.  A
+	 * derived model (model_derive.h) holds a few copies in one.
+	 */
+	size_t first;
 };
 
 /* size zeroed bytes, aligned for any type; never NULL. */
