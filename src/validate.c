@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model_derive.h"
 #include "strmap.h"
 #include "validate.h"
 #include "validate_driver.h"
@@ -1891,6 +1892,75 @@ static void check_run_section(struct vctx *v)
 	    (r->instantiate & INST_AUTO_FREE_ON_LAUNCH))
 		diag_error(v->d, r->pos, "instantiate flags 'device_launch' and "
 			   "'auto_free_on_launch' cannot be used together");
+}
+
+/* A derived model (model_derive.h) ------------------------------------------ */
+
+bool gdef_validate_derived(struct gdef *g, struct diag *d)
+{
+	struct derive *dv = g->derive;
+	derive_refresh(g);
+	struct diag saved = *d;
+	d->quiet = true;
+	struct vctx v = {.g = g, .d = d};
+	size_t nb = g->nbuffers;
+	/* the base was valid: every buffer sized, but those read again */
+	v.sized = xmalloc((nb ? nb : 1) * sizeof *v.sized);
+	for (size_t i = 0; i < nb; i++)
+		v.sized[i] = true;
+	for (size_t i = 0; dv->buffer_dirty && i < nb; i++) {
+		if (!dv->buffer_dirty[i])
+			continue;
+		struct buffer *b = &g->buffers[i];
+		v.sized[i] = size_buffer(&v, b);
+		if (!v.sized[i])
+			b->count = b->size = 0;
+		check_init(&v, b, v.sized[i]);
+	}
+	for (size_t i = 0; i < dv->nnodes; i++) {
+		if (!dv->nodes[i].dirty)
+			continue;
+		struct node *n = dv->nodes[i].own;
+		switch (n->kind) {
+		case NK_KERNEL:
+			/* the function and the arguments' sizes are the base's: its module agreed */
+			check_kernel(&v, n, n->seq);
+			break;
+		case NK_MEMSET:
+			check_memset(&v, n, n->seq);
+			break;
+		case NK_COPY:
+			check_copy(&v, n, n->seq);
+			break;
+		case NK_HOST:
+			check_host(&v, n);
+			break;
+		case NK_MEMOP:
+			check_memop(&v, n, n->seq);
+			break;
+		default:
+			/* alloc and free: their buffer's kind, the base's */
+			break;
+		}
+	}
+	for (size_t i = 0; dv->check_dirty && i < g->nchecks; i++) {
+		if (!dv->check_dirty[i])
+			continue;
+		struct check *c = &g->checks[i];
+		check_expect(&v, c);
+		check_tolerance(&v, c->rtol, or_pos(c->rtol_pos, c->pos), "rtol");
+		check_tolerance(&v, c->atol, or_pos(c->atol_pos, c->pos), "atol");
+	}
+	bool conditions = false;
+	for (size_t i = 0; dv->condition_dirty && i < g->nconditions; i++)
+		conditions |= dv->condition_dirty[i];
+	if (conditions && d->nerrors == saved.nerrors)
+		validate_driver_fixed(g, d);
+	bool ok = d->nerrors == saved.nerrors && d->nwarnings == saved.nwarnings;
+	*d = saved;
+	free(v.sized);
+	free(v.uses);
+	return ok;
 }
 
 /* The entry point -------------------------------------------------------- */
