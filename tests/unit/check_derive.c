@@ -59,16 +59,23 @@ static void outcome_free(struct outcome *o)
 	memset(o, 0, sizeof *o);
 }
 
-/* The command line's "-a NAME=V,..." and "--set NAME=V" in text (a .args file). */
+/*
+ * The command line's "-a NAME=V,..." and "--set NAME=V" in text (a .args
+ * file); its other options (-v) say nothing about the models.
+ */
 static size_t parse_args(char *text, struct axis_arg *args, size_t max)
 {
 	size_t n = 0;
-	bool set = false;
+	bool set = false, value = false;
 	for (char *tok = strtok(text, " \t\n"); tok; tok = strtok(NULL, " \t\n")) {
 		if (strcmp(tok, "-a") == 0 || strcmp(tok, "--set") == 0) {
 			set = tok[1] == '-';
+			value = true;
 			continue;
 		}
+		if (!value)
+			continue;
+		value = false;
 		ck_assert_uint_lt(n, max);
 		const char *eq = strchr(tok, '=');
 		args[n++] = (struct axis_arg){tok, eq ? (size_t)(eq - tok) : strlen(tok),
