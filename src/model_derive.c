@@ -45,7 +45,7 @@ struct gdef *gdef_derive(struct gdef *base)
 	*g = *base;
 	memset(&g->arena, 0, sizeof g->arena);
 	/* a few copies: a node is 232 bytes, a graph's list of 100 nodes 800 */
-	g->arena.first = 4096;
+	g->arena.first = 2048;
 	g->derive = xcalloc(1, sizeof *g->derive);
 	g->derive->base = base;
 	return g;
