@@ -84,6 +84,10 @@ static size_t parse_args(char *text, struct axis_arg *args, size_t max)
 	return n;
 }
 
+/* --disable's ids for run, as main.c applies them to every point after validation */
+static const char *const *disable_ids;
+static size_t ndisable;
+
 /* Read path (its text given) as main.c does, derived or in full, with ms. */
 static void run(const char *path, const char *text, const struct axis_arg *args, size_t nargs,
 		const struct mod_settings *ms, bool full, struct outcome *o)
@@ -99,6 +103,8 @@ static void run(const char *path, const char *text, const struct axis_arg *args,
 	o->loaded = sw != NULL;
 	if (sw && d.nerrors == 0)
 		o->valid = sweep_validate(sw, &d, ms);
+	for (size_t k = 0; o->valid && ndisable && k < sw->npoints; k++)
+		o->valid = gdef_disable(sw->models[k], disable_ids, ndisable, &d);
 	o->nerrors = d.nerrors;
 	o->nwarnings = d.nwarnings;
 	diag_finish(&d);
@@ -309,6 +315,7 @@ struct text_case {
 	const char *name;
 	const char *text;
 	size_t derived;
+	const char *disable;            /* --disable's one id, or NULL */
 };
 
 #define MODULE TOP_SRCDIR "/examples/kernels/empty.ptx"
@@ -324,7 +331,7 @@ static const struct text_case cases[] = {
 	 "  - {id: cp, after: z, copy: {from: a, to: b}}\n"
 	 "  - {id: h, after: cp, memset: {buffer: c, value: \"${n}\", count: 4}}\n"
 	 "checks:\n  - {buffer: b, expect: 7}\n  - {buffer: c, expect: [\"${n}\", \"${n}\", "
-	 "\"${n}\", \"${n}\"], atol: \"${n / 100.0}\"}\n", 2},
+	 "\"${n}\", \"${n}\"], atol: \"${n / 100.0}\"}\n", 2, NULL},
 	/* grids in a child graph and in an if's bodies, an argument in a struct */
 	{"nested", "cugraphrun: 1\naxes: {g: [1, 2, 3], v: [5, 6]}\n"
 	 "modules: {k: " STANDIN "}\nbuffers: {x: {type: f32, count: 8}}\n"
@@ -338,7 +345,7 @@ static const struct text_case cases[] = {
 	 "{f32: 1.5}]}, {buffer: x, offset: \"${g}\"}]}}]\n"
 	 "      else: [{id: e, memset: {buffer: x, value: \"${v}.5\"}}]\n"
 	 "  - {id: s, kernel: {function: builtin.set, args: [{handle: c}, {u32: \"${v - 5}\"}]}}\n",
-	 5},
+	 5, NULL},
 	/* a condition's default, the run section, throughput, name, description, a host sleep */
 	/* (the third point's sleep of 0 ms is refused by the validator: that point is read in full) */
 	{"sections", "cugraphrun: 1\nname: \"n${r}\"\ndescription: \"r is ${r}\"\n"
@@ -347,35 +354,52 @@ static const struct text_case cases[] = {
 	 "  - {id: w, after: s, while: {condition: c, body: [{empty: {}}]}}\n"
 	 "  - {id: zz, host: {sleep: \"${r} ms\"}}\n"
 	 "run: {repeat: \"${r + 1}\", warmup: 2, timeout: \"${r + 1} s\"}\n"
-	 "throughput: {bytes: \"${r * 4}\", items: \"${r}\"}\n", 1},
+	 "throughput: {bytes: \"${r * 4}\", items: \"${r}\"}\n", 1, NULL},
 	/* structure: an id, an after, a generator's range, a buffer's type, a function */
 	{"shape", "cugraphrun: 1\naxes: {n: [1, 2], T: [u32, f32]}\n"
 	 "modules: {k: " MODULE "}\nbuffers: {x: {type: \"${T}\", count: 4}}\n"
 	 "nodes:\n  - for: {i: {from: 0, to: \"${n}\"}}\n    nodes:\n"
 	 "      - {id: \"k${i}\", kernel: {function: k.empty}}\n"
-	 "  - {id: \"last${n}\", after: k0, memset: {buffer: x, value: 1}}\n", 0},
+	 "  - {id: \"last${n}\", after: k0, memset: {buffer: x, value: 1}}\n", 0, NULL},
 	/* a value inside an anchored node, and an object read through an alias */
 	{"anchors", "cugraphrun: 1\naxes: {g: [1, 2, 3]}\nmodules: {k: " MODULE "}\n"
 	 "nodes:\n  - {id: a, kernel: &k {function: k.empty, grid: \"${g}\"}}\n"
-	 "  - {id: b, kernel: *k}\n  - {id: c, kernel: {<<: *k, block: \"${g}\"}}\n", 0},
+	 "  - {id: b, kernel: *k}\n  - {id: c, kernel: {<<: *k, block: \"${g}\"}}\n", 0, NULL},
 	/* a value valid at the first point and out of range at the third: said for it */
 	{"range", "cugraphrun: 1\naxes: {o: [0, 4, 9, 2]}\nbuffers: {x: {type: u8, count: 8}}\n"
 	 "nodes:\n  - {id: m, memset: {buffer: x, value: 1, offset: \"${o}\"}}\n"
-	 "  - {id: n, memset: {buffer: x, value: \"${o * 40}\"}}\n", 2},
+	 "  - {id: n, memset: {buffer: x, value: \"${o * 40}\"}}\n", 2, NULL},
 	/* a warning at every point (an event never recorded): every point says it */
 	{"warning", "cugraphrun: 1\naxes: {v: [1, 2]}\nevents: [e]\nbuffers: {x: {type: u8, "
-	 "count: 8}}\nnodes:\n  - {id: m, memset: {buffer: x, value: \"${v}\"}}\n", 0},
+	 "count: 8}}\nnodes:\n  - {id: m, memset: {buffer: x, value: \"${v}\"}}\n", 0, NULL},
 	/* the first point invalid: each point says its own errors */
 	{"invalid", "cugraphrun: 1\naxes: {v: [1, 2]}\nbuffers: {x: {type: u8, count: 8}}\n"
-	 "nodes:\n  - {id: m, memset: {buffer: y, value: \"${v}\"}}\n", 0},
+	 "nodes:\n  - {id: m, memset: {buffer: y, value: \"${v}\"}}\n", 0, NULL},
 	/* a kernel with a launch attribute, and a window on a buffer that changes */
 	{"attrs", "cugraphrun: 1\naxes: {g: [2, 4]}\nmodules: {k: " MODULE "}\n"
 	 "buffers: {x: {type: u8, count: \"${g * 64}\"}}\n"
 	 "nodes:\n  - {id: a, kernel: {function: k.empty, grid: \"${g}\", cluster: 2}}\n"
-	 "  - {id: b, kernel: {function: k.empty, access_policy: {buffer: x}}}\n", 0},
+	 "  - {id: b, kernel: {function: k.empty, access_policy: {buffer: x}}}\n", 0, NULL},
+	/*
+	 * a value axis first, a shape axis second: each shape's first point is
+	 * read in full, and the points after it derived from it
+	 */
+	{"bases", "cugraphrun: 1\naxes: {v: [1, 2, 3], n: [1, 2]}\nmodules: {k: " MODULE "}\n"
+	 "nodes:\n  - for: {i: {from: 1, to: \"${n}\"}}\n    nodes:\n"
+	 "      - {id: \"k${i}\", kernel: {function: k.empty, grid: \"${v * i}\"}}\n", 4, NULL},
+	/* --disable on every point: the nodes a derived model shares and those it copied */
+	{"disable", "cugraphrun: 1\naxes: {g: [1, 2, 3]}\nmodules: {k: " MODULE "}\n"
+	 "nodes:\n  chain: true\n  nodes:\n"
+	 "    - {id: a, kernel: {function: k.empty, grid: \"${g}\"}}\n"
+	 "    - {id: b, kernel: {function: k.empty}}\n"
+	 "    - {id: c, kernel: {function: k.empty, block: \"${g}\"}}\n", 2, "c"},
+	{"disable-shared", "cugraphrun: 1\naxes: {g: [1, 2, 3]}\nmodules: {k: " MODULE "}\n"
+	 "nodes:\n  chain: true\n  nodes:\n"
+	 "    - {id: a, kernel: {function: k.empty, grid: \"${g}\"}}\n"
+	 "    - {id: b, kernel: {function: k.empty}}\n", 2, "b"},
 	/* a value the loader refuses at a later point */
 	{"refused", "cugraphrun: 1\naxes: {g: [1, 0, 2]}\nmodules: {k: " MODULE "}\n"
-	 "nodes:\n  - {id: a, kernel: {function: k.empty, grid: \"${g}\"}}\n", 0},
+	 "nodes:\n  - {id: a, kernel: {function: k.empty, grid: \"${g}\"}}\n", 0, NULL},
 };
 
 START_TEST(test_text_cases)
@@ -383,7 +407,10 @@ START_TEST(test_text_cases)
 	const struct text_case *c = &cases[_i];
 	char name[64];
 	snprintf(name, sizeof name, "%s.yaml", c->name);
+	disable_ids = &c->disable;
+	ndisable = c->disable != NULL;
 	size_t derived = compare(name, c->text, NULL, 0, &run_ms);
+	ndisable = 0;
 	ck_assert_msg(derived == c->derived, "%s: %zu points derived, expected %zu", c->name,
 		      derived, c->derived);
 }
