@@ -828,7 +828,7 @@ static __attribute__((cold)) void unbound(struct evsrc *es, const struct raw *r,
  * for ev_site_same.  It belongs to the open object unless anchored or read
  * inside an anchored node: an alias elsewhere would carry its value.
  */
-static void note_site(struct evsrc *es, const struct raw *r)
+static __attribute__((cold)) void note_site(struct evsrc *es, const struct raw *r)
 {
 	struct ev_site *st = VEC_PUSH(es->rec->sites, es->rec->nsites, es->rec->capsites);
 	st->raw = (size_t)(r - es->raw);
@@ -1065,7 +1065,7 @@ void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos)
  * Points read from the one before (load_events.h; load.c: POINTS)
  */
 
-void ev_rec_free(struct ev_rec *r)
+__attribute__((cold)) void ev_rec_free(struct ev_rec *r)
 {
 	if (r == NULL)
 		return;
@@ -1091,7 +1091,7 @@ static bool raw_alone(const struct evsrc *es)
 	return true;
 }
 
-long ev_ctx_open(struct evsrc *es, enum ev_ctx_kind kind, void *obj, size_t index,
+__attribute__((cold)) long ev_ctx_open(struct evsrc *es, enum ev_ctx_kind kind, void *obj, size_t index,
 		 const void *key, struct pos kpos)
 {
 	if (es->rec == NULL || es->ctx >= 0 || es->rnext == 0)
@@ -1123,7 +1123,7 @@ long ev_ctx_open(struct evsrc *es, enum ev_ctx_kind kind, void *obj, size_t inde
 	return es->ctx;
 }
 
-void ev_ctx_close(struct evsrc *es, long ctx)
+__attribute__((cold)) void ev_ctx_close(struct evsrc *es, long ctx)
 {
 	if (ctx < 0)
 		return;
@@ -1147,7 +1147,7 @@ static void unbind_gen(struct evsrc *es, const struct ev_gen *gen, size_t n)
 		ev_unbind(es, gen[i].slot);
 }
 
-bool ev_site_same(struct evsrc *es, const struct ev_rec *rec, const struct ev_site *s)
+__attribute__((cold)) bool ev_site_same(struct evsrc *es, const struct ev_rec *rec, const struct ev_site *s)
 {
 	(void)rec;
 	struct raw *r = &es->raw[s->raw];
@@ -1171,7 +1171,7 @@ bool ev_site_same(struct evsrc *es, const struct ev_rec *rec, const struct ev_si
 	       (s->len == 0 || memcmp(es->out.buf, s->text, s->len) == 0);
 }
 
-void ev_reread(struct evsrc *es, const struct ev_ctx *c)
+__attribute__((cold)) void ev_reread(struct evsrc *es, const struct ev_ctx *c)
 {
 	es->nframes = 0;
 	es->nopen = 0;
@@ -1186,7 +1186,7 @@ void ev_reread(struct evsrc *es, const struct ev_ctx *c)
 	ev_next(es);
 }
 
-bool ev_reread_end(struct evsrc *es, const struct ev_ctx *c)
+__attribute__((cold)) bool ev_reread_end(struct evsrc *es, const struct ev_ctx *c)
 {
 	bool ok = !es->fatal && raw_alone(es) && es->rnext == c->end + 1;
 	unbind_gen(es, c->gen, c->ngen);
