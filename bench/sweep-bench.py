@@ -29,11 +29,12 @@ runs, in this order, printing each figure with its target and PASS/FAIL:
        calls) against instantiating and uploading that graph afresh
        (phases.instantiate_s + upload_s of the same run): at most 1/50.
        The evaluation of each point's model (prepare.evaluate_s: reading
-       and validating it, done for every point before the GPU is touched)
-       is printed beside it, with and without it in the ratio; the target
-       line is the preparation the GPU path makes, and the line with the
-       evaluation says how far that is from 1/50.  sweep_ref's own update
-       and fresh instantiation are printed for scale.
+       and validating it, done for every point before the GPU is touched;
+       a point that changes values alone is derived from the one before,
+       bench/README.md) is printed beside it; both lines are targets: the
+       preparation the GPU path makes, and with the evaluation, the
+       issue's whole preparation of a point.  sweep_ref's own update and
+       fresh instantiation are printed for scale.
 
  (c) every point's median launch within 3% of the same point run alone as
      a one-point file (the value written in, no axes), or within the two

@@ -157,12 +157,60 @@ static size_t fmt_int(int64_t i, char *buf)
  * and only 16 and 17 digits are left to try.  Subnormals have fewer
  * digits: for them, count up from 1.
  */
+/*
+ * The common case without printf: f is m / 10^k for an integer m and k of
+ * at most 6, with 1e-4 <= |f| < 1e9 (where %g writes no exponent), as a
+ * sweep's 0.625 or 1.5 are.  IEEE division is correctly rounded and so is
+ * reading a decimal back, so m / 10^k == f says that the k-digit decimal
+ * reads back as f; with its fewest k it has at most 15 digits, and %.15g
+ * writes the same digits (no other decimal of 15 digits lies as near f).
+ * Writes it and returns its length, or 0 when f is not such a number.
+ * A sweep formats every float it substitutes, point after point: the
+ * snprintf and strtod below cost some 3,000 instructions a value.
+ */
+static size_t fmt_float_short(double f, char *buf)
+{
+	static const double pow10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+	double a = fabs(f);
+	if (!(a >= 1e-4 && a < 1e9))
+		return 0;
+	for (int k = 0; k <= 6; k++) {
+		double m = nearbyint(a * pow10[k]);
+		if (m / pow10[k] != a)
+			continue;
+		uint64_t u = (uint64_t)m, whole = u, frac = 0;
+		for (int i = 0; i < k; i++)
+			whole /= 10;
+		frac = u - whole * (uint64_t)pow10[k];
+		size_t n = 0;
+		if (f < 0)
+			buf[n++] = '-';
+		n += fmt_int((int64_t)whole, buf + n);
+		buf[n++] = '.';
+		if (k == 0) {
+			buf[n++] = '0';
+		} else {
+			for (int i = k - 1; i >= 0; i--) {
+				buf[n + (size_t)i] = (char)('0' + frac % 10);
+				frac /= 10;
+			}
+			n += (size_t)k;
+		}
+		buf[n] = '\0';
+		return n;
+	}
+	return 0;
+}
+
 static size_t fmt_float(double f, char *buf)
 {
 	if (isnan(f))
 		return (size_t)snprintf(buf, 32, "nan");
 	if (isinf(f))
 		return (size_t)snprintf(buf, 32, f < 0 ? "-inf" : "inf");
+	size_t quick = fmt_float_short(f, buf);
+	if (quick)
+		return quick;
 	int n = 0;
 	for (int prec = fabs(f) < DBL_MIN ? 1 : 15; prec <= 17; prec++) {
 		n = snprintf(buf, 32, "%.*g", prec, f);

@@ -30,6 +30,7 @@
 #include "load.h"
 #include "load_axes.h"
 #include "load_events.h"
+#include "model_derive.h"
 #include "monotime.h"
 #include "strmap.h"
 #include "sweep.h"
@@ -473,6 +474,23 @@ struct keytab {
 
 #define KEYTAB(a) {a, sizeof a / sizeof *a, NULL}
 #define MAXKEYS 32
+
+/*
+ * POINTS (see load_template): the value at the current event is an object
+ * that a later point of a template may read again alone.  Only while a
+ * template's point is recorded (es.rec); a plain load pays a test.
+ */
+static inline long obj_open(struct ld *l, enum ev_ctx_kind kind, void *obj, size_t index,
+			    const struct keydef *kd, struct pos kpos)
+{
+	return l->es.rec ? ev_ctx_open(&l->es, kind, obj, index, kd, kpos) : -1;
+}
+
+static inline void obj_close(struct ld *l, long o)
+{
+	if (o >= 0)
+		ev_ctx_close(&l->es, o);
+}
 
 /*
  * Keys are a few bytes long and every key of the file comes through here:
@@ -1289,18 +1307,22 @@ static const struct keydef buffer_keys[] = {
 };
 static const struct keytab buffer_tab = KEYTAB(buffer_keys);
 
-static char *add_buffer(struct ld *l, const char *name, struct pos kpos)
+/* A buffer as its mapping finds it: the defaults. */
+static void buffer_start(struct buffer *b, char *name, struct pos kpos)
 {
-	struct gdef *g = l->g;
-	struct buffer *b = VEC_PUSH(g->buffers, g->nbuffers, g->capbuffers);
-	b->name = gdef_strdup(g, name);
+	b->name = name;
 	b->pos = kpos;
 	b->type = ET_U8;
 	b->memory = MEM_DEVICE;
 	b->init.kind = INIT_ZERO;
+}
+
+/* Buffer b's mapping, the current event (b is element index of the model's buffers). */
+static void parse_buffer(struct ld *l, struct buffer *b, size_t index)
+{
+	long o = obj_open(l, CTX_BUFFER, NULL, index, NULL, b->pos);
 	/* (a broken alias as the value was reported when it was read) */
 	size_t errors = l->es.nerrs - l->es.ev.bad;
-	size_t evals = l->es.axis_evals;
 	if (want_map(l, "a mapping {type, count or size, memory, init}", b->name)) {
 		char ctx[160];
 		struct seen s;
@@ -1308,6 +1330,16 @@ static char *add_buffer(struct ld *l, const char *name, struct pos kpos)
 		parse_keys(l, &buffer_tab, b, ctx, &s);
 	}
 	b->bad = l->es.nerrs != errors;
+	obj_close(l, o);
+}
+
+static char *add_buffer(struct ld *l, const char *name, struct pos kpos)
+{
+	struct gdef *g = l->g;
+	struct buffer *b = VEC_PUSH(g->buffers, g->nbuffers, g->capbuffers);
+	buffer_start(b, gdef_strdup(g, name), kpos);
+	size_t evals = l->es.axis_evals;
+	parse_buffer(l, b, g->nbuffers - 1);
 	b->dynamic = l->es.axis_evals != evals;
 	return b->name;
 }
@@ -1363,6 +1395,16 @@ static const struct keydef condition_keys[] = {
 };
 static const struct keytab condition_tab = KEYTAB(condition_keys);
 
+/* Condition c's value, the current event (c is element index of the model's conditions). */
+static void parse_condition(struct ld *l, struct condition *c, size_t index)
+{
+	char ctx[160];
+	long o = obj_open(l, CTX_CONDITION, NULL, index, NULL, c->pos);
+	snprintf(ctx, sizeof ctx, "in condition '%.60s'", c->name);
+	parse_optional_map(l, &condition_tab, c, c->name, ctx);
+	obj_close(l, o);
+}
+
 static char *add_condition(struct ld *l, const char *name, struct pos kpos)
 {
 	struct gdef *g = l->g;
@@ -1370,10 +1412,8 @@ static char *add_condition(struct ld *l, const char *name, struct pos kpos)
 	c->name = gdef_strdup(g, name);
 	c->pos = kpos;
 	c->user = -1;
-	char ctx[160];
 	size_t evals = l->es.axis_evals;
-	snprintf(ctx, sizeof ctx, "in condition '%.60s'", c->name);
-	parse_optional_map(l, &condition_tab, c, c->name, ctx);
+	parse_condition(l, c, g->nconditions - 1);
 	c->dynamic = l->es.axis_evals != evals;
 	return c->name;
 }
@@ -2792,7 +2832,13 @@ static void key_node_kind(struct ld *l, void *obj, const struct keydef *kd, stru
 	};
 	if (n->id == NULL && holds_graph[n->kind])
 		node_auto_id(l, n);
+	/* what a later point may read again alone (POINTS): the kinds that hold values only */
+	static const bool values_only[NK_COUNT] = {
+		[NK_KERNEL] = true, [NK_MEMSET] = true, [NK_COPY] = true, [NK_HOST] = true,
+	};
+	long o = values_only[n->kind] ? obj_open(l, CTX_NODE, n, 0, NULL, kpos) : -1;
 	kind_parsers[n->kind](l, n);
+	obj_close(l, o);
 }
 
 static void key_node_id(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
@@ -3352,6 +3398,25 @@ static const struct keytab check_tab = KEYTAB(check_keys);
 /* expect, sum, ..., finite: what a check tests, one of them */
 #define CHECK_TESTS (0x1fc0u | 0x8u)
 
+/* Check c's mapping, the current event (c is element index of the model's checks). */
+static void parse_check(struct ld *l, struct check *c, size_t index)
+{
+	struct seen s;
+	size_t errors = l->es.nerrs;
+	long o = obj_open(l, CTX_CHECK, NULL, index, NULL, l->es.ev.pos);
+	c->pos = l->es.ev.pos;
+	c->buffer.idx = -1;
+	c->ref.idx = -1;
+	parse_keys(l, &check_tab, c, "in a check", &s);
+	require(l, &check_tab, &s, 1, "in a check");
+	if (s.unknown == 0 && !(s.mask & CHECK_TESTS))
+		err(l, s.pos, "a check needs a test: expect, sum, min, max, norm2, nonzero, "
+		    "differ or finite");
+	two_forms(l, &check_tab, &s, CHECK_TESTS, "a check", "test");
+	c->bad = l->es.nerrs != errors;
+	obj_close(l, o);
+}
+
 static void key_checks(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct gdef *g = obj;
@@ -3366,19 +3431,8 @@ static void key_checks(struct ld *l, void *obj, const struct keydef *kd, struct 
 		if (!want_map(l, "a check {buffer, expect or sum, min, max, ...}", kd->name))
 			continue;
 		struct check *c = VEC_PUSH(g->checks, g->nchecks, g->capchecks);
-		struct seen s;
-		size_t errors = l->es.nerrs;
 		size_t evals = l->es.axis_evals;
-		c->pos = l->es.ev.pos;
-		c->buffer.idx = -1;
-		c->ref.idx = -1;
-		parse_keys(l, &check_tab, c, "in a check", &s);
-		require(l, &check_tab, &s, 1, "in a check");
-		if (s.unknown == 0 && !(s.mask & CHECK_TESTS))
-			err(l, s.pos, "a check needs a test: expect, sum, min, max, norm2, nonzero, "
-			    "differ or finite");
-		two_forms(l, &check_tab, &s, CHECK_TESTS, "a check", "test");
-		c->bad = l->es.nerrs != errors;
+		parse_check(l, c, g->nchecks - 1);
 		c->dynamic = l->es.axis_evals != evals;
 	}
 	next(l);
@@ -3476,8 +3530,10 @@ static const struct keytab run_tab = KEYTAB(run_keys);
 static void key_run(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct gdef *g = obj;
+	long o = obj_open(l, CTX_RUN, NULL, 0, kd, kpos);
 	g->run.pos = l->es.ev.pos;
 	parse_optional_map(l, &run_tab, &g->run, kd->name, "in 'run'");
+	obj_close(l, o);
 }
 
 static void key_version(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
@@ -3501,12 +3557,16 @@ static void key_version(struct ld *l, void *obj, const struct keydef *kd, struct
 
 static void key_name(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
+	long o = obj_open(l, CTX_NAME, NULL, 0, kd, kpos);
 	get_text(l, "a text", kd->name, &((struct gdef *)obj)->name, NULL);
+	obj_close(l, o);
 }
 
 static void key_description(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
+	long o = obj_open(l, CTX_DESCRIPTION, NULL, 0, kd, kpos);
 	get_text(l, "a text", kd->name, &((struct gdef *)obj)->description, NULL);
+	obj_close(l, o);
 }
 
 static void key_nodes(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
@@ -3561,10 +3621,12 @@ static void key_throughput(struct ld *l, void *obj, const struct keydef *kd, str
 	g->throughput.pos = kpos;
 	if (!want_map(l, "a mapping {bytes: N, items: N}", kd->name))
 		return;
+	long o = obj_open(l, CTX_THROUGHPUT, NULL, 0, kd, kpos);
 	parse_keys(l, &throughput_tab, &g->throughput, "in 'throughput'", &s);
 	if (s.mask == 0 && s.unknown == 0)
 		err(l, s.pos, "empty 'throughput' (expected bytes, items or both: what one launch "
 		    "moves and processes)");
+	obj_close(l, o);
 }
 
 static const struct keydef top_keys[] = {
@@ -3754,53 +3816,308 @@ static void read_axes(struct ld *l)
 	}
 }
 
+/* ---------------------------------------------------------------------
+ * POINTS: a template's point read from an earlier one
+ *
+ * Reading a point in full replays every event of the file through the
+ * handlers and builds a whole model, which a sweep then validates whole:
+ * for a 100-node graph whose points change one grid, some 40 us a point,
+ * where the GPU updates the node in a microsecond.  So while a point is
+ * read in full (the base), the objects whose values a later point may
+ * change alone are recorded with their stretches of the raw log (the
+ * kind mappings of kernel, memset, copy and host nodes, buffers,
+ * conditions, checks, run:, throughput:, name and description:
+ * obj_open), and so is every scalar that read an axis, with its text
+ * (load_events.h: ev_site).  A later point evaluates those scalars
+ * alone.  When every one whose text changed lies in such an object, the
+ * point's model is derived from the base's (model_derive.h): each of
+ * those objects is read again from its own events into a copy, which
+ * must come out the same but in values (derive_same_*), and the buffers
+ * whose values changed make the nodes and checks that name them dirty
+ * too, for the validator to check again (gdef_validate_derived).  An id,
+ * an after, a generator's range, a kind, a module, a function, a
+ * buffer's type or a key that changed, a scalar inside an anchored node,
+ * an object read with an alias or a merge, a kernel with launch
+ * attributes, an error while reading again: the point is read in full,
+ * and becomes the base of the points after it.  Reading again is quiet;
+ * an error sends the point to the full reading, which says it.
+ */
+
+/*
+ * (The functions of templates are cold: out of the way of the plain
+ * load's per-node functions, whose places in the instruction cache a few
+ * hundred bytes more among them changed: 50% more misses, 2% slower on a
+ * 100,000-node chain.)
+ */
+
+/* The loader of a template, kept with its sweep for sweep_reload. */
+struct sweep_src {
+	struct ld l;
+	struct load_limits lim;
+	char *name;
+	long *slots;                    /* per axis: its slot */
+};
+
+__attribute__((cold)) void sweep_src_free(struct sweep_src *src)
+{
+	if (src == NULL)
+		return;
+	ld_free(&src->l);
+	free(src->slots);
+	free(src->name);
+	free(src);
+}
+
+/* Bind point k's values to the axes' names. */
+static __attribute__((cold)) void bind_point(struct sweep_src *src, const struct sweep *sw, size_t k)
+{
+	for (size_t a = 0; a < sw->naxes; a++)
+		ev_bind(&src->l.es, src->slots[a], *sweep_value(sw, k, a));
+}
+
+/* Point k's model read in full. */
+static __attribute__((cold)) struct gdef *read_point(struct sweep_src *src, const struct sweep *sw, size_t k)
+{
+	ev_replay_start(&src->l.es, true);
+	bind_point(src, sw, k);
+	return load_model(&src->l, src->name);
+}
+
+__attribute__((cold)) struct gdef *sweep_reload(struct sweep *sw, size_t k, struct diag *d)
+{
+	struct sweep_src *src = sw->src;
+	struct diag *was = src->l.es.d;
+	src->l.es.d = d;
+	struct gdef *g = read_point(src, sw, k);
+	src->l.es.d = was;
+	return g;
+}
+
+/* Object c of the base read again, from its own events, into derived model g. */
+static __attribute__((cold)) bool read_again(struct ld *l, struct gdef *g, const struct ev_ctx *c)
+{
+	struct gdef *base = g->derive->base;
+	bool same = false;
+	if (c->kind == CTX_NODE) {
+		const struct node *bn = c->obj;
+		/* launch attributes are the validator's driver rules' (model_derive.c) */
+		if (bn->kind == NK_KERNEL && bn->u.kernel.has_attrs)
+			return false;
+	}
+	l->g = g;
+	l->last_kernel = NULL;
+	l->last_ref = NULL;
+	ev_reread(&l->es, c);
+	switch (c->kind) {
+	case CTX_NODE: {
+		struct node *bn = c->obj, *n = derive_node(g, bn, true);
+		memset(&n->u, 0, sizeof n->u);
+		node_set_kind(n, bn->kind);
+		kind_parsers[n->kind](l, n);
+		same = derive_same_node(bn, n);
+		break;
+	}
+	case CTX_BUFFER: {
+		const struct buffer *bb = &base->buffers[c->index];
+		struct buffer *b = derive_buffer(g, c->index);
+		memset(b, 0, sizeof *b);
+		buffer_start(b, bb->name, bb->pos);
+		b->dynamic = bb->dynamic;
+		parse_buffer(l, b, c->index);
+		derive_own(g, b->init.list);
+		same = derive_same_buffer(bb, b);
+		break;
+	}
+	case CTX_CONDITION: {
+		const struct condition *bc = &base->conditions[c->index];
+		struct condition *cd = derive_condition(g, c->index);
+		*cd = (struct condition){.name = bc->name, .pos = bc->pos, .user = -1,
+					 .dynamic = bc->dynamic};
+		parse_condition(l, cd, c->index);
+		same = derive_same_condition(bc, cd);
+		break;
+	}
+	case CTX_CHECK: {
+		const struct check *bk = &base->checks[c->index];
+		struct check *ck = derive_check(g, c->index);
+		memset(ck, 0, sizeof *ck);
+		ck->dynamic = bk->dynamic;
+		parse_check(l, ck, c->index);
+		derive_own(g, ck->list);
+		same = derive_same_check(bk, ck);
+		break;
+	}
+	case CTX_RUN:
+		memset(&g->run, 0, sizeof g->run);
+		key_run(l, g, c->key, c->kpos);
+		same = derive_same_run(&base->run, &g->run);
+		break;
+	case CTX_THROUGHPUT:
+		memset(&g->throughput, 0, sizeof g->throughput);
+		key_throughput(l, g, c->key, c->kpos);
+		same = g->throughput.has_bytes == base->throughput.has_bytes &&
+		       g->throughput.has_items == base->throughput.has_items;
+		break;
+	case CTX_NAME:
+		g->name = NULL;
+		key_name(l, g, c->key, c->kpos);
+		same = g->name != NULL;
+		break;
+	case CTX_DESCRIPTION:
+		g->description = NULL;
+		key_description(l, g, c->key, c->kpos);
+		same = g->description != NULL;
+		break;
+	}
+	return ev_reread_end(&l->es, c) && same;
+}
+
+/* Every node of graph gr and of the graphs its nodes hold. */
+static __attribute__((cold)) void mark_users(struct gdef *g, struct graph *gr, const char *buffer)
+{
+	for (size_t i = 0; i < gr->nnodes; i++) {
+		struct node *n = gr->nodes[i];
+		if (derive_node_names_buffer(n, buffer))
+			derive_node(g, n, true);
+		if (n->kind == NK_GRAPH && n->u.child)
+			mark_users(g, n->u.child, buffer);
+		else if (node_kind_is_conditional(n->kind))
+			for (size_t b = 0; b < n->u.cond.nbodies; b++)
+				if (n->u.cond.bodies[b])
+					mark_users(g, n->u.cond.bodies[b], buffer);
+	}
+}
+
+/*
+ * Buffers read again make dirty what names them: nodes (their offsets
+ * and counts against it), checks (their lengths).  An access window on
+ * one is a launch attribute (read in full).  False for that.
+ */
+static __attribute__((cold)) bool mark_buffer_users(struct gdef *g)
+{
+	const struct derive *dv = g->derive;
+	struct gdef *base = dv->base;
+	for (size_t i = 0; dv->buffer_dirty && i < g->nbuffers; i++) {
+		if (!dv->buffer_dirty[i])
+			continue;
+		const char *name = base->buffers[i].name;
+		for (size_t k = 0; k < base->nkattrs; k++)
+			if (kattr_set(base->kattrs[k], KATTR_ACCESS_POLICY) &&
+			    base->kattrs[k]->window.buffer.name &&
+			    strcmp(base->kattrs[k]->window.buffer.name, name) == 0)
+				return false;
+		mark_users(g, base->root, name);
+		for (size_t k = 0; k < base->nchecks; k++)
+			if (base->checks[k].buffer.name &&
+			    strcmp(base->checks[k].buffer.name, name) == 0 &&
+			    !(dv->check_dirty && dv->check_dirty[k]))
+				derive_check(g, k);
+	}
+	return true;
+}
+
+/*
+ * The model of the point whose values are bound now, derived from base
+ * (read in full, its objects and sites in rec), or NULL when it must be
+ * read in full.  Quiet: what reading again says is dropped.
+ */
+static __attribute__((cold)) struct gdef *derive_point(struct ld *l, struct gdef *base, const struct ev_rec *rec,
+				 bool *dirty)
+{
+	memset(dirty, 0, rec->nctx * sizeof *dirty);
+	for (size_t i = 0; i < rec->nsites; i++) {
+		const struct ev_site *st = &rec->sites[i];
+		if (ev_site_same(&l->es, rec, st))
+			continue;
+		if (st->ctx < 0 || !rec->ctx[st->ctx].usable)
+			return NULL;
+		dirty[st->ctx] = true;
+	}
+	struct gdef *g = gdef_derive(base);
+	struct diag *d = l->es.d, saved = *d;
+	d->quiet = true;
+	bool ok = true;
+	for (size_t i = 0; ok && i < rec->nctx; i++)
+		if (dirty[i])
+			ok = read_again(l, g, &rec->ctx[i]);
+	ok = ok && mark_buffer_users(g);
+	ok = ok && d->nerrors == saved.nerrors && d->nwarnings == saved.nwarnings;
+	*d = saved;
+	/* what the loader keeps from one reading to the next is about g: forgotten */
+	l->g = NULL;
+	l->last_kernel = NULL;
+	l->last_kernel_len = 0;
+	l->last_ref = NULL;
+	l->last_ref_len = 0;
+	if (!ok) {
+		gdef_free(g);
+		return NULL;
+	}
+	return g;
+}
+
 /*
  * A template (load_events.h: TEMPLATES): its events recorded once, its
  * axes read, the command line's applied, the points enumerated, then one
  * model per point, each read from the recorded events with the point's
- * values bound.  The first point's errors are said as a plain file's,
- * the others' with the point's label.  After a fatal error (the format
- * version, a limit) no further point is read: each would say it again.
+ * values bound, or derived from the last point read so (POINTS).  The
+ * first point's errors are said as a plain file's, the others' with the
+ * point's label.  After a fatal error (the format version, a limit) no
+ * further point is read: each would say it again.
  */
-static struct sweep *load_template(const char *name, const char *text, size_t len,
+static __attribute__((cold)) struct sweep *load_template(const char *name, const char *text, size_t len,
 				   const struct load_limits *lim, const struct axis_arg *args,
 				   size_t nargs, bool first_only, struct diag *d)
 {
-	struct ld l;
-	ld_init(&l, name, lim, d);
-	ev_input_string(&l.es, text, len);
+	struct sweep_src *src = xcalloc(1, sizeof *src);
+	struct ld *l = &src->l;
+	src->lim = *lim;
+	src->name = xstrdup(name);
+	ld_init(l, src->name, &src->lim, d);
+	ev_input_string(&l->es, text, len);
 	struct sweep *sw = sweep_new();
-	l.sw = l.es.sw = sw;
+	l->sw = l->es.sw = sw;
 	unsigned before = d->nerrors;
-	bool ok = ev_record(&l.es);
+	bool ok = ev_record(&l->es);
+	/* the text is the caller's: everything is in the raw log now */
+	l->es.text = NULL;
+	l->es.len = 0;
 	if (ok) {
-		ev_replay_start(&l.es, false);
-		l.axes_pass = true;
-		read_axes(&l);
-		l.axes_pass = false;
-		ok = !l.es.fatal && d->nerrors == before;
+		ev_replay_start(&l->es, false);
+		l->axes_pass = true;
+		read_axes(l);
+		l->axes_pass = false;
+		ok = !l->es.fatal && d->nerrors == before;
 	}
 	if (ok && nargs) {
-		ev_note_names(&l.es);
+		ev_note_names(&l->es);
 		ok = sweep_apply_args(sw, args, nargs, d);
 	}
 	ok = ok && sweep_enumerate(sw, d);
 	if (!ok) {
-		ld_free(&l);
+		sweep_src_free(src);
 		sweep_free(sw);
 		return NULL;
 	}
-	long *slots = xcalloc(sw->naxes ? sw->naxes : 1, sizeof *slots);
+	src->slots = xcalloc(sw->naxes ? sw->naxes : 1, sizeof *src->slots);
 	for (size_t a = 0; a < sw->naxes; a++) {
-		slots[a] = ev_slot(&l.es, sw->axes[a].name);
-		l.es.is_axis[slots[a]] = true;
+		src->slots[a] = ev_slot(&l->es, sw->axes[a].name);
+		l->es.is_axis[src->slots[a]] = true;
 	}
 	sw->models = xcalloc(sw->npoints, sizeof *sw->models);
 	sw->eval_s = xcalloc(sw->npoints, sizeof *sw->eval_s);
+	sw->base = xcalloc(sw->npoints, sizeof *sw->base);
 	const char *prefix = d->prefix;
+	size_t npoints = first_only ? 1 : sw->npoints;
+	/* points after the first are derived where they can be (POINTS) */
+	bool derive = npoints > 1 && !lim->full_points;
+	struct ev_rec rec = {0};
+	bool *dirty = NULL;
+	long base = -1;
+	size_t derived = 0;
 	/* all points together read at most SWEEP_MAX_EVENTS: each alone is bounded already */
 	size_t events = 0;
-	for (size_t k = 0; k < (first_only ? 1 : sw->npoints); k++) {
+	for (size_t k = 0; k < npoints; k++) {
 		if (events > SWEEP_MAX_EVENTS) {
 			d->prefix = prefix;
 			diag_error(d, (struct pos){1, 1}, "the %zu points of the sweep read more "
@@ -3809,19 +4126,46 @@ static struct sweep *load_template(const char *name, const char *text, size_t le
 			break;
 		}
 		double t = monotime();
-		ev_replay_start(&l.es, true);
-		for (size_t a = 0; a < sw->naxes; a++)
-			ev_bind(&l.es, slots[a], *sweep_value(sw, k, a));
 		d->prefix = k ? sw->labels[k] : NULL;
-		sw->models[k] = load_model(&l, name);
+		sw->base[k] = k;
+		if (base >= 0) {
+			bind_point(src, sw, k);
+			l->es.raw_read = 0;
+			struct gdef *g = derive_point(l, sw->models[base], &rec, dirty);
+			events += l->es.raw_read;
+			if (g) {
+				sw->models[k] = g;
+				sw->base[k] = (size_t)base;
+				sw->eval_s[k] = monotime() - t;
+				derived++;
+				continue;
+			}
+		}
+		unsigned errors = d->nerrors;
+		if (derive) {
+			ev_rec_free(&rec);
+			l->es.rec = &rec;
+			l->es.ctx = -1;
+		}
+		sw->models[k] = read_point(src, sw, k);
+		l->es.rec = NULL;
+		/* a point read with errors is no base: the sweep goes no further than validation */
+		base = derive && sw->models[k] && d->nerrors == errors && !l->es.fatal ? (long)k : -1;
+		if (base >= 0)
+			dirty = xreallocarray(dirty, rec.nctx ? rec.nctx : 1, sizeof *dirty);
 		sw->eval_s[k] = monotime() - t;
-		events += l.es.raw_read + l.es.alias_events;
-		if (sw->models[k] == NULL && l.es.fatal)
+		events += l->es.raw_read + l->es.alias_events;
+		if (sw->models[k] == NULL && l->es.fatal)
 			break;
 	}
 	d->prefix = prefix;
-	free(slots);
-	ld_free(&l);
+	ev_rec_free(&rec);
+	free(dirty);
+	/* derived models may need a point read in full again (sweep_reload) */
+	if (derived)
+		sw->src = src;
+	else
+		sweep_src_free(src);
 	if (sw->models[0] == NULL) {
 		sweep_free(sw);
 		return NULL;

@@ -63,4 +63,15 @@ struct sweep *sweep_load_string(const char *name, const char *text, size_t len,
 /* The first point's model, taken out of sw, which is freed (NULL: NULL). */
 struct gdef *sweep_first(struct sweep *sw);
 
+/*
+ * Point k of sw read in full again, as sweep_load reads a point that it
+ * does not derive from an earlier one, errors to d: for a point whose
+ * derived model (model_derive.h) the validator could not settle alone.
+ * Only while sw->src is kept (sw has derived models).
+ */
+struct gdef *sweep_reload(struct sweep *sw, size_t k, struct diag *d);
+/* The template's loader that sweep_reload reads with (sweep.h: sw->src). */
+struct sweep_src;
+void sweep_src_free(struct sweep_src *src);
+
 #endif

@@ -837,6 +837,29 @@ static __attribute__((cold)) void unbound(struct evsrc *es, const struct raw *r,
 }
 
 /*
+ * A scalar that read an axis, as the point being recorded read it (es->out),
+ * for ev_site_same.  It belongs to the open object unless anchored or read
+ * inside an anchored node: an alias elsewhere would carry its value.
+ */
+static __attribute__((cold)) void note_site(struct evsrc *es, const struct raw *r)
+{
+	struct ev_site *st = VEC_PUSH(es->rec->sites, es->rec->nsites, es->rec->capsites);
+	st->raw = (size_t)(r - es->raw);
+	st->ctx = r->anchor == NULL && es->nopen == 0 ? es->ctx : -1;
+	st->text = xmalloc(es->out.len + 1);
+	if (es->out.len)
+		memcpy(st->text, es->out.buf, es->out.len);
+	st->text[es->out.len] = '\0';
+	st->len = es->out.len;
+	st->quoted = es->ev.quoted;
+	size_t cap = 0;
+	for (size_t i = 0; i < tmpl_nnames(r->t); i++)
+		if (!es->is_axis[r->slots[i]])
+			*VEC_PUSH(st->gen, st->ngen, cap) =
+				(struct ev_gen){r->slots[i], es->vals[r->slots[i]]};
+}
+
+/*
  * The scalar r, its template evaluated: into es->ev, or a bad scalar after
  * an error.  Keys too: {"${T}": 5} is an argument of the point's type.
  */
@@ -868,8 +891,11 @@ static void substitute(struct evsrc *es, struct raw *r)
 	v->len = es->out.len;
 	/* a value is no string for being an expression's: {grid: "${n}"} is a number */
 	v->quoted = r->quoted && tmpl_nexprs(r->t) == 0;
-	if (r->uses_axis)
+	if (r->uses_axis) {
 		es->axis_evals++;
+		if (es->rec)
+			note_site(es, r);
+	}
 	return;
 bad:
 	v->value = "";
@@ -1046,6 +1072,138 @@ void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos)
 	es->depth = m->depth - 1;
 	es->raw_depth = m->raw_depth - 1;
 	ev_next(es);
+}
+
+/* ------------------------------------------------------------------
+ * Points read from the one before (load_events.h; load.c: POINTS)
+ */
+
+__attribute__((cold)) void ev_rec_free(struct ev_rec *r)
+{
+	if (r == NULL)
+		return;
+	for (size_t i = 0; i < r->nctx; i++)
+		free(r->ctx[i].gen);
+	free(r->ctx);
+	for (size_t i = 0; i < r->nsites; i++) {
+		free(r->sites[i].text);
+		free(r->sites[i].gen);
+	}
+	free(r->sites);
+	memset(r, 0, sizeof *r);
+}
+
+/* Events come from the raw log alone: no alias being replayed, no anchor open. */
+static bool raw_alone(const struct evsrc *es)
+{
+	if (!es->from_raw || es->nopen > 0 || es->fatal)
+		return false;
+	for (size_t i = 0; i < es->nframes; i++)
+		if (es->frames[i].next < es->frames[i].end)
+			return false;
+	return true;
+}
+
+__attribute__((cold)) long ev_ctx_open(struct evsrc *es, enum ev_ctx_kind kind, void *obj, size_t index,
+		 const void *key, struct pos kpos)
+{
+	if (es->rec == NULL || es->ctx >= 0 || es->rnext == 0)
+		return -1;
+	struct ev_ctx *c = VEC_PUSH(es->rec->ctx, es->rec->nctx, es->rec->capctx);
+	c->kind = kind;
+	c->obj = obj;
+	c->index = index;
+	c->key = key;
+	c->kpos = kpos;
+	c->start = es->rnext - 1;
+	/* as they were before raw[start] came (it opened a collection, or not) */
+	bool opens = es->ev.type == EV_SEQ || es->ev.type == EV_MAP;
+	c->depth = es->depth - opens;
+	c->raw_depth = es->raw_depth - opens;
+	c->usable = raw_alone(es) && es->raw[c->start].anchor == NULL &&
+		es->raw[c->start].type == es->ev.type;
+	c->anchors = es->nanchors;
+	c->aliases = es->alias_events;
+	size_t cap = 0;
+	for (size_t i = 0; i < es->nslots; i++)
+		if (es->bound[i] && !es->is_axis[i])
+			*VEC_PUSH(c->gen, c->ngen, cap) = (struct ev_gen){(long)i, es->vals[i]};
+	es->ctx = (long)(es->rec->nctx - 1);
+	/* a scalar value was delivered (and noted) before its object opened: it is the object's */
+	struct ev_rec *rec = es->rec;
+	if (c->usable && rec->nsites && rec->sites[rec->nsites - 1].raw == c->start)
+		rec->sites[rec->nsites - 1].ctx = es->ctx;
+	return es->ctx;
+}
+
+__attribute__((cold)) void ev_ctx_close(struct evsrc *es, long ctx)
+{
+	if (ctx < 0)
+		return;
+	struct ev_ctx *c = &es->rec->ctx[ctx];
+	c->end = es->rnext - 1;
+	c->usable = c->usable && raw_alone(es) && es->rnext > c->start &&
+		es->nanchors == c->anchors && es->alias_events == c->aliases;
+	es->ctx = -1;
+}
+
+/* Bind an object's generator variables as they were (save: what they were now). */
+static void bind_gen(struct evsrc *es, const struct ev_gen *gen, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ev_bind(es, gen[i].slot, gen[i].v);
+}
+
+static void unbind_gen(struct evsrc *es, const struct ev_gen *gen, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ev_unbind(es, gen[i].slot);
+}
+
+__attribute__((cold)) bool ev_site_same(struct evsrc *es, const struct ev_rec *rec, const struct ev_site *s)
+{
+	(void)rec;
+	struct raw *r = &es->raw[s->raw];
+	if (r->failed || r->slots == NULL)
+		return false;
+	bind_gen(es, s->gen, s->ngen);
+	bool ok = true;
+	for (size_t i = 0; ok && i < tmpl_nnames(r->t); i++)
+		ok = es->bound[r->slots[i]];
+	struct expr_val res;
+	struct expr_err e;
+	strbuf_truncate(&es->out, 0);
+	ok = ok && tmpl_eval(r->t, es->vals, &es->out, &res, &e);
+	if (ok && tmpl_is_whole(r->t)) {
+		strbuf_truncate(&es->out, 0);
+		expr_format(&res, &es->out);
+	}
+	unbind_gen(es, s->gen, s->ngen);
+	bool quoted = r->quoted && tmpl_nexprs(r->t) == 0;
+	return ok && quoted == s->quoted && es->out.len == s->len &&
+	       (s->len == 0 || memcmp(es->out.buf, s->text, s->len) == 0);
+}
+
+__attribute__((cold)) void ev_reread(struct evsrc *es, const struct ev_ctx *c)
+{
+	es->nframes = 0;
+	es->nopen = 0;
+	es->fatal = false;
+	es->subst = true;
+	es->rec = NULL;
+	es->ctx = -1;
+	es->rnext = c->start;
+	es->depth = c->depth;
+	es->raw_depth = c->raw_depth;
+	bind_gen(es, c->gen, c->ngen);
+	ev_next(es);
+}
+
+__attribute__((cold)) bool ev_reread_end(struct evsrc *es, const struct ev_ctx *c)
+{
+	bool ok = !es->fatal && raw_alone(es) && es->rnext == c->end + 1;
+	unbind_gen(es, c->gen, c->ngen);
+	return ok;
 }
 
 void ev_free(struct evsrc *es)

@@ -155,6 +155,9 @@ struct evsrc {
 	size_t generated;       /* events generators read again (lim->max_generated_events) */
 	size_t raw_read;        /* events of the raw log delivered since ev_replay_start */
 	struct sweep *sw;       /* names used are noted in it (sweep_note_use) */
+	/* POINTS: what a point's full reading records for the next points, or NULL */
+	struct ev_rec *rec;
+	long ctx;               /* the object open in rec, or -1 */
 };
 
 /*
@@ -251,6 +254,87 @@ bool ev_mark(const struct evsrc *es, struct ev_mark *m);
  * error, at pos, when that is spent).
  */
 void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos);
+
+/* --- points read from the one before (load.c: POINTS) --- */
+
+/*
+ * The objects of a model that a point may change alone: a kernel, memset,
+ * copy or host node's kind mapping, a buffer, a condition, a check, the
+ * run: and throughput: sections, the name and the description.  Each is
+ * the value of one key, read from a stretch of the raw log that nothing
+ * else reads (no anchor in it or open around it, no alias, no merge),
+ * with the generator variables bound around it as they were.
+ */
+enum ev_ctx_kind {
+	CTX_NODE, CTX_BUFFER, CTX_CONDITION, CTX_CHECK, CTX_RUN, CTX_THROUGHPUT, CTX_NAME,
+	CTX_DESCRIPTION,
+};
+
+struct ev_gen {                 /* a generator variable's value around an object */
+	long slot;
+	struct expr_val v;
+};
+
+struct ev_ctx {
+	enum ev_ctx_kind kind;
+	void *obj;                      /* CTX_NODE: the node (in the model's arena) */
+	size_t index;                   /* CTX_BUFFER, CTX_CONDITION, CTX_CHECK: its index */
+	const void *key;                /* the loader's key (a struct keydef), for the top-level ones */
+	struct pos kpos;
+	size_t start, end;              /* its value: raw[start] up to (not) raw[end] */
+	unsigned depth, raw_depth;      /* at raw[start] */
+	bool usable;                    /* read from the raw log alone: it can be read again */
+	size_t anchors, aliases;        /* at its start, to see none come in it */
+	struct ev_gen *gen;
+	size_t ngen;
+};
+
+/* A scalar of the file that read an axis: its text at the point recorded. */
+struct ev_site {
+	size_t raw;
+	long ctx;                       /* the object it is in, or -1: the model's shape */
+	char *text;
+	size_t len;
+	bool quoted;
+	struct ev_gen *gen;             /* the generator variables it read, as they were */
+	size_t ngen;
+};
+
+struct ev_rec {
+	struct ev_ctx *ctx;
+	size_t nctx, capctx;
+	struct ev_site *sites;
+	size_t nsites, capsites;
+};
+
+void ev_rec_free(struct ev_rec *r);
+
+/*
+ * The current event starts the value of an object of kind (obj, index,
+ * key, kpos as struct ev_ctx has them): while it is read, scalars that
+ * read an axis are noted as its sites.  Returns the object's number in
+ * es->rec, or -1 when nothing is recorded or an object is open already.
+ */
+long ev_ctx_open(struct evsrc *es, enum ev_ctx_kind kind, void *obj, size_t index,
+		 const void *key, struct pos kpos);
+/* The value has been read: the current event is the one after it. */
+void ev_ctx_close(struct evsrc *es, long ctx);
+
+/*
+ * Does site s read the same text now, with the point's values bound (and
+ * the generator variables of its object as they were)?  False too when
+ * it cannot be evaluated now (its error is said by a full reading).
+ */
+bool ev_site_same(struct evsrc *es, const struct ev_rec *rec, const struct ev_site *s);
+
+/*
+ * Deliver object c's value again (its first event the current one), with
+ * its generator variables bound; ev_reread_end after reading it: true when
+ * exactly its events were read, without an error.  Values are evaluated
+ * as in a point's reading.
+ */
+void ev_reread(struct evsrc *es, const struct ev_ctx *c);
+bool ev_reread_end(struct evsrc *es, const struct ev_ctx *c);
 
 /*
  * An error at pos, unless a fatal one came before (after it, more would

@@ -6,6 +6,7 @@
 #ifndef CGR_LOAD_LIMITS_H
 #define CGR_LOAD_LIMITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -22,6 +23,12 @@ struct load_limits {
 	size_t max_file_size;           /* bytes */
 	/* events a template's generators read again, per point (0: the default) */
 	size_t max_generated_events;
+	/*
+	 * Read every point of a template in full, none derived from the one
+	 * before (load.c: POINTS): the reference the derived models are
+	 * compared with in the tests.
+	 */
+	bool full_points;
 };
 
 /* The defaults: depth 64, 1,000,000 alias events, 1 GiB, 10,000,000 generated events. */

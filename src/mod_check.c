@@ -14,6 +14,7 @@
 
 #include "cubin.h"
 #include "fileio.h"
+#include "mod_cache.h"
 #include "mod_check.h"
 #include "strlist.h"
 #include "strmap.h"
@@ -26,9 +27,9 @@
 struct mod_state {
 	bool read;                      /* its first kernel node came */
 	bool usable;                    /* its kernels can be checked */
-	struct image_listing list;
-	struct strmap *index;           /* kernel name -> list.v index */
-	const char **names;             /* list.v's names, for "did you mean" */
+	/* its kernels: own, or the sweep's cache's (mod_cache.h) */
+	const struct mod_listing *lst;
+	struct mod_listing own;
 	struct rtc_image im;            /* a source module's compile */
 	struct rtc_image unknown;       /* its first, when names were unknown (bad) */
 	/* the last kernel found: a large file names one kernel over and over */
@@ -59,9 +60,7 @@ void mod_check_free(struct mod_check *mc)
 		return;
 	for (size_t i = 0; i < mc->g->nmodules; i++) {
 		struct mod_state *st = &mc->mods[i];
-		image_listing_free(&st->list);
-		strmap_free(st->index);
-		free(st->names);
+		mod_listing_free(&st->own);
 		rtc_image_free(&st->im);
 		rtc_image_free(&st->unknown);
 	}
@@ -91,6 +90,9 @@ static struct pos or_file_pos(const struct module *m)
 static void not_checked(const struct mod_check *mc, const struct module *m, const char *why)
 {
 	if (!mc->s.verbose || mc->d->quiet)
+		return;
+	/* a sweep's points say it once (the cache is the sweep's) */
+	if (mc->s.cache && !mod_cache_first_note(mc->s.cache, m->name, m->file))
 		return;
 	fprintf(mc->d->out, "cugraphrun: module '%s' ('%s'): note: its kernels are not "
 		"checked: %s\n", diag_esc(m->name), diag_esc(m->file), why);
@@ -187,11 +189,14 @@ static const void *compile_source(struct mod_check *mc, size_t mi, size_t *len)
 }
 
 /*
- * A module file's bytes (malloc'd), or NULL: unreadable or past
- * READ_MAX_BYTES (the validator reported either before).
+ * A module file's kernels, or NULL: unreadable (reported before) or too
+ * large.  From the sweep's cache when the file was listed for an earlier
+ * point and has not changed since.
  */
-static char *read_module(const struct mod_check *mc, const struct module *m, size_t *len)
+static const struct mod_listing *list_module(struct mod_check *mc, size_t mi)
 {
+	const struct module *m = &mc->g->modules[mi];
+	struct mod_state *st = &mc->mods[mi];
 	struct stat sb;
 	if (m->path == NULL || stat(m->path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0)
 		return NULL;
@@ -199,8 +204,21 @@ static char *read_module(const struct mod_check *mc, const struct module *m, siz
 		not_checked(mc, m, "the file is larger than 1 GiB");
 		return NULL;
 	}
+	const struct mod_listing *l = mc->s.cache ?
+		mod_cache_find(mc->s.cache, m->path, mc->s.sm, &sb) : NULL;
+	if (l)
+		return l;
+	size_t len = 0;
 	/* and no further, should it have grown since */
-	return read_whole_file_max(m->path, READ_MAX_BYTES, len);
+	char *image = read_whole_file_max(m->path, READ_MAX_BYTES, &len);
+	if (image == NULL)
+		return NULL;
+	image_list(image, len, mc->s.sm, &st->own.list);
+	free(image);
+	mod_listing_index(&st->own);
+	if (mc->s.cache)
+		return mod_cache_add(mc->s.cache, m->path, mc->s.sm, &sb, &st->own);
+	return &st->own;
 }
 
 /* Read and list module mi, once; report what is wrong with it as a whole. */
@@ -209,20 +227,20 @@ static void open_module(struct mod_check *mc, size_t mi)
 	const struct module *m = &mc->g->modules[mi];
 	struct mod_state *st = &mc->mods[mi];
 	st->read = true;
-	char *owned = NULL;
-	const void *image;
-	size_t len = 0;
 	if (m->source) {
-		image = compile_source(mc, mi, &len);
+		size_t len = 0;
+		const void *image = compile_source(mc, mi, &len);
+		if (image == NULL)
+			return;
+		image_list(image, len, mc->s.sm, &st->own.list);
+		mod_listing_index(&st->own);
+		st->lst = &st->own;
 	} else {
-		owned = read_module(mc, m, &len);
-		image = owned;
+		st->lst = list_module(mc, mi);
+		if (st->lst == NULL)
+			return;
 	}
-	if (image == NULL)
-		return;
-	image_list(image, len, mc->s.sm, &st->list);
-	free(owned);
-	const struct image_listing *l = &st->list;
+	const struct image_listing *l = &st->lst->list;
 	char why[400];
 	if (l->no_code) {
 		diag_error(mc->d, or_file_pos(m), "module '%s' ('%s') has no code for sm_%d "
@@ -235,12 +253,6 @@ static void open_module(struct mod_check *mc, size_t mi)
 		return;
 	}
 	st->usable = true;
-	st->index = strmap_new(l->n);
-	st->names = xcalloc(l->n ? l->n : 1, sizeof *st->names);
-	for (size_t i = 0; i < l->n; i++) {
-		strmap_put(st->index, l->v[i].name, (long)i, NULL);
-		st->names[i] = l->v[i].name;
-	}
 }
 
 /* Whether the next error will be printed: only then is a suggestion worth its cost. */
@@ -272,7 +284,8 @@ static void unknown_function(struct mod_check *mc, const struct kernel_node *k,
 {
 	const struct module *m = &mc->g->modules[k->module.idx];
 	struct pos at = k->function_pos;
-	if (st->list.n == 0) {
+	const struct image_listing *l = &st->lst->list;
+	if (l->n == 0) {
 		diag_error(mc->d, at, "no function '%s' in module '%s', whose '%s' has no kernels",
 			   k->func, m->name, m->file);
 		return;
@@ -281,8 +294,8 @@ static void unknown_function(struct mod_check *mc, const struct kernel_node *k,
 		diag_error(mc->d, at, "no function '%s' in module '%s'", k->func, m->name);
 		return;
 	}
-	const char *hint = diag_suggest(k->func, st->names, st->list.n);
-	char *list = name_list(st->names, st->list.n);
+	const char *hint = diag_suggest(k->func, st->lst->names, l->n);
+	char *list = name_list(st->lst->names, l->n);
 	if (hint)
 		diag_error(mc->d, at, "no function '%s' in module '%s' (did you mean '%s'?); it "
 			   "has: %s", k->func, m->name, hint, list);
@@ -344,15 +357,15 @@ void mod_check_kernel(struct mod_check *mc, const struct node *n)
 	if (st->last && strcmp(st->last, symbol) == 0) {
 		i = st->last_idx;
 	} else {
-		i = strmap_get(st->index, symbol);
-		st->last = i >= 0 ? st->list.v[i].name : NULL;
+		i = strmap_get(st->lst->index, symbol);
+		st->last = i >= 0 ? st->lst->list.v[i].name : NULL;
 		st->last_idx = i;
 	}
 	if (i < 0) {
 		unknown_function(mc, k, st);
 		return;
 	}
-	const struct image_kernel *ik = &st->list.v[i];
+	const struct image_kernel *ik = &st->lst->list.v[i];
 	if (ik->everywhere && ik->nparams >= 0)
 		mod_check_args(mc->d, n, (size_t)ik->nparams, ik->params);
 }

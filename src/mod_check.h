@@ -29,6 +29,8 @@
 #include "ptx.h"
 #include "rtc_nvrtc.h"
 
+struct mod_cache;
+
 /* --validate's architecture when --arch is not given: there is no device to ask. */
 #define MOD_DEFAULT_SM 90
 
@@ -42,6 +44,12 @@ struct mod_settings {
 	bool compile_sources;           /* compile CUDA C++ modules (--validate) */
 	bool use_cache;                 /* false: --no-cache */
 	bool verbose;                   /* -v: say what is not checked, and why */
+	/*
+	 * A sweep's listings of module files, shared by its points
+	 * (mod_cache.h; sweep_validate makes one), or NULL: each validation
+	 * reads its modules.
+	 */
+	struct mod_cache *cache;
 };
 
 struct mod_check;

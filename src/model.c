@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "model_derive.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -253,6 +254,10 @@ void gdef_free(struct gdef *g)
 {
 	if (g == NULL)
 		return;
+	if (g->derive) {
+		derive_free(g);
+		return;
+	}
 	for (size_t i = 0; i < g->nmodules; i++) {
 		free(g->modules[i].defines);
 		free(g->modules[i].includes);

@@ -16,6 +16,12 @@
  * The loader fills in what was written; the validator checks it and fills
  * in the resolved fields (marked "validator:"), after which back ends may
  * rely on every name being resolved and every rule of format 1 holding.
+ *
+ * A field added here belongs in model_dump.c too; one the validator fills
+ * in, in model_derive.c's derive_refresh; and one a sweep's point may
+ * change, in its derive_same_* (a derived model takes the rest from its
+ * base): tests/unit/check_derive.c compares derived models with full
+ * readings through the dump.
  */
 #ifndef CGR_MODEL_H
 #define CGR_MODEL_H
@@ -700,10 +706,17 @@ struct gdef {
 	/* validator: every node, file order (in the arena; the root's own list if flat) */
 	struct node **all_nodes;
 	size_t nall_nodes;
+	/*
+	 * A sweep's point whose model shares all but some values with an
+	 * earlier point's (model_derive.h): what it shares and owns.  NULL:
+	 * the model owns everything reachable from it.
+	 */
+	struct derive *derive;
 };
 
 /* A new, empty definition for file (copied); root graph allocated. */
 struct gdef *gdef_new(const char *file);
+/* (A derived model: its own part only; see model_derive.h.) */
 void gdef_free(struct gdef *g);
 /* Strings of the model, in its arena. */
 char *gdef_strdup(struct gdef *g, const char *s);

@@ -138,12 +138,19 @@ enum scalar_err parse_number(const char *s, struct num *out)
 		neg = *p == '-';
 		p++;
 	}
-	if (!strcasecmp(p, "inf") || !strcasecmp(p, ".inf") || !strcasecmp(p, "infinity")) {
+	/*
+	 * The words start with i, n or '.': a buffer name given as a kernel
+	 * argument comes by here too (is it an untyped number?), and five
+	 * strcasecmp calls each was most of what a sweep's point paid for it.
+	 */
+	char c0 = (char)(*p | 0x20);
+	if ((c0 == 'i' || *p == '.') &&
+	    (!strcasecmp(p, "inf") || !strcasecmp(p, ".inf") || !strcasecmp(p, "infinity"))) {
 		out->kind = NUM_FLOAT;
 		out->f = neg ? -INFINITY : INFINITY;
 		return SCALAR_OK;
 	}
-	if (!strcasecmp(p, "nan") || !strcasecmp(p, ".nan")) {
+	if ((c0 == 'n' || *p == '.') && (!strcasecmp(p, "nan") || !strcasecmp(p, ".nan"))) {
 		out->kind = NUM_FLOAT;
 		out->f = NAN;
 		return SCALAR_OK;

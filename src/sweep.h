@@ -28,7 +28,9 @@
  * float, or else a word.
  *
  * Ownership: a struct sweep owns its axes (names, values, labels: strings
- * in its arena), its points and its models (gdef_free'd by sweep_free).
+ * in its arena), its points, its models (gdef_free'd by sweep_free; a
+ * derived model shares much of its base's, so they go together) and the
+ * template's loader (src).
  */
 #ifndef CGR_SWEEP_H
 #define CGR_SWEEP_H
@@ -80,10 +82,20 @@ struct sweep {
 	size_t npoints;
 	size_t *index;                  /* npoints x naxes: the value of each axis at each point */
 	char **labels;                  /* per point; "" for a file without axes */
-	/* the loader's: one model per point (NULL where one could not be read) */
+	/*
+	 * the loader's: one model per point (NULL where one could not be
+	 * read), some derived from an earlier point's (model_derive.h)
+	 */
 	struct gdef **models;
 	/* per point: the seconds its model took to read and validate */
 	double *eval_s;
+	/*
+	 * per point: the point whose model its own is derived from
+	 * (model_derive.h; load.c: POINTS), or itself when read in full
+	 */
+	size_t *base;
+	/* the template's loader while some model is derived (sweep_reload), or NULL */
+	struct sweep_src *src;
 	/* the names the file's expressions use (for -a of an undeclared axis) */
 	char **used;
 	size_t nused, capused;
@@ -138,8 +150,12 @@ static inline const char *sweep_value_label(const struct sweep *sw, size_t k, si
 
 /*
  * Validate every point's model (validate.h, its kernels against their
- * modules as ms says), each error of a point but the first labelled with
- * the point; true when all are valid.
+ * modules as ms says, each module file listed once for all the points:
+ * mod_cache.h), each error of a point but the first labelled with the
+ * point; true when all are valid.  A derived model whose base was valid
+ * without a warning is checked in what it changed (gdef_validate_derived);
+ * one that cannot be settled so is read in full again (sweep_reload) and
+ * validated as any other, so that every point says what it would alone.
  */
 bool sweep_validate(struct sweep *sw, struct diag *d, const struct mod_settings *ms);
 

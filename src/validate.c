@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "model_derive.h"
 #include "strmap.h"
 #include "validate.h"
 #include "validate_devices.h"
@@ -2132,33 +2133,36 @@ static void check_tolerances(struct vctx *v, const struct check *c)
 	check_tolerance(v, c->atol, or_pos(c->atol_pos, c->pos), "atol");
 }
 
+/* Check c: its buffer, its slice, its test, its tolerances. */
+static void check_one(struct vctx *v, struct check *c)
+{
+	long bi = check_target(v, &c->buffer, c->pos);
+	const struct buffer *b = bi >= 0 ? &v->g->buffers[bi] : NULL;
+	if (b && check_slice(v, c, b)) {
+		switch (c->kind) {
+		case CHECK_EXPECT:
+			check_expect(v, c, b);
+			break;
+		case CHECK_REDUCE:
+			check_bounds(v, c, b);
+			break;
+		case CHECK_FINITE:
+			if (!elem_infos[b->type].is_float)
+				diag_error(v->d, or_pos(c->kind_pos, c->pos), "'finite' looks "
+					   "for NaN and infinity, which buffer '%s' (%s) cannot "
+					   "hold: it applies to f16, bf16, f32 and f64 buffers",
+					   b->name, elem_names[b->type]);
+			break;
+		}
+	}
+	check_tolerances(v, c);
+}
+
 static void check_checks(struct vctx *v)
 {
-	for (size_t i = 0; i < v->g->nchecks; i++) {
-		struct check *c = &v->g->checks[i];
-		if (c->bad)
-			continue;
-		long bi = check_target(v, &c->buffer, c->pos);
-		const struct buffer *b = bi >= 0 ? &v->g->buffers[bi] : NULL;
-		if (b && check_slice(v, c, b)) {
-			switch (c->kind) {
-			case CHECK_EXPECT:
-				check_expect(v, c, b);
-				break;
-			case CHECK_REDUCE:
-				check_bounds(v, c, b);
-				break;
-			case CHECK_FINITE:
-				if (!elem_infos[b->type].is_float)
-					diag_error(v->d, or_pos(c->kind_pos, c->pos), "'finite' looks "
-						   "for NaN and infinity, which buffer '%s' (%s) cannot "
-						   "hold: it applies to f16, bf16, f32 and f64 buffers",
-						   b->name, elem_names[b->type]);
-				break;
-			}
-		}
-		check_tolerances(v, c);
-	}
+	for (size_t i = 0; i < v->g->nchecks; i++)
+		if (!v->g->checks[i].bad)
+			check_one(v, &v->g->checks[i]);
 }
 
 static void check_run_section(struct vctx *v)
@@ -2172,6 +2176,72 @@ static void check_run_section(struct vctx *v)
 	    (r->instantiate & INST_AUTO_FREE_ON_LAUNCH))
 		diag_error(v->d, r->pos, "instantiate flags 'device_launch' and "
 			   "'auto_free_on_launch' cannot be used together");
+}
+
+/* A derived model (model_derive.h) ------------------------------------------ */
+
+bool gdef_validate_derived(struct gdef *g, struct diag *d)
+{
+	struct derive *dv = g->derive;
+	derive_refresh(g);
+	struct diag saved = *d;
+	d->quiet = true;
+	struct vctx v = {.g = g, .d = d};
+	size_t nb = g->nbuffers;
+	/* the base was valid: every buffer sized, but those read again */
+	v.sized = xmalloc((nb ? nb : 1) * sizeof *v.sized);
+	for (size_t i = 0; i < nb; i++)
+		v.sized[i] = true;
+	for (size_t i = 0; dv->buffer_dirty && i < nb; i++) {
+		if (!dv->buffer_dirty[i])
+			continue;
+		struct buffer *b = &g->buffers[i];
+		v.sized[i] = size_buffer(&v, b);
+		if (!v.sized[i])
+			b->count = b->size = 0;
+		check_init(&v, b, v.sized[i]);
+	}
+	for (size_t i = 0; i < dv->nnodes; i++) {
+		if (!dv->nodes[i].dirty)
+			continue;
+		struct node *n = dv->nodes[i].own;
+		switch (n->kind) {
+		case NK_KERNEL:
+			/* the function and the arguments' sizes are the base's: its module agreed */
+			check_kernel(&v, n, n->seq);
+			break;
+		case NK_MEMSET:
+			check_memset(&v, n, n->seq);
+			break;
+		case NK_COPY:
+			check_copy(&v, n, n->seq);
+			break;
+		case NK_HOST:
+			check_host(&v, n, n->seq);
+			break;
+		case NK_MEMOP:
+			check_memop(&v, n, n->seq);
+			break;
+		default:
+			/* alloc and free: their buffer's kind, the base's */
+			break;
+		}
+	}
+	for (size_t i = 0; dv->check_dirty && i < g->nchecks; i++) {
+		if (!dv->check_dirty[i])
+			continue;
+		check_one(&v, &g->checks[i]);
+	}
+	bool conditions = false;
+	for (size_t i = 0; dv->condition_dirty && i < g->nconditions; i++)
+		conditions |= dv->condition_dirty[i];
+	if (conditions && d->nerrors == saved.nerrors)
+		validate_driver_fixed(g, d);
+	bool ok = d->nerrors == saved.nerrors && d->nwarnings == saved.nwarnings;
+	*d = saved;
+	free(v.sized);
+	free(v.uses);
+	return ok;
 }
 
 /* The entry point -------------------------------------------------------- */

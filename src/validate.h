@@ -24,6 +24,18 @@ bool gdef_validate_with(struct gdef *g, struct diag *d, const struct mod_setting
 bool gdef_validate(struct gdef *g, struct diag *d);
 
 /*
+ * A derived model (model_derive.h) whose base was validated without an
+ * error or a warning: its copies take the base's results
+ * (derive_refresh) and its dirty objects are checked again by the rules
+ * that read their values.  True when g is then valid, as
+ * gdef_validate_with would find it, without a warning; false when that
+ * cannot be said so (something is wrong at this point): then nothing is
+ * reported, and the point must be read in full and validated whole.
+ * Quiet either way.
+ */
+bool gdef_validate_derived(struct gdef *g, struct diag *d);
+
+/*
  * --disable=ID,...: switch off the nodes of a validated g with these ids
  * (node.disabled), as 'enabled: false' would.  An unknown id, or a node
  * the driver cannot switch off, is an error naming it; so is a WHILE

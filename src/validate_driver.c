@@ -666,6 +666,11 @@ void validate_driver(struct gdef *g, struct diag *d, bool valid)
 	check_fixed(g, d, valid && d->nerrors == before);
 }
 
+void validate_driver_fixed(struct gdef *g, struct diag *d)
+{
+	check_fixed(g, d, true);
+}
+
 /* --disable ----------------------------------------------------------------- */
 
 bool gdef_disable(struct gdef *g, const char *const *ids, size_t n, struct diag *d)

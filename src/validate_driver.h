@@ -19,4 +19,11 @@
 /* valid: no error was found in g so far (d may count those of other files). */
 void validate_driver(struct gdef *g, struct diag *d, bool valid);
 
+/*
+ * Of validate_driver's rules, those on conditions that keep their
+ * defaults (errors and warnings): all that depends on a condition's
+ * default value, for a model derived from a valid one (model_derive.h).
+ */
+void validate_driver_fixed(struct gdef *g, struct diag *d);
+
 #endif

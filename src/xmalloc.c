@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -120,7 +121,8 @@ static struct arena_chunk *chunk_new(size_t size)
 		return c;
 	}
 #endif
-	c = xcalloc(1, size);
+	/* not zeroed here: carve zeroes what it hands out (see struct arena's dirty) */
+	c = xmalloc(size);
 	c->mapped = 0;
 	return c;
 }
@@ -128,8 +130,11 @@ static struct arena_chunk *chunk_new(size_t size)
 #define ARENA_ALIGN _Alignof(max_align_t)
 #define ARENA_HEADER ((sizeof(struct arena_chunk) + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN)
 
-/* size bytes at a multiple of align (a power of two), from a new chunk if need be. */
-static void *carve(struct arena *a, size_t size, size_t align)
+/*
+ * size bytes at a multiple of align (a power of two), from a new chunk if
+ * need be; zeroed with zero (strings are written whole at once).
+ */
+static inline void *carve(struct arena *a, size_t size, size_t align, bool zero)
 {
 	size_t pad = (size_t)(-(uintptr_t)a->cur) & (align - 1);
 	if (a->cur == NULL || pad + size > a->left) {
@@ -139,7 +144,8 @@ static void *carve(struct arena *a, size_t size, size_t align)
 		 * some twenty 4 KiB page faults, for 512 times the bytes),
 		 * growing with the arena up to 4 MiB; all come zeroed (chunk_new).
 		 */
-		size_t chunk = a->total == 0 ? (64u << 10) :
+		size_t chunk = a->total == 0 ? (a->first ? a->first : 64u << 10) :
+			a->total < (64u << 10) ? (64u << 10) :
 			a->total < ARENA_HUGE ? ARENA_HUGE :
 			a->total > (4u << 20) ? (4u << 20) : a->total;
 		if (chunk < size + ARENA_HEADER)
@@ -150,24 +156,28 @@ static void *carve(struct arena *a, size_t size, size_t align)
 		a->cur = (char *)c + ARENA_HEADER;
 		a->left = chunk - ARENA_HEADER;
 		a->total += chunk;
+		a->dirty = c->mapped == 0;
 		pad = 0;
 	}
 	void *p = a->cur + pad;
 	a->cur += pad + size;
 	a->left -= pad + size;
+	if (zero && a->dirty)
+		memset(p, 0, size);
 	return p;
 }
 
 void *arena_alloc(struct arena *a, size_t size)
 {
-	return carve(a, size ? size : 1, ARENA_ALIGN);
+	return carve(a, size ? size : 1, ARENA_ALIGN, true);
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
 	/* Strings need no alignment, so they pack byte to byte. */
-	char *p = carve(a, n + 1, 1);
+	char *p = carve(a, n + 1, 1, false);
 	memcpy(p, s, n);
+	p[n] = '\0';
 	return p;
 }
 
@@ -185,7 +195,7 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 	va_end(ap);
 	if (len < 0)
 		oom(0);
-	char *p = carve(a, (size_t)len + 1, 1);
+	char *p = carve(a, (size_t)len + 1, 1, false);
 	if ((size_t)len < sizeof small) {
 		memcpy(p, small, (size_t)len + 1);
 	} else {
@@ -203,13 +213,13 @@ void *arena_grow(struct arena *a, void *arr_ptr, size_t *n, size_t *cap, size_t 
 		size_t ncap = *cap ? *cap * 2 : 16;
 		if (ncap > SIZE_MAX / elem)
 			oom(SIZE_MAX);
-		char *grown = carve(a, ncap * elem, ARENA_ALIGN);
+		char *grown = carve(a, ncap * elem, ARENA_ALIGN, false);
 		if (*n)
 			memcpy(grown, *arr, *n * elem);
 		*arr = grown;
 		*cap = ncap;
 	}
-	/* The new slots are the arena's, zeroed; a slot given back and taken again is not. */
+	/* Each slot is zeroed as it is taken (the array's tail is not, until then). */
 	char *slot = *arr + *n * elem;
 	memset(slot, 0, elem);
 	(*n)++;
@@ -227,5 +237,7 @@ void arena_free(struct arena *a)
 			free(c);
 		c = next;
 	}
+	size_t first = a->first;
 	memset(a, 0, sizeof *a);
+	a->first = first;
 }

@@ -6,6 +6,7 @@
 #ifndef CGR_XMALLOC_H
 #define CGR_XMALLOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -48,6 +49,19 @@ struct arena {
 	char *cur;
 	size_t left;
 	size_t total;           /* bytes in all chunks: sizes the next one */
+	/*
+	 * The current chunk came from malloc, not zeroed: each allocation
+	 * is zeroed as it is carved, rather than the whole chunk up front
+	 * (a sweep's point, a small model, used a tenth of its first 64 KiB
+	 * and paid for zeroing all of it).  Mapped chunks come zeroed.
+	 */
+	bool dirty;
+	/*
+	 * The first chunk's size, before anything is allocated (0: 64 KiB);
+	 * a small arena then grows to 64 KiB before it takes huge pages.  A
+	 * derived model (model_derive.h) holds a few copies in one.
+	 */
+	size_t first;
 };
 
 /* size zeroed bytes, aligned for any type; never NULL. */

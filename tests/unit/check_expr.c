@@ -1,6 +1,7 @@
 /* Unit tests for src/expr.c (the expression language of templates) and src/strbuf.c. */
 #include "config.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -438,6 +439,60 @@ static const char *fmt(struct expr_val v)
 	strbuf_free(&sb);
 	return buf;
 }
+
+/* The text before the fast path (fmt_float_short): printf's, tried at 15 to 17 digits. */
+static const char *fmt_printf(double f)
+{
+	static char buf[64];
+	int n = 0;
+	for (int prec = fabs(f) < DBL_MIN ? 1 : 15; prec <= 17; prec++) {
+		n = snprintf(buf, 32, "%.*g", prec, f);
+		if (strtod(buf, NULL) == f)
+			break;
+	}
+	if (strpbrk(buf, ".e") == NULL)
+		memcpy(buf + n, ".0", 3);
+	return buf;
+}
+
+/* The fast path for short decimals writes what printf wrote, everywhere near it. */
+START_TEST(test_format_short)
+{
+	static const double some[] = {
+		0.5, 0.625, 1.5, 2.0, 3.0, 1e-4, 0.0001234, 0.1, 0.2, 0.3, 0.7, 1.1, 2.675,
+		999999999.0, 999999999.5, 123456.123456, 0.015625, 1e8, 1e9 - 1e-6, 1e-4 - 1e-20,
+		4503599627370496.0, 0.1 + 0.2, 1.0 / 3, 100.0, 1234.5678, 0.000123456,
+	};
+	for (size_t i = 0; i < sizeof some / sizeof *some; i++)
+		for (int sign = -1; sign <= 1; sign += 2) {
+			double f = sign * some[i];
+			char want[64];
+			snprintf(want, sizeof want, "%s", fmt_printf(f));
+			ck_assert_msg(strcmp(fmt(expr_float(f)), want) == 0, "%.17g: %s, printf %s", f,
+				      fmt(expr_float(f)), want);
+		}
+	/* decimals of up to 7 places, and their neighbours, over the range the fast path takes */
+	uint64_t x = 0x2545f4914f6cdd1du;
+	for (int k = 0; k < 200000; k++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int places = (int)(x % 8);
+		double scale = 1;
+		for (int p = 0; p < places; p++)
+			scale *= 10;
+		double f = (double)((x >> 8) % 2000000000u) / scale;
+		if (k % 3 == 1)
+			f = nextafter(f, INFINITY);
+		else if (k % 3 == 2)
+			f = nextafter(f, 0);
+		char want[64];
+		snprintf(want, sizeof want, "%s", fmt_printf(f));
+		ck_assert_msg(strcmp(fmt(expr_float(f)), want) == 0, "%.17g: %s, printf %s", f,
+			      fmt(expr_float(f)), want);
+	}
+}
+END_TEST
 
 START_TEST(test_format)
 {
@@ -1354,6 +1409,7 @@ static Suite *expr_suite(void)
 	tcase_add_test(tc, test_functions);
 	tcase_add_test(tc, test_sizeof);
 	tcase_add_test(tc, test_format);
+	tcase_add_test(tc, test_format_short);
 	tcase_add_test(tc, test_templates);
 	tcase_add_test(tc, test_template_api);
 	tcase_add_test(tc, test_parse_errors);
