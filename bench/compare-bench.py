@@ -63,11 +63,38 @@ def verdicts(path):
     return [e["verdict"] for e in cmp["entries"]]
 
 
+def gpu_count():
+    """The GPUs this machine shows (nvidia-smi -L), within CUDA_VISIBLE_DEVICES."""
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout
+    except OSError:
+        return 1
+    n = sum(1 for line in out.splitlines() if line.startswith("GPU "))
+    vis = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if vis is not None:
+        n = min(n, len([v for v in vis.split(",") if v.strip()]))
+    return n
+
+
+def gpus_needed(path):
+    """An example's '#@ gpus: N' (as tests/gpu/run.sh reads it), else 1."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#@ gpus:"):
+                return int(line.split(":", 1)[1])
+    return 1
+
+
 def examples(args, work):
     """Every example against its first run: counts of each verdict, per example."""
     results = {}
+    have = gpu_count()
     for path in sorted(glob.glob(os.path.join(args.examples, "*.yaml"))):
         name = os.path.basename(path)[:-5]
+        if gpus_needed(path) > have:
+            print("  %-28s skipped: needs %d GPUs, this machine has %d" % (
+                name, gpus_needed(path), have))
+            continue
         base = os.path.join(work, name + ".base.json")
         extra = ["-n", str(args.repeat)] if args.repeat else []
         # an example that skips itself or expects a failed check still reports
