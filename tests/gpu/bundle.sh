@@ -93,7 +93,9 @@ for cu in "$out"/examples/kernels/*.cu; do
 	[ -e "$ptx" ] || "$nvcc" -ptx -arch="$(ptx_arch "$cu")" -o "$ptx" "$cu"
 done
 
+# (files only: not what python leaves beside them, __pycache__)
 for f in "$src"/bench/*; do
+	[ -f "$f" ] || continue
 	case $f in *.c) ;; *) cp "$f" "$out/bench/" ;; esac
 done
 # the benchmarks' kernels
