@@ -25,6 +25,12 @@ const char *const verdict_names[VERDICT_COUNT] = {
 	[VERDICT_UNCERTAIN] = "uncertain", [VERDICT_SLOWER] = "slower",
 };
 
+const char *const doubt_names[DOUBT_COUNT] = {
+	[DOUBT_NONE] = NULL, [DOUBT_NO_LAUNCHES] = "no_launches",
+	[DOUBT_FEW_LAUNCHES] = "few_launches", [DOUBT_STRADDLES] = "straddles",
+	[DOUBT_FLOORS_AGREE] = "floors_agree",
+};
+
 /* The bootstrap ------------------------------------------------------------ */
 
 /* xoshiro256**, seeded through splitmix64: fast, and the same everywhere. */
@@ -162,6 +168,35 @@ enum verdict verdict_of(const struct ratio_interval *iv, double t)
 	return VERDICT_UNCERTAIN;
 }
 
+enum verdict verdict_judge(const struct ratio_interval *iv, double floor_ratio, size_t nbase,
+			   size_t n, double t, enum doubt *why)
+{
+	enum verdict v = verdict_of(iv, t);
+	*why = DOUBT_NONE;
+	if (n == 0 || nbase == 0)
+		*why = DOUBT_NO_LAUNCHES;
+	else if (n < COMPARE_MIN_SAMPLES || nbase < COMPARE_MIN_SAMPLES)
+		*why = DOUBT_FEW_LAUNCHES;
+	else if (v == VERDICT_UNCERTAIN)
+		*why = DOUBT_STRADDLES;
+	else if ((v == VERDICT_SLOWER && !(floor_ratio > 1 + t)) ||
+		 (v == VERDICT_FASTER && !(floor_ratio < 1 - t)))
+		*why = DOUBT_FLOORS_AGREE;
+	return *why == DOUBT_NONE ? v : VERDICT_UNCERTAIN;
+}
+
+double compare_floor(const double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	double *s = xmalloc(n * sizeof *s);
+	memcpy(s, v, n * sizeof *s);
+	qsort(s, n, sizeof *s, cmp_double);
+	double f = s[(size_t)floor(0.1 * (double)(n - 1))];
+	free(s);
+	return f;
+}
+
 /* v rounded up to two significant digits: 437 -> 440, 1234 -> 1300. */
 static uint32_t round_up_2(double v)
 {
@@ -280,9 +315,17 @@ static void add_entry(struct comparison *c, const char *file, const struct cmp_p
 	double noise = fmax(bp->nsamples > 1 && sa.median > 0 ? sa.stddev / sa.median : 0,
 			    p->nsamples > 1 && sb.median > 0 ? sb.stddev / sb.median : 0);
 	e->threshold = fmax(c->threshold, noise);
-	e->verdict = verdict_of(&e->iv, e->threshold);
+	double fb = compare_floor(bp->samples, bp->nsamples), fc = compare_floor(p->samples, p->nsamples);
+	e->floor_ratio = fb > 0 ? fc / fb : NAN;
+	e->verdict = verdict_judge(&e->iv, e->floor_ratio, e->nbase, e->n, e->threshold, &e->doubt);
 	size_t n = e->n < e->nbase ? e->n : e->nbase;
-	e->settle = e->verdict == VERDICT_UNCERTAIN ? settle_launches(&e->iv, e->threshold, n) : 0;
+	if (e->doubt == DOUBT_STRADDLES)
+		e->settle = settle_launches(&e->iv, e->threshold, n);
+	else if (e->doubt == DOUBT_FEW_LAUNCHES) {
+		uint32_t m = settle_launches(&e->iv, e->threshold, n);
+		e->settle = m > COMPARE_MIN_SAMPLES ? m : COMPARE_MIN_SAMPLES;
+	} else
+		e->settle = 0;
 	c->counts[e->verdict]++;
 }
 
@@ -440,13 +483,28 @@ void comparison_print(FILE *out, const struct comparison *c)
 		snprintf(iv, sizeof iv, "%s-%s", lo, hi);
 		fprintf(out, "  %-*s  %9s  %9s  %6s  %-13s  %s", (int)wname, names[i], bm, m, r,
 			isnan(e->iv.low) ? "-" : iv, verdict_words[e->verdict]);
-		if (e->verdict == VERDICT_UNCERTAIN && (e->n == 0 || e->nbase == 0))
+		switch (e->doubt) {
+		case DOUBT_NONE:
+			break;
+		case DOUBT_NO_LAUNCHES:
 			fputs(": no timed launches to compare", out);
-		else if (e->verdict == VERDICT_UNCERTAIN && e->settle)
-			fprintf(out, ": about -n %u in both runs would settle it", e->settle);
-		else if (e->verdict == VERDICT_UNCERTAIN)
-			fputs(": the ratio is at the threshold; more launches may not settle it",
-			      out);
+			break;
+		case DOUBT_FEW_LAUNCHES:
+			fprintf(out, ": fewer than %d launches in a run; about -n %u in both "
+				"would settle it", COMPARE_MIN_SAMPLES, e->settle);
+			break;
+		case DOUBT_STRADDLES:
+			if (e->settle)
+				fprintf(out, ": about -n %u in both runs would settle it", e->settle);
+			else
+				fputs(": the ratio is at the threshold; more launches may not settle it",
+				      out);
+			break;
+		case DOUBT_FLOORS_AGREE:
+			fprintf(out, ": the fastest tenth of the launches moved x%.3f only: the runs "
+				"differ in mode, not in work; run both again", e->floor_ratio);
+			break;
+		}
 		if (e->threshold > c->threshold)
 			fprintf(out, " (threshold %.3g%%: the runs' noise)", e->threshold * 100);
 		fputc('\n', out);
@@ -506,8 +564,12 @@ void comparison_json(FILE *out, const struct comparison *c, int depth)
 		}
 		fputs(", \"threshold_percent\": ", out);
 		json_number(out, e->threshold * 100);
+		fputs(", \"floor_ratio\": ", out);
+		json_number(out, e->floor_ratio);
 		fprintf(out, ", \"base_samples\": %zu, \"samples\": %zu, \"verdict\": \"%s\", "
-			"\"settle_repeat\": ", e->nbase, e->n, verdict_names[e->verdict]);
+			"\"uncertain_because\": ", e->nbase, e->n, verdict_names[e->verdict]);
+		json_string(out, doubt_names[e->doubt]);
+		fputs(", \"settle_repeat\": ", out);
 		if (e->settle)
 			fprintf(out, "%u}", e->settle);
 		else

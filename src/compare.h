@@ -11,6 +11,17 @@
  *   FASTER     it lies wholly below 1 - t
  *   UNCERTAIN  it straddles 1 - t or 1 + t; more launches narrow it
  *
+ * Two more rules keep a difference between processes, not graphs, from
+ * being called (measured on the H100, bench/README.md): a run of fewer
+ * than COMPARE_MIN_SAMPLES launches gives UNCERTAIN, whatever its
+ * interval (three launches resample into a narrow interval that means
+ * nothing); and SLOWER or FASTER also needs the fastest tenth of the
+ * launches (the 10th percentile, each run's floor) to have moved beyond t
+ * the same way.  A graph whose work changed moves its floor with its
+ * median; a process that lands in a slower mode (the stencil example's
+ * launches settled at 15 us in some processes and 23 us in others, from
+ * the same floor of 14 us) moves the median alone, and is UNCERTAIN.
+ *
  * SLOWER fails the run with EXIT_SLOWER.  Files or points in one of the
  * two reports only are listed, not failed.
  *
@@ -40,6 +51,7 @@
 #define COMPARE_RESAMPLES 10000
 #define COMPARE_SEED UINT64_C(0x6375677261706872)      /* "cugraphr" */
 #define COMPARE_THRESHOLD_DEFAULT 0.05
+#define COMPARE_MIN_SAMPLES 10
 
 /* Best first, worst last: a file's or a suite's verdict is its worst. */
 enum verdict { VERDICT_SAME, VERDICT_FASTER, VERDICT_UNCERTAIN, VERDICT_SLOWER };
@@ -66,6 +78,28 @@ void bootstrap_ratio(const double *base, size_t nbase, const double *cur, size_t
 /* The verdict of an interval against threshold t (0.05 for 5%). */
 enum verdict verdict_of(const struct ratio_interval *iv, double t);
 
+/* Why an entry is UNCERTAIN ("uncertain_because" in the JSON). */
+enum doubt {
+	DOUBT_NONE,             /* not uncertain */
+	DOUBT_NO_LAUNCHES,      /* a run has no timed launches */
+	DOUBT_FEW_LAUNCHES,     /* a run has fewer than COMPARE_MIN_SAMPLES */
+	DOUBT_STRADDLES,        /* the interval straddles the threshold */
+	DOUBT_FLOORS_AGREE,     /* beyond it, but the runs' floors are not */
+};
+enum { DOUBT_COUNT = DOUBT_FLOORS_AGREE + 1 };
+extern const char *const doubt_names[DOUBT_COUNT];
+
+/*
+ * The verdict with the two rules above: iv and the floor ratio (this
+ * run's 10th percentile over the base's) of runs of nbase and n launches,
+ * against t; why it is UNCERTAIN in *why.
+ */
+enum verdict verdict_judge(const struct ratio_interval *iv, double floor_ratio, size_t nbase,
+			   size_t n, double t, enum doubt *why);
+
+/* The 10th percentile of v[0..n) (nearest rank below); NaN when n is 0. */
+double compare_floor(const double *v, size_t n);
+
 /*
  * For an UNCERTAIN interval from n launches a run: about how many would
  * settle it, taking the interval's width to shrink as 1/sqrt(n) around
@@ -88,7 +122,9 @@ struct cmp_entry {
 	 * themselves vary by is not called.
 	 */
 	double threshold;
+	double floor_ratio;             /* 10th percentiles, this / base; NaN without samples */
 	enum verdict verdict;
+	enum doubt doubt;
 	uint32_t settle;                /* UNCERTAIN: launches that would settle it (0: none) */
 };
 

@@ -106,3 +106,13 @@ write("new-suite.json", suite([
 # jittery: 20% noise over 200 launches, +8%: beyond the 5% threshold, but
 # within the runs' own noise, so SAME (the threshold becomes the noise)
 write("jittery-plain.json", report("examples/spin.yaml", samples(rng, 108e-6, 0.2, 200)))
+
+# mode: a process that settled into a slower mode after 25 launches (the
+# stencil example on the H100: 15 us in some processes, 23 us in others):
+# its median is 40% above the base's, its floor (10th percentile) is not,
+# so UNCERTAIN (floors_agree), not SLOWER
+write("mode-plain.json", report("examples/spin.yaml",
+                                samples(rng, 100e-6, 0.005, 25) + samples(rng, 140e-6, 0.005, 75)))
+# few: three launches 15% slower: a narrow interval from three samples means
+# nothing, so UNCERTAIN (few_launches)
+write("few-plain.json", report("examples/spin.yaml", samples(rng, 115e-6, 0.005, 3)))

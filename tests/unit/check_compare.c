@@ -206,6 +206,49 @@ START_TEST(test_verdict_bounds)
 }
 END_TEST
 
+START_TEST(test_judge)
+{
+	/* the interval's verdict, unless the launches are too few or the floors did not move */
+	static const struct {
+		struct ratio_interval iv;
+		double floor;
+		size_t nbase, n;
+		enum verdict want;
+		enum doubt why;
+	} cases[] = {
+		{{1.2, 1.15, 1.25}, 1.2, 100, 100, VERDICT_SLOWER, DOUBT_NONE},
+		{{1.2, 1.15, 1.25}, 1.05, 100, 100, VERDICT_UNCERTAIN, DOUBT_FLOORS_AGREE},
+		{{1.2, 1.15, 1.25}, 0.8, 100, 100, VERDICT_UNCERTAIN, DOUBT_FLOORS_AGREE},
+		{{1.2, 1.15, 1.25}, NAN, 100, 100, VERDICT_UNCERTAIN, DOUBT_FLOORS_AGREE},
+		{{0.5, 0.45, 0.55}, 0.5, 100, 100, VERDICT_FASTER, DOUBT_NONE},
+		{{0.5, 0.45, 0.55}, 0.95, 100, 100, VERDICT_UNCERTAIN, DOUBT_FLOORS_AGREE},
+		/* SAME does not ask the floors */
+		{{1.0, 0.99, 1.01}, 1.3, 100, 100, VERDICT_SAME, DOUBT_NONE},
+		{{1.0, 0.9, 1.1}, 1.0, 100, 100, VERDICT_UNCERTAIN, DOUBT_STRADDLES},
+		/* fewer than 10 launches on either side, whatever the interval */
+		{{1.2, 1.15, 1.25}, 1.2, 100, 9, VERDICT_UNCERTAIN, DOUBT_FEW_LAUNCHES},
+		{{1.0, 0.99, 1.01}, 1.0, 9, 100, VERDICT_UNCERTAIN, DOUBT_FEW_LAUNCHES},
+		{{1.2, 1.15, 1.25}, 1.2, 10, 10, VERDICT_SLOWER, DOUBT_NONE},
+		{{NAN, NAN, NAN}, NAN, 100, 0, VERDICT_UNCERTAIN, DOUBT_NO_LAUNCHES},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		enum doubt why;
+		enum verdict v = verdict_judge(&cases[i].iv, cases[i].floor, cases[i].nbase,
+					       cases[i].n, 0.05, &why);
+		ck_assert_msg(v == cases[i].want && why == cases[i].why, "case %zu: %d %d", i, v,
+			      why);
+	}
+	/* the floor: the 10th percentile, nearest rank below, of unsorted samples */
+	double v[20];
+	for (int i = 0; i < 20; i++)
+		v[i] = (double)((i * 7) % 20 + 1);
+	ck_assert(compare_floor(v, 20) == 2);
+	ck_assert(compare_floor(v, 1) == 1);
+	ck_assert(isnan(compare_floor(v, 0)));
+	ck_assert(v[1] == 8);           /* the samples left as they were */
+}
+END_TEST
+
 START_TEST(test_settle)
 {
 	/* +8% with a half width of 12%: 4x narrower is 16x the launches, and a quarter more */
@@ -311,6 +354,33 @@ START_TEST(test_compare_suites)
 }
 END_TEST
 
+START_TEST(test_mode_and_few)
+{
+	/* the fixtures: a process in a slower mode, and three launches */
+	struct cmp_doc *base = read_fixture(FIXTURE("base-plain.json"));
+	static const char *const files[] = {FIXTURE("mode-plain.json"), FIXTURE("few-plain.json")};
+	static const enum doubt why[] = {DOUBT_FLOORS_AGREE, DOUBT_FEW_LAUNCHES};
+	for (int i = 0; i < 2; i++) {
+		struct cmp_doc *cur = read_fixture(files[i]);
+		struct comparison c;
+		compare_docs(base, cur, 0.05, false, &c);
+		ck_assert_uint_eq(c.nentries, 1);
+		ck_assert_int_eq(c.entries[0].verdict, VERDICT_UNCERTAIN);
+		ck_assert_int_eq(c.entries[0].doubt, why[i]);
+		/* beyond the threshold by its interval alone */
+		ck_assert_int_eq(verdict_of(&c.entries[0].iv, c.entries[0].threshold),
+				 VERDICT_SLOWER);
+		if (i == 0)
+			ck_assert_double_eq_tol(c.entries[0].floor_ratio, 1.0, 0.02);
+		else
+			ck_assert_uint_eq(c.entries[0].settle, COMPARE_MIN_SAMPLES);
+		comparison_free(&c);
+		cmp_doc_free(cur);
+	}
+	cmp_doc_free(base);
+}
+END_TEST
+
 START_TEST(test_compare_paths)
 {
 	/* "./examples//spin.yaml" is "examples/spin.yaml" */
@@ -339,11 +409,12 @@ END_TEST
 START_TEST(test_report_doc)
 {
 	/* this run's report, plain and swept, against itself: every match SAME, ratio 1 */
-	static const double s[] = {1.5e-6, 1.5e-6, 1.5e-6};
+	static const double s[12] = {1.5e-6, 1.5e-6, 1.5e-6, 1.5e-6, 1.5e-6, 1.5e-6,
+				     1.5e-6, 1.5e-6, 1.5e-6, 1.5e-6, 1.5e-6, 1.5e-6};
 	static const struct axis_value ax[2][1] = {{{"n", "2^4"}}, {{"n", "2^5"}}};
 	struct point_report pts[2] = {
-		{.label = "n=2^4", .axes = ax[0], .naxes = 1, .samples = s, .nsamples = 3},
-		{.label = "n=2^5", .axes = ax[1], .naxes = 1, .samples = s, .nsamples = 2},
+		{.label = "n=2^4", .axes = ax[0], .naxes = 1, .samples = s, .nsamples = 12},
+		{.label = "n=2^5", .axes = ax[1], .naxes = 1, .samples = s, .nsamples = 10},
 	};
 	struct report r = {.file = "s.yaml", .points = pts, .npoints = 2};
 	struct cmp_doc *doc = cmp_doc_of_report(&r);
@@ -444,6 +515,8 @@ START_TEST(test_json)
 	ck_assert(jv_get(&e->items[1], "ratio")->num > 1.15);
 	ck_assert_uint_eq(jv_get(&e->items[1], "samples")->num, 100);
 	ck_assert_int_eq(jv_get(&e->items[1], "settle_repeat")->type, JNULL);
+	ck_assert_int_eq(jv_get(&e->items[1], "uncertain_because")->type, JNULL);
+	ck_assert(jv_get(&e->items[1], "floor_ratio")->num > 1.15);
 	ck_assert_str_eq(jv_get(root, "only_here")->items[0].text, "c.yaml");
 	ck_assert_str_eq(jv_get(root, "only_in_base")->items[0].text, "d.yaml");
 	ck_assert(jv_get(jv_get(root, "counts"), "slower")->num == 1);
@@ -468,6 +541,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_same_most_of_the_time);
 	tcase_add_test(tc, test_no_samples);
 	tcase_add_test(tc, test_verdict_bounds);
+	tcase_add_test(tc, test_judge);
 	tcase_add_test(tc, test_settle);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("match");
@@ -475,6 +549,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_compare_sweeps);
 	tcase_add_test(tc, test_compare_suites);
 	tcase_add_test(tc, test_compare_paths);
+	tcase_add_test(tc, test_mode_and_few);
 	tcase_add_test(tc, test_report_doc);
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_json);
