@@ -19,6 +19,7 @@
 
 #include "diag.h"
 #include "load.h"
+#include "load_sweep.h"
 #include "monotime.h"
 #include "mod_check.h"
 #include "sweep.h"

@@ -18,6 +18,7 @@
 #include "fileio.h"
 #include "gpu.h"
 #include "load.h"
+#include "load_sweep.h"
 #include "model.h"
 #include "monotime.h"
 #include "outputs.h"

@@ -3,7 +3,8 @@
  * line's -a/--axis and --set), the points they give, a label per point,
  * and the model of each point once the loader has built it.  No YAML and
  * no CUDA here: the loader (load.c, load_axes.c) fills the axes and the
- * models, the validator checks each model, the GPU back end runs them.
+ * models, load_sweep.h has each model validated (sweep_validate), the GPU
+ * back end runs them.
  *
  * Points.  Every axis that is not zipped is a dimension of its own; the
  * axes of one zip group together are one dimension, walked in step (their
@@ -41,7 +42,6 @@
 
 #include "diag.h"
 #include "expr.h"
-#include "mod_check.h"
 #include "model.h"
 #include "xmalloc.h"
 
@@ -147,16 +147,5 @@ static inline const char *sweep_value_label(const struct sweep *sw, size_t k, si
 {
 	return sw->axes[a].labels[sw->index[k * sw->naxes + a]];
 }
-
-/*
- * Validate every point's model (validate.h, its kernels against their
- * modules as ms says, each module file listed once for all the points:
- * mod_cache.h), each error of a point but the first labelled with the
- * point; true when all are valid.  A derived model whose base was valid
- * without a warning is checked in what it changed (gdef_validate_derived);
- * one that cannot be settled so is read in full again (sweep_reload) and
- * validated as any other, so that every point says what it would alone.
- */
-bool sweep_validate(struct sweep *sw, struct diag *d, const struct mod_settings *ms);
 
 #endif

@@ -23,6 +23,7 @@
 #include "diag.h"
 #include "fileio.h"
 #include "load.h"
+#include "load_sweep.h"
 #include "mod_check.h"
 #include "model_derive.h"
 #include "model_dump.h"

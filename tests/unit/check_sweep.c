@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "load.h"
+#include "load_sweep.h"
 #include "sweep.h"
 #include "sweep_diff.h"
 #include "unit.h"
