@@ -60,8 +60,15 @@ struct sweep *sweep_load_fd(const char *path, int fd, const struct axis_arg *arg
 struct sweep *sweep_load_string(const char *name, const char *text, size_t len,
 				const struct load_limits *limits, const struct axis_arg *args,
 				size_t nargs, struct diag *d);
-/* The first point's model, taken out of sw, which is freed (NULL: NULL). */
+/* The first point's model, taken out of sw, which is released (NULL: NULL). */
 struct gdef *sweep_first(struct sweep *sw);
+
+/*
+ * Free a sweep that the loader made, with the loader's state that it
+ * keeps for sweep_reload (sw->src), then the rest (sweep_free).  Every
+ * sweep from sweep_load* is freed with this, not sweep_free.  NULL: nothing.
+ */
+void sweep_release(struct sweep *sw);
 
 /*
  * Point k of sw read in full again, as sweep_load reads a point that it
@@ -70,8 +77,5 @@ struct gdef *sweep_first(struct sweep *sw);
  * Only while sw->src is kept (sw has derived models).
  */
 struct gdef *sweep_reload(struct sweep *sw, size_t k, struct diag *d);
-/* The template's loader that sweep_reload reads with (sweep.h: sw->src). */
-struct sweep_src;
-void sweep_src_free(struct sweep_src *src);
 
 #endif

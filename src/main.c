@@ -275,7 +275,7 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	}
 	diag_finish(&d);
 	diag_free(&d);
-	sweep_free(sw);
+	sweep_release(sw);
 	return status;
 }
 

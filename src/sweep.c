@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
 #include "scalar.h"
 #include "sweep.h"
 
@@ -37,7 +36,6 @@ void sweep_free(struct sweep *sw)
 	free(sw->models);
 	free(sw->eval_s);
 	free(sw->base);
-	sweep_src_free(sw->src);
 	free(sw->used);
 	arena_free(&sw->arena);
 	free(sw);

@@ -29,9 +29,12 @@
  * float, or else a word.
  *
  * Ownership: a struct sweep owns its axes (names, values, labels: strings
- * in its arena), its points, its models (gdef_free'd by sweep_free; a
- * derived model shares much of its base's, so they go together) and the
- * template's loader (src).
+ * in its arena), its points and its models (gdef_free'd by sweep_free; a
+ * derived model shares much of its base's, so they go together).  The
+ * template's loader that it keeps (src) is the loader's: a sweep from
+ * sweep_load* is freed with sweep_release (load.h), which frees src and
+ * then calls sweep_free; sweep_free does not look at src, which must be
+ * NULL by then.
  */
 #ifndef CGR_SWEEP_H
 #define CGR_SWEEP_H
@@ -94,7 +97,10 @@ struct sweep {
 	 * (model_derive.h; load.c: POINTS), or itself when read in full
 	 */
 	size_t *base;
-	/* the template's loader while some model is derived (sweep_reload), or NULL */
+	/*
+	 * the template's loader while some model is derived (load.h:
+	 * sweep_reload), or NULL; the loader's to free (sweep_release)
+	 */
 	struct sweep_src *src;
 	/* the names the file's expressions use (for -a of an undeclared axis) */
 	char **used;
@@ -102,6 +108,7 @@ struct sweep {
 };
 
 struct sweep *sweep_new(void);
+/* All but src, which must be NULL (a loader's sweep: sweep_release, load.h). */
 void sweep_free(struct sweep *sw);
 
 /* A new axis at the end, its name copied; NULL (after an error at pos) when the name is taken. */
