@@ -7,7 +7,9 @@
  * format's tables) and load_events.c (libyaml's events, anchors and
  * aliases, behind the private load_events.h); <yaml.h> is included by
  * those and, for reading JSON reports back (--compare, a suite's
- * per-point JUnit), by compare_read.c; nowhere else.
+ * per-point JUnit), by compare_read.c; nowhere else.  Above the loader,
+ * load_sweep.h validates a sweep's points, reading one again in full
+ * with sweep_reload where needed.
  */
 #ifndef CGR_LOAD_H
 #define CGR_LOAD_H
@@ -73,8 +75,9 @@ void sweep_release(struct sweep *sw);
 /*
  * Point k of sw read in full again, as sweep_load reads a point that it
  * does not derive from an earlier one, errors to d: for a point whose
- * derived model (model_derive.h) the validator could not settle alone.
- * Only while sw->src is kept (sw has derived models).
+ * derived model (model_derive.h) the validator could not settle alone
+ * (load_sweep.h: sweep_validate).  Only while sw->src is kept (sw has
+ * derived models).
  */
 struct gdef *sweep_reload(struct sweep *sw, size_t k, struct diag *d);
 
