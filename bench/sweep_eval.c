@@ -19,6 +19,7 @@
 
 #include "diag.h"
 #include "load.h"
+#include "load_sweep.h"
 #include "monotime.h"
 #include "mod_check.h"
 #include "sweep.h"
@@ -58,13 +59,13 @@ int main(int argc, char **argv)
 		if (!ok) {
 			fprintf(stderr, "sweep_eval: %s does not load and validate (%u errors)\n",
 				argv[1], d.nerrors);
-			sweep_free(sw);
+			sweep_release(sw);
 			return 1;
 		}
 		npoints = sw->npoints;
 		if (npoints < 2) {
 			fprintf(stderr, "sweep_eval: %s has one point\n", argv[1]);
-			sweep_free(sw);
+			sweep_release(sw);
 			return 1;
 		}
 		double *e = malloc((npoints - 1) * sizeof *e);
@@ -80,7 +81,7 @@ int main(int argc, char **argv)
 		if (rest < best_rest)
 			best_rest = rest;
 		free(e);
-		sweep_free(sw);
+		sweep_release(sw);
 	}
 	printf("%s: %zu points, best of %d rounds\n", argv[1], npoints, rounds);
 	printf("  eval_s of a later point (median): %8.2f us\n", best_median * 1e6);

@@ -3858,7 +3858,7 @@ struct sweep_src {
 	long *slots;                    /* per axis: its slot */
 };
 
-__attribute__((cold)) void sweep_src_free(struct sweep_src *src)
+static __attribute__((cold)) void sweep_src_free(struct sweep_src *src)
 {
 	if (src == NULL)
 		return;
@@ -3866,6 +3866,15 @@ __attribute__((cold)) void sweep_src_free(struct sweep_src *src)
 	free(src->slots);
 	free(src->name);
 	free(src);
+}
+
+__attribute__((cold)) void sweep_release(struct sweep *sw)
+{
+	if (sw == NULL)
+		return;
+	sweep_src_free(sw->src);
+	sw->src = NULL;
+	sweep_free(sw);
 }
 
 /* Bind point k's values to the axes' names. */
@@ -4167,7 +4176,7 @@ static __attribute__((cold)) struct sweep *load_template(const char *name, const
 	else
 		sweep_src_free(src);
 	if (sw->models[0] == NULL) {
-		sweep_free(sw);
+		sweep_release(sw);
 		return NULL;
 	}
 	return sw;
@@ -4222,7 +4231,7 @@ struct gdef *sweep_first(struct sweep *sw)
 		return NULL;
 	struct gdef *g = sw->models[0];
 	sw->models[0] = NULL;
-	sweep_free(sw);
+	sweep_release(sw);
 	return g;
 }
 

@@ -7,7 +7,9 @@
  * format's tables) and load_events.c (libyaml's events, anchors and
  * aliases, behind the private load_events.h); <yaml.h> is included by
  * those and, for reading JSON reports back (--compare, a suite's
- * per-point JUnit), by compare_read.c; nowhere else.
+ * per-point JUnit), by compare_read.c; nowhere else.  Above the loader,
+ * load_sweep.h validates a sweep's points, reading one again in full
+ * with sweep_reload where needed.
  */
 #ifndef CGR_LOAD_H
 #define CGR_LOAD_H
@@ -60,18 +62,23 @@ struct sweep *sweep_load_fd(const char *path, int fd, const struct axis_arg *arg
 struct sweep *sweep_load_string(const char *name, const char *text, size_t len,
 				const struct load_limits *limits, const struct axis_arg *args,
 				size_t nargs, struct diag *d);
-/* The first point's model, taken out of sw, which is freed (NULL: NULL). */
+/* The first point's model, taken out of sw, which is released (NULL: NULL). */
 struct gdef *sweep_first(struct sweep *sw);
+
+/*
+ * Free a sweep that the loader made, with the loader's state that it
+ * keeps for sweep_reload (sw->src), then the rest (sweep_free).  Every
+ * sweep from sweep_load* is freed with this, not sweep_free.  NULL: nothing.
+ */
+void sweep_release(struct sweep *sw);
 
 /*
  * Point k of sw read in full again, as sweep_load reads a point that it
  * does not derive from an earlier one, errors to d: for a point whose
- * derived model (model_derive.h) the validator could not settle alone.
- * Only while sw->src is kept (sw has derived models).
+ * derived model (model_derive.h) the validator could not settle alone
+ * (load_sweep.h: sweep_validate).  Only while sw->src is kept (sw has
+ * derived models).
  */
 struct gdef *sweep_reload(struct sweep *sw, size_t k, struct diag *d);
-/* The template's loader that sweep_reload reads with (sweep.h: sw->src). */
-struct sweep_src;
-void sweep_src_free(struct sweep_src *src);
 
 #endif

@@ -18,6 +18,7 @@
 #include "fileio.h"
 #include "gpu.h"
 #include "load.h"
+#include "load_sweep.h"
 #include "model.h"
 #include "monotime.h"
 #include "outputs.h"
@@ -274,7 +275,7 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	}
 	diag_finish(&d);
 	diag_free(&d);
-	sweep_free(sw);
+	sweep_release(sw);
 	return status;
 }
 

@@ -8,12 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
-#include "mod_cache.h"
-#include "monotime.h"
 #include "scalar.h"
 #include "sweep.h"
-#include "validate.h"
 
 static const struct pos nopos;
 
@@ -40,7 +36,6 @@ void sweep_free(struct sweep *sw)
 	free(sw->models);
 	free(sw->eval_s);
 	free(sw->base);
-	sweep_src_free(sw->src);
 	free(sw->used);
 	arena_free(&sw->arena);
 	free(sw);
@@ -371,54 +366,4 @@ bool sweep_enumerate(struct sweep *sw, struct diag *d)
 	strbuf_free(&sb);
 	free(dims);
 	return true;
-}
-
-bool sweep_validate(struct sweep *sw, struct diag *d, const struct mod_settings *msp)
-{
-	bool ok = true;
-	const char *prefix = d->prefix;
-	/* the points list each module file once (mod_cache.h) */
-	struct mod_settings ms_sweep, *ms = NULL;
-	struct mod_cache *cache = NULL;
-	if (msp) {
-		ms_sweep = *msp;
-		if (ms_sweep.cache == NULL && sw->npoints > 1)
-			ms_sweep.cache = cache = mod_cache_new();
-		ms = &ms_sweep;
-	}
-	/* per point: valid without a warning, so that models derived from it can be checked alone */
-	bool *clean = xcalloc(sw->npoints, sizeof *clean);
-	for (size_t k = 0; k < sw->npoints; k++) {
-		if (sw->models[k] == NULL) {
-			ok = false;
-			continue;
-		}
-		d->prefix = k == 0 ? NULL : sw->labels[k];
-		double t = monotime();
-		struct gdef *g = sw->models[k];
-		if (g->derive && sw->base && clean[sw->base[k]] && gdef_validate_derived(g, d)) {
-			if (sw->eval_s)
-				sw->eval_s[k] += monotime() - t;
-			continue;
-		}
-		if (g->derive) {
-			sw->models[k] = sweep_reload(sw, k, d);
-			sw->base[k] = k;
-			gdef_free(g);
-			if (sw->models[k] == NULL) {
-				ok = false;
-				continue;
-			}
-		}
-		unsigned warnings = d->nwarnings;
-		bool valid = gdef_validate_with(sw->models[k], d, ms);
-		clean[k] = valid && d->nwarnings == warnings;
-		ok &= valid;
-		if (sw->eval_s)
-			sw->eval_s[k] += monotime() - t;
-	}
-	free(clean);
-	d->prefix = prefix;
-	mod_cache_free(cache);
-	return ok;
 }

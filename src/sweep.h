@@ -3,7 +3,8 @@
  * line's -a/--axis and --set), the points they give, a label per point,
  * and the model of each point once the loader has built it.  No YAML and
  * no CUDA here: the loader (load.c, load_axes.c) fills the axes and the
- * models, the validator checks each model, the GPU back end runs them.
+ * models, load_sweep.h has each model validated (sweep_validate), the GPU
+ * back end runs them.
  *
  * Points.  Every axis that is not zipped is a dimension of its own; the
  * axes of one zip group together are one dimension, walked in step (their
@@ -28,9 +29,12 @@
  * float, or else a word.
  *
  * Ownership: a struct sweep owns its axes (names, values, labels: strings
- * in its arena), its points, its models (gdef_free'd by sweep_free; a
- * derived model shares much of its base's, so they go together) and the
- * template's loader (src).
+ * in its arena), its points and its models (gdef_free'd by sweep_free; a
+ * derived model shares much of its base's, so they go together).  The
+ * template's loader that it keeps (src) is the loader's: a sweep from
+ * sweep_load* is freed with sweep_release (load.h), which frees src and
+ * then calls sweep_free; sweep_free does not look at src, which must be
+ * NULL by then.
  */
 #ifndef CGR_SWEEP_H
 #define CGR_SWEEP_H
@@ -41,7 +45,6 @@
 
 #include "diag.h"
 #include "expr.h"
-#include "mod_check.h"
 #include "model.h"
 #include "xmalloc.h"
 
@@ -94,7 +97,10 @@ struct sweep {
 	 * (model_derive.h; load.c: POINTS), or itself when read in full
 	 */
 	size_t *base;
-	/* the template's loader while some model is derived (sweep_reload), or NULL */
+	/*
+	 * the template's loader while some model is derived (load.h:
+	 * sweep_reload), or NULL; the loader's to free (sweep_release)
+	 */
 	struct sweep_src *src;
 	/* the names the file's expressions use (for -a of an undeclared axis) */
 	char **used;
@@ -102,6 +108,7 @@ struct sweep {
 };
 
 struct sweep *sweep_new(void);
+/* All but src, which must be NULL (a loader's sweep: sweep_release, load.h). */
 void sweep_free(struct sweep *sw);
 
 /* A new axis at the end, its name copied; NULL (after an error at pos) when the name is taken. */
@@ -147,16 +154,5 @@ static inline const char *sweep_value_label(const struct sweep *sw, size_t k, si
 {
 	return sw->axes[a].labels[sw->index[k * sw->naxes + a]];
 }
-
-/*
- * Validate every point's model (validate.h, its kernels against their
- * modules as ms says, each module file listed once for all the points:
- * mod_cache.h), each error of a point but the first labelled with the
- * point; true when all are valid.  A derived model whose base was valid
- * without a warning is checked in what it changed (gdef_validate_derived);
- * one that cannot be settled so is read in full again (sweep_reload) and
- * validated as any other, so that every point says what it would alone.
- */
-bool sweep_validate(struct sweep *sw, struct diag *d, const struct mod_settings *ms);
 
 #endif

@@ -23,6 +23,7 @@
 #include "diag.h"
 #include "fileio.h"
 #include "load.h"
+#include "load_sweep.h"
 #include "mod_check.h"
 #include "model_derive.h"
 #include "model_dump.h"
@@ -119,7 +120,7 @@ static void run(const char *path, const char *text, const struct axis_arg *args,
 		o->dumps[k] = dump(sw->models[k]);
 		o->derived += sw->models[k]->derive != NULL;
 	}
-	sweep_free(sw);
+	sweep_release(sw);
 }
 
 /* The first line where a and b differ, for the message. */
@@ -444,7 +445,7 @@ START_TEST(test_dump_sees_a_value)
 	ck_assert_str_eq(a, b);
 	free(a);
 	free(b);
-	sweep_free(sw);
+	sweep_release(sw);
 }
 END_TEST
 
@@ -472,7 +473,7 @@ START_TEST(test_sharing)
 		ck_assert_uint_eq(g->all_nodes[1]->u.kernel.grid[0], k + 1);
 		ck_assert_ptr_eq(g->all_nodes[1]->deps, g0->all_nodes[1]->deps);
 	}
-	sweep_free(sw);
+	sweep_release(sw);
 }
 END_TEST
 

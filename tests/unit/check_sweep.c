@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "load.h"
+#include "load_sweep.h"
 #include "sweep.h"
 #include "sweep_diff.h"
 #include "unit.h"
@@ -51,7 +52,7 @@ static struct res load_args(const char *text, const char *const *argv, size_t ar
 
 static void res_free(struct res *r)
 {
-	sweep_free(r->sw);
+	sweep_release(r->sw);
 	free(r->msgs);
 }
 
@@ -121,7 +122,7 @@ START_TEST(test_points_order)
 	ck_assert_int_eq(sweep_value(sw, 7, 0)->i, 2048);
 	ck_assert_int_eq(sweep_value(sw, 7, 2)->type, EXPR_FLOAT);
 	ck_assert(sweep_value(sw, 7, 2)->f == 1.0);
-	sweep_free(sw);
+	sweep_release(sw);
 }
 END_TEST
 
@@ -143,7 +144,7 @@ START_TEST(test_points_zip)
 	ck_assert_str_eq(sw->labels[5], "n=2,block=128,grid=2,w=hello");
 	for (size_t k = 0; k < 6; k++)
 		ck_assert_uint_eq(buf(sw->models[k], "b")->count, 256 * (k % 2 + 1));
-	sweep_free(sw);
+	sweep_release(sw);
 }
 END_TEST
 
@@ -162,7 +163,7 @@ START_TEST(test_points_command_line)
 	ck_assert_str_eq(sw->labels[0], "n=5,a=2,b=20,m=100");
 	ck_assert_str_eq(sw->labels[1], "n=2^3,a=2,b=20,m=100");
 	ck_assert_uint_eq(buf(sw->models[1], "x")->count, 8 + 2 + 20 + 100);
-	sweep_free(sw);
+	sweep_release(sw);
 	/* a value of the file's keeps its label: 2048 is the pow2 range's 2^11 */
 	const char *const set[] = {"set:n=2048", "m=2^4,3"};
 	sw = load_ok("cugraphrun: 1\naxes: {n: {pow2: [10, 12]}, m: [16]}\n"
@@ -170,7 +171,7 @@ START_TEST(test_points_command_line)
 	ck_assert_uint_eq(sw->npoints, 2);
 	ck_assert_str_eq(sw->labels[0], "n=2^11,m=16");
 	ck_assert_str_eq(sw->labels[1], "n=2^11,m=3");
-	sweep_free(sw);
+	sweep_release(sw);
 	const char *const bad[] = {"q=1", "set:b=30", "a=1,2,3"};
 	expect_msgs(text, bad, 3,
 		    "t.yaml: error: -a q: the file has no axis 'q' and no expression uses that "
@@ -187,12 +188,12 @@ START_TEST(test_points_plain)
 	ck_assert_uint_eq(sw->npoints, 1);
 	ck_assert_str_eq(sw->labels[0], "");
 	ck_assert_ptr_null(sw->eval_s);
-	sweep_free(sw);
+	sweep_release(sw);
 	/* expressions without axes: one point */
 	sw = load_ok("cugraphrun: 1\nbuffers: {x: {count: \"${2 * 3}\"}}\n", NULL, 0);
 	ck_assert_uint_eq(sw->npoints, 1);
 	ck_assert_uint_eq(buf(sw->models[0], "x")->count, 6);
-	sweep_free(sw);
+	sweep_release(sw);
 	expect_msgs("cugraphrun: 1\naxes: {n: {pow2: [0, 62]}, m: {from: 1, to: 200}}\n", NULL,
 		    0, "t.yaml:2:8: error: the axes give more than 10000 points\n");
 }
@@ -261,7 +262,7 @@ START_TEST(test_template_values)
 		ck_assert(g->modules[1].dynamic);
 		ck_assert(g->checks[0].dynamic);
 	}
-	sweep_free(sw);
+	sweep_release(sw);
 }
 END_TEST
 
@@ -301,7 +302,7 @@ START_TEST(test_template_generators)
 		ck_assert(!node(g, "k0_1")->dynamic);
 		ck_assert(!node(g, "set")->dynamic);
 	}
-	sweep_free(sw);
+	sweep_release(sw);
 }
 END_TEST
 
@@ -314,7 +315,7 @@ START_TEST(test_template_restart)
 				   "axes: {n: [1, 2]}\n", NULL, 0);
 	ck_assert_uint_eq(sw->npoints, 2);
 	ck_assert_uint_eq(sw->models[1]->nall_nodes, 1);
-	sweep_free(sw);
+	sweep_release(sw);
 	sw = load_ok("cugraphrun: 1\n"
 		     "nodes:\n"
 		     "  - for: {i: {from: 1, to: 3}}\n"
@@ -322,7 +323,7 @@ START_TEST(test_template_restart)
 	ck_assert_uint_eq(sw->npoints, 1);
 	ck_assert_uint_eq(sw->models[0]->nall_nodes, 3);
 	ck_assert_str_eq(sw->models[0]->all_nodes[2]->id, "empty_3");
-	sweep_free(sw);
+	sweep_release(sw);
 	/* an error before the restart is said once */
 	expect_msgs("cugraphrun: 1\n"
 		    "buffers: {x: {cuont: 4}}\n"
@@ -420,7 +421,7 @@ START_TEST(test_diff_params)
 	ck_assert(!d.structural && !d.rebuild && d.nchanged == 0 && !d.any_realloc);
 	model_diff_free(&d);
 	ck_assert(!graph_has_device_updatable(sw->models[0]));
-	sweep_free(sw);
+	sweep_release(sw);
 }
 END_TEST
 
@@ -436,7 +437,7 @@ START_TEST(test_diff_structure)
 	ck_assert(d.structural && !d.lists_differ);
 	ck_assert_str_eq(d.why, "the graph has 3 nodes now (it had 2)");
 	model_diff_free(&d);
-	sweep_free(sw);
+	sweep_release(sw);
 
 	sw = pair("cugraphrun: 1\n"
 		  "axes: {k: [0, 1]}\n"
@@ -448,7 +449,7 @@ START_TEST(test_diff_structure)
 	ck_assert(d.structural);
 	ck_assert_str_eq(d.why, "node 'c' depends on other nodes now (t.yaml:6:5)");
 	model_diff_free(&d);
-	sweep_free(sw);
+	sweep_release(sw);
 
 	sw = pair("cugraphrun: 1\n"
 		  "axes: {n: [64, 128]}\n"
@@ -463,7 +464,7 @@ START_TEST(test_diff_structure)
 	ck_assert_str_eq(d.why, "buffer 'x' is graph memory and its size, type or kind changed "
 			 "(an alloc node cannot be updated) (t.yaml:3:11)");
 	model_diff_free(&d);
-	sweep_free(sw);
+	sweep_release(sw);
 }
 END_TEST
 
@@ -485,7 +486,7 @@ START_TEST(test_diff_conditions_modules)
 	ck_assert_str_eq(d.why, "the priority of kernel node 'p' changed (a node's attributes are "
 			 "set when it is added) (t.yaml:7:55)");
 	model_diff_free(&d);
-	sweep_free(sw);
+	sweep_release(sw);
 }
 END_TEST
 
