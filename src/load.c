@@ -4059,7 +4059,7 @@ static __attribute__((cold)) struct gdef *derive_point(struct ld *l, struct gdef
 	l->last_ref = NULL;
 	l->last_ref_len = 0;
 	if (!ok) {
-		gdef_free(g);
+		derive_free(g);
 		return NULL;
 	}
 	return g;

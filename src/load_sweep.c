@@ -7,6 +7,7 @@
 
 #include "load.h"
 #include "load_sweep.h"
+#include "model_derive.h"
 #include "mod_cache.h"
 #include "monotime.h"
 #include "validate.h"
@@ -42,7 +43,7 @@ bool sweep_validate(struct sweep *sw, struct diag *d, const struct mod_settings 
 		if (g->derive) {
 			sw->models[k] = sweep_reload(sw, k, d);
 			sw->base[k] = k;
-			gdef_free(g);
+			derive_free(g);
 			if (sw->models[k] == NULL) {
 				ok = false;
 				continue;

@@ -1,10 +1,10 @@
 #include "config.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
-#include "model_derive.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -254,10 +254,8 @@ void gdef_free(struct gdef *g)
 {
 	if (g == NULL)
 		return;
-	if (g->derive) {
-		derive_free(g);
-		return;
-	}
+	/* a derived model shares most of itself with its base: derive_free */
+	assert(g->derive == NULL);
 	for (size_t i = 0; i < g->nmodules; i++) {
 		free(g->modules[i].defines);
 		free(g->modules[i].includes);

@@ -60,6 +60,10 @@ void derive_own(struct gdef *g, void *block)
 
 void derive_free(struct gdef *g)
 {
+	if (g == NULL || g->derive == NULL) {
+		gdef_free(g);
+		return;
+	}
 	struct derive *dv = g->derive;
 	for (size_t i = 0; i < dv->nowned; i++)
 		free(dv->owned[i]);

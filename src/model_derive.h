@@ -57,7 +57,10 @@ struct derive {
 
 /* A model sharing everything with base (which it does not own). */
 struct gdef *gdef_derive(struct gdef *base);
-/* Release what a derived model owns (gdef_free calls it). */
+/*
+ * Free a sweep's model, derived (what it owns, not what it shares with
+ * its base) or read in full (gdef_free, which takes no derived model).
+ */
 void derive_free(struct gdef *g);
 /* g frees block with itself. */
 void derive_own(struct gdef *g, void *block);

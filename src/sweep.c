@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_derive.h"
 #include "scalar.h"
 #include "sweep.h"
 
@@ -32,7 +33,7 @@ void sweep_free(struct sweep *sw)
 	free(sw->labels);
 	if (sw->models)
 		for (size_t k = 0; k < sw->npoints; k++)
-			gdef_free(sw->models[k]);
+			derive_free(sw->models[k]);
 	free(sw->models);
 	free(sw->eval_s);
 	free(sw->base);

@@ -29,7 +29,7 @@
  * float, or else a word.
  *
  * Ownership: a struct sweep owns its axes (names, values, labels: strings
- * in its arena), its points and its models (gdef_free'd by sweep_free; a
+ * in its arena), its points and its models (freed by sweep_free through derive_free; a
  * derived model shares much of its base's, so they go together).  The
  * template's loader that it keeps (src) is the loader's: a sweep from
  * sweep_load* is freed with sweep_release (load.h), which frees src and
