@@ -20,7 +20,7 @@
 #ifndef CGR_GPU_ATTR_H
 #define CGR_GPU_ATTR_H
 
-#include "gpu_build.h"
+#include "gpu_state.h"
 
 /* Before the first node: function attributes, device checks, the L2 set-aside.  0 or 3. */
 int gpu_attr_prepare(struct gpu *gp);

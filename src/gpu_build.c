@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,18 +24,6 @@
 #include "sweep_diff.h"
 #include "buf_data.h"
 #include "xmalloc.h"
-
-void gpu_verbose(const struct gpu *gp, const char *fmt, ...)
-{
-	if (gp->verbosity < VERB_VERBOSE)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("cugraphrun: ", stderr);
-	diag_vprint(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
 
 /* A driver feature a file may use, and the nodes that need it. */
 struct feature {
@@ -208,14 +195,6 @@ static void log_notes(struct diag *d, struct pos pos, const char *log)
 	}
 }
 
-/* The node's function as the module names it: a source's through NVRTC. */
-static const char *symbol_of(const struct gpu *gp, const struct kernel_node *k)
-{
-	const struct rtc_image *im = &gp->images[k->module.idx];
-	const char *low = gp->g->modules[k->module.idx].source ? rtc_lowered(im, k->func) : NULL;
-	return low ? low : k->func;
-}
-
 /* Each kernel node that names one of the unknown names: where, and what there is. */
 static void report_unknown_names(struct gpu *gp, size_t mi)
 {
@@ -357,34 +336,6 @@ static void report_missing(struct gpu *gp, const struct node *n)
 	free(names);
 }
 
-/* The bytes a kernel's module was loaded from, during gpu_load (NULL: none kept). */
-static const void *module_image(const struct gpu *gp, long mi, size_t *len)
-{
-	const struct module *m = &gp->g->modules[mi];
-	/* with the NUL after PTX text, which is then read in place */
-	if (m->builtin) {
-		*len = strlen(builtin_ptx) + 1;
-		return builtin_ptx;
-	}
-	if (m->source) {
-		*len = gp->images[mi].size;
-		return gp->images[mi].data;
-	}
-	/* read_whole_file puts a NUL after the file's bytes */
-	*len = gp->file_bytes[mi] ? gp->file_len[mi] + 1 : 0;
-	return gp->file_bytes[mi];
-}
-
-const void *gpu_module_image(const struct gpu *gp, long mi, size_t *len)
-{
-	return module_image(gp, mi, len);
-}
-
-const char *gpu_kernel_symbol(const struct gpu *gp, const struct kernel_node *k)
-{
-	return symbol_of(gp, k);
-}
-
 /*
  * The sizes of kf's parameters, from the driver.  cuFuncGetParamInfo
  * reports one parameter at a time but not how many there are (CUDA 13.0
@@ -408,9 +359,9 @@ static void ask_params(struct gpu *gp, const struct kernel_node *k, struct kfunc
 	/* a fatbin's parameters are read from the entry the driver takes for the device */
 	int sm = gp->cc_major * 10 + gp->cc_minor;
 	size_t len;
-	const void *image = module_image(gp, k->module.idx, &len);
+	const void *image = gpu_module_image(gp, k->module.idx, &len);
 	size_t *sizes = NULL;
-	long count = image ? image_entry_params(image, len, symbol_of(gp, k), sm, &sizes) : -1;
+	long count = image ? image_entry_params(image, len, gpu_kernel_symbol(gp, k), sm, &sizes) : -1;
 	bool probe = count < 0;
 	size_t cap = 0, i;
 	for (i = 0; probe || i < (size_t)count; i++) {
@@ -444,7 +395,7 @@ static struct kfunc *find_func(struct gpu *gp, const struct node *n)
 	strmap_put(gp->func_index, k->function, (long)(gp->nfuncs - 1), NULL);
 	if (!gpu_kernel_loaded(gp, (size_t)k->module.idx))
 		return kf;
-	CUresult r = gpu_kernel_find(gp, (size_t)k->module.idx, symbol_of(gp, k), kf);
+	CUresult r = gpu_kernel_find(gp, (size_t)k->module.idx, gpu_kernel_symbol(gp, k), kf);
 	if (r == CUDA_ERROR_NOT_FOUND) {
 		kf->f = NULL;
 		kf->k = NULL;
@@ -815,11 +766,6 @@ int gpu_init_buffers(struct gpu *gp)
 static void CUDA_CB host_fn(void *user)
 {
 	host_run(user);
-}
-
-CUdeviceptr gpu_buffer_addr(const struct gpu *gp, long b, uint64_t offset)
-{
-	return gp->dptr[b] + offset * elem_infos[gp->g->buffers[b].type].size;
 }
 
 

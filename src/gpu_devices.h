@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gpu_build.h"
+#include "gpu_state.h"
 
 /* One of the file's devices. */
 struct gpu_dev {

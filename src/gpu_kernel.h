@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gpu_build.h"
+#include "gpu_state.h"
 
 /* Set up the per-module tables for the settings' API; 0, or 3 when the driver lacks it. */
 int gpu_kernel_open(struct gpu *gp, enum module_api api);
