@@ -29,28 +29,8 @@ void compare_close(struct options *o)
 	o->compare_doc = NULL;
 }
 
-static bool is_json(const char *path)
-{
-	size_t n = strlen(path);
-	return n > 5 && strcmp(path + n - 5, ".json") == 0;
-}
-
-bool compare_offline(const struct options *o)
-{
-	for (size_t i = 0; o->compare_doc && i < o->nfiles; i++)
-		if (is_json(o->files[i]))
-			return true;
-	return false;
-}
-
 int compare_offline_main(const struct options *o)
 {
-	if (o->nfiles != 1) {
-		usage_error("--compare with a JSON report compares that one report with the base: "
-			    "give it alone, not with %s", is_json(o->files[0]) ? o->files[1] :
-			    o->files[0]);
-		return 2;
-	}
 	struct diag d;
 	diag_init(&d, o->file, stderr);
 	struct cmp_doc *cur = cmp_doc_read(o->file, &d);

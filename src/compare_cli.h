@@ -3,9 +3,10 @@
  * the first process, before any file runs (a suite's workers inherit it),
  * so that a base that cannot be read is a usage error (2) and no GPU time
  * is spent first.  Given a JSON report instead of a graph file (an
- * operand ending in .json), --compare compares that report with the base
- * and runs nothing: two stored reports, from CI jobs or other machines,
- * compared without a GPU, through the same code as a run's comparison.
+ * operand ending in .json: report_stored.h), --compare compares that
+ * report with the base and runs nothing: two stored reports, from CI jobs
+ * or other machines, compared without a GPU, through the same code as a
+ * run's comparison.
  *
  * Ownership: compare_open stores the base in o->compare_doc;
  * compare_close frees it.
@@ -21,11 +22,9 @@
 int compare_open(struct options *o);
 void compare_close(struct options *o);
 
-/* Does the command line compare a JSON report rather than run a graph file? */
-bool compare_offline(const struct options *o);
-
 /*
- * Compare the report o->file with the base: the table on standard output
+ * Compare the stored report o->file (report_stored.h: the command line's
+ * one operand) with the base: the table on standard output
  * (unless -q), SLOWER lines on standard error; 0, EXIT_SLOWER, or 2.
  */
 int compare_offline_main(const struct options *o);

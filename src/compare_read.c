@@ -284,7 +284,14 @@ static bool read_samples(struct cmp_doc *doc, const struct jv *launch, struct cm
 	return true;
 }
 
-/* A point of a sweep: its label, axes and launch. */
+/* obj's number under key, or NaN when it has none (null, absent, no number). */
+static double number_or_nan(const struct jv *obj, const char *key)
+{
+	const struct jv *v = jv_get(obj, key);
+	return v && v->type == JNUM ? v->num : NAN;
+}
+
+/* A point of a sweep: its label, axes, launch and declared throughput. */
 static bool read_point(struct cmp_doc *doc, const struct jv *o, struct cmp_point *pt,
 		       struct diag *d)
 {
@@ -311,6 +318,9 @@ static bool read_point(struct cmp_doc *doc, const struct jv *o, struct cmp_point
 		}
 		values[i] = (struct axis_value){axes->keys[i], v->text};
 	}
+	const struct jv *tp = jv_get(o, "throughput");
+	pt->bytes = number_or_nan(tp, "bytes");
+	pt->items = number_or_nan(tp, "items");
 	return read_samples(doc, launch, pt, "a point's launch", d);
 }
 
@@ -332,6 +342,9 @@ static bool read_report(struct cmp_doc *doc, const struct jv *r, struct cmp_file
 		return false;
 	f->file = file->text;
 	f->has_report = true;
+	const struct jv *name = jv_get(r, "name");
+	f->name = name && name->type == JSTR ? name->text : NULL;
+	f->peak_gb_per_s = number_or_nan(jv_get(r, "device"), "peak_bandwidth_gb_per_s");
 	const struct jv *points = jv_get(r, "points");
 	if (points && points->type == JARR) {
 		f->npoints = points->n;
@@ -351,6 +364,7 @@ static bool read_report(struct cmp_doc *doc, const struct jv *r, struct cmp_file
 		return false;
 	f->npoints = 1;
 	f->points = arena_alloc(&doc->arena, sizeof *f->points);
+	f->points[0].bytes = f->points[0].items = NAN;
 	return read_samples(doc, launch, &f->points[0], "the report's launch", d);
 }
 

@@ -64,6 +64,7 @@ struct cmp_point {
 	size_t naxes;
 	const double *samples;          /* seconds, the samples that were numbers */
 	size_t nsamples;
+	double bytes, items;            /* its throughput's, for --plot; NaN: none */
 };
 
 struct cmp_file {
@@ -71,6 +72,8 @@ struct cmp_file {
 	bool has_report;                /* false: a suite's file that made no report */
 	struct cmp_point *points;       /* one without a label for a plain file */
 	size_t npoints;
+	const char *name;               /* the file's name: key, or NULL */
+	double peak_gb_per_s;           /* its device's peak DRAM bandwidth; NaN: none */
 };
 
 struct cmp_doc {

@@ -24,6 +24,7 @@
 #include "outputs.h"
 #include "report.h"
 #include "report_plot.h"
+#include "report_stored.h"
 #include "suite.h"
 #include "sweep.h"
 #include "validate.h"
@@ -326,8 +327,8 @@ int main(int argc, char **argv)
 		status = compare_open(&o);
 		if (status == 0 && o.plot && !o.validate)
 			status = report_plot_check();
-		if (status == 0 && compare_offline(&o))
-			status = compare_offline_main(&o);
+		if (status == 0 && report_stored_wanted(&o))
+			status = report_stored_main(&o);
 		else if (status == 0)
 			status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
 		compare_close(&o);

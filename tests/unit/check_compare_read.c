@@ -88,6 +88,30 @@ START_TEST(test_plain)
 	ck_assert_uint_eq(p->nsamples, 100);
 	for (size_t i = 0; i < p->nsamples; i++)
 		ck_assert(p->samples[i] > 90e-6 && p->samples[i] < 110e-6);
+	/* what --plot draws again: the name, the device's peak, the throughput */
+	ck_assert_ptr_null(doc->files[0].name);
+	ck_assert(doc->files[0].peak_gb_per_s == 3352);
+	ck_assert(isnan(p->bytes) && isnan(p->items));
+	cmp_doc_free(doc);
+	cap_close(&c);
+}
+END_TEST
+
+START_TEST(test_stored_sweep)
+{
+	/* an H100's sweep report (docs/): each point's declared throughput */
+	struct cap c;
+	cap_open(&c, "saxpy-sweep.json");
+	struct cmp_doc *doc = cmp_doc_read(TOP_SRCDIR "/docs/saxpy-sweep.json", &c.d);
+	ck_assert_ptr_nonnull(doc);
+	const struct cmp_file *f = &doc->files[0];
+	ck_assert_str_eq(f->name, "sweep-saxpy");
+	ck_assert(f->peak_gb_per_s > 3000);
+	ck_assert_uint_eq(f->npoints, 15);
+	ck_assert_str_eq(f->points[14].label, "n=2^24");
+	ck_assert(f->points[14].items == 16777216);
+	ck_assert(f->points[14].bytes == 12.0 * 16777216);
+	ck_assert_uint_eq(f->points[14].nsamples, 50);
 	cmp_doc_free(doc);
 	cap_close(&c);
 }
@@ -273,6 +297,7 @@ static Suite *read_suite(void)
 	TCase *tc = tcase_create("shapes");
 	tcase_add_test(tc, test_plain);
 	tcase_add_test(tc, test_sweep);
+	tcase_add_test(tc, test_stored_sweep);
 	tcase_add_test(tc, test_suite);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_values);

@@ -1,0 +1,84 @@
+/*
+ * A stored --json report in place of a graph file (report_stored.h).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_cli.h"
+#include "compare_read.h"
+#include "diag.h"
+#include "report.h"
+#include "report_plot.h"
+#include "report_stored.h"
+#include "xmalloc.h"
+
+static bool is_json(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 5 && strcmp(path + n - 5, ".json") == 0;
+}
+
+bool report_stored_wanted(const struct options *o)
+{
+	if (o->compare_doc == NULL && (o->plot == NULL || o->validate))
+		return false;
+	for (size_t i = 0; i < o->nfiles; i++)
+		if (is_json(o->files[i]))
+			return true;
+	return false;
+}
+
+/* The report's sweep as a struct report of points, drawn into o->plot. */
+static int plot_stored(const struct options *o)
+{
+	struct diag d;
+	diag_init(&d, o->file, stderr);
+	struct cmp_doc *doc = cmp_doc_read(o->file, &d);
+	diag_finish(&d);
+	if (doc == NULL)
+		return 2;
+	if (doc->suite) {
+		errorx("--plot: %s is a suite's report: a plot draws one file's sweep (a suite "
+		       "run with --plot draws none)", o->file);
+		cmp_doc_free(doc);
+		return 2;
+	}
+	const struct cmp_file *f = &doc->files[0];
+	struct report r = {.name = f->name, .file = f->file, .peak_gb_per_s = f->peak_gb_per_s};
+	/* a plain file's report is one point without a label: no points to draw */
+	bool sweep = f->npoints > 0 && f->points[0].label != NULL;
+	struct point_report *pts = xcalloc(sweep ? f->npoints : 1, sizeof *pts);
+	for (size_t i = 0; sweep && i < f->npoints; i++) {
+		const struct cmp_point *p = &f->points[i];
+		pts[i] = (struct point_report){
+			.label = p->label, .axes = p->axes, .naxes = p->naxes,
+			.samples = p->samples, .nsamples = p->nsamples,
+			.bytes = p->bytes, .items = p->items, .eval_s = NAN,
+		};
+	}
+	r.points = pts;
+	r.npoints = sweep ? f->npoints : 0;
+	int status = report_plot(o->plot, &r);
+	free(pts);
+	cmp_doc_free(doc);
+	return status;
+}
+
+int report_stored_main(const struct options *o)
+{
+	if (o->nfiles != 1) {
+		usage_error("a JSON report in place of a graph file is read alone (for --compare "
+			    "or --plot): give it without %s", is_json(o->files[0]) ? o->files[1] :
+			    o->files[0]);
+		return 2;
+	}
+	int status = 0;
+	if (o->compare_doc)
+		status = compare_offline_main(o);
+	if (o->plot && status != 2 && plot_stored(o) != 0)
+		status = 2;
+	return status;
+}

@@ -1,0 +1,30 @@
+/*
+ * A stored --json report given in place of a graph file (an operand
+ * ending in .json): nothing runs, and no GPU is needed.  With --compare
+ * the report is compared with the base, through the same code as a run's
+ * comparison (compare_cli.h); with --plot a sweep's report is drawn again
+ * from its points' samples and declared throughput (report_plot.h), as
+ * the run would have drawn it: a sweep run on a GPU machine without
+ * gnuplot, drawn on another machine.  The report is read alone: a graph
+ * file or a second report beside it is a usage error.
+ *
+ * Nothing is owned past a call.
+ */
+#ifndef CGR_REPORT_STORED_H
+#define CGR_REPORT_STORED_H
+
+#include <stdbool.h>
+
+#include "cli.h"
+
+/* Does the command line name a stored report for --compare or --plot? */
+bool report_stored_wanted(const struct options *o);
+
+/*
+ * Compare and/or draw the report o->file: 0, EXIT_SLOWER (compare.h), or
+ * 2 after a message (a usage error, a report that cannot be read, a plot
+ * that failed).
+ */
+int report_stored_main(const struct options *o);
+
+#endif
