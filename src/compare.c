@@ -322,8 +322,9 @@ static void add_entry(struct comparison *c, const char *file, const struct cmp_p
 	if (e->doubt == DOUBT_STRADDLES)
 		e->settle = settle_launches(&e->iv, e->threshold, n);
 	else if (e->doubt == DOUBT_FEW_LAUNCHES) {
+		/* 0: the ratio sits at the threshold, and no count may settle it */
 		uint32_t m = settle_launches(&e->iv, e->threshold, n);
-		e->settle = m > COMPARE_MIN_SAMPLES ? m : COMPARE_MIN_SAMPLES;
+		e->settle = m == 0 ? 0 : m > COMPARE_MIN_SAMPLES ? m : COMPARE_MIN_SAMPLES;
 	} else
 		e->settle = 0;
 	c->counts[e->verdict]++;
@@ -495,8 +496,12 @@ void comparison_print(FILE *out, const struct comparison *c)
 			fputs(": no timed launches to compare", out);
 			break;
 		case DOUBT_FEW_LAUNCHES:
-			fprintf(out, ": fewer than %d launches in a run; about -n %u in both "
-				"would settle it", COMPARE_MIN_SAMPLES, e->settle);
+			fprintf(out, ": fewer than %d launches in a run", COMPARE_MIN_SAMPLES);
+			if (e->settle)
+				fprintf(out, "; about -n %u in both would settle it", e->settle);
+			else
+				fprintf(out, "; -n %d or more in both, though the ratio is at the "
+					"threshold", COMPARE_MIN_SAMPLES);
 			break;
 		case DOUBT_STRADDLES:
 			if (e->settle)
@@ -506,8 +511,17 @@ void comparison_print(FILE *out, const struct comparison *c)
 				      out);
 			break;
 		case DOUBT_FLOORS_AGREE:
-			fprintf(out, ": the fastest tenth of the launches moved x%.3f only: the runs "
-				"differ in mode, not in work; run both again", e->floor_ratio);
+			if (isnan(e->floor_ratio))
+				fputs(": the base's fastest tenth of the launches took no time, so "
+				      "its floor says nothing; run both again", out);
+			else if ((e->iv.ratio > 1) == (e->floor_ratio > 1))
+				fprintf(out, ": the fastest tenth of the launches moved x%.3f only: "
+					"the runs differ in mode, not in work; run both again",
+					e->floor_ratio);
+			else
+				fprintf(out, ": the fastest tenth of the launches moved the other "
+					"way, x%.3f: the runs differ in mode, not in work; run both "
+					"again", e->floor_ratio);
 			break;
 		}
 		if (e->threshold > c->threshold)

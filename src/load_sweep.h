@@ -6,8 +6,8 @@
  * nothing of the loader that fills them: this room sits above both.
  *
  * Ownership: sweep_validate replaces a model it reads again in sw->models
- * (the derived one is gdef_free'd); the module cache it makes for the
- * points is its own and freed before it returns.
+ * (the derived one is freed with derive_free); the module cache it makes
+ * for the points is its own and freed before it returns.
  */
 #ifndef CGR_LOAD_SWEEP_H
 #define CGR_LOAD_SWEEP_H

@@ -20,7 +20,7 @@
  * nodes and graphs, its strings), its copies of the buffer, condition and
  * check arrays, and the lists read again into them (derive_own); the rest
  * is its base's, which must outlive it (a sweep frees all its models
- * together).  gdef_free frees a derived model's own part only.
+ * together).  derive_free frees a derived model's own part only.
  */
 #ifndef CGR_MODEL_DERIVE_H
 #define CGR_MODEL_DERIVE_H

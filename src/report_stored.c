@@ -10,6 +10,8 @@
 #include "compare_cli.h"
 #include "compare_read.h"
 #include "diag.h"
+#include "fileio.h"
+#include "outputs.h"
 #include "report.h"
 #include "report_plot.h"
 #include "report_stored.h"
@@ -67,6 +69,28 @@ static int plot_stored(const struct options *o)
 	return status;
 }
 
+/* An output option that only a run writes, or NULL: nothing runs here. */
+static const char *run_output(const struct options *o)
+{
+	if (o->json)
+		return "--json";
+	if (o->csv)
+		return "--csv";
+	if (o->junit)
+		return "--junit";
+	if (o->describe)
+		return "--describe";
+	if (o->dot)
+		return "--dot";
+	if (o->trace)
+		return "--trace";
+	if (o->profile)
+		return "--profile";
+	if (o->ndumps)
+		return "--dump";
+	return NULL;
+}
+
 int report_stored_main(const struct options *o)
 {
 	if (o->nfiles != 1) {
@@ -75,6 +99,17 @@ int report_stored_main(const struct options *o)
 			    o->files[0]);
 		return 2;
 	}
+	const char *opt = run_output(o);
+	if (opt) {
+		usage_error("%s writes what a run makes, and %s is a stored report: nothing runs "
+			    "(a stored report is compared, --compare, or drawn, --plot)", opt,
+			    o->file);
+		return 2;
+	}
+	/* the plot never replaces the report or the base it reads (OUTPUT FILES) */
+	if (outputs_prepare(o->outputs, o->noutputs) != 0 || !outputs_vs_file(o, o->file) ||
+	    (o->compare && !outputs_vs_input(o, "--compare base", o->compare)))
+		return 2;
 	int status = 0;
 	if (o->compare_doc)
 		status = compare_offline_main(o);

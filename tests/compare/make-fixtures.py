@@ -116,3 +116,8 @@ write("mode-plain.json", report("examples/spin.yaml",
 # few: three launches 15% slower: a narrow interval from three samples means
 # nothing, so UNCERTAIN (few_launches)
 write("few-plain.json", report("examples/spin.yaml", samples(rng, 115e-6, 0.005, 3)))
+# split: a fifth of the launches faster than the base, the rest 40% slower:
+# the median moved up, the floor down, beyond the threshold both ways, so
+# UNCERTAIN (floors_agree: the floor moved the other way)
+write("split-plain.json", report("examples/spin.yaml",
+                                 samples(rng, 80e-6, 0.005, 20) + samples(rng, 140e-6, 0.005, 80)))
