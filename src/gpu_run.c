@@ -321,26 +321,7 @@ static int run_stages(struct run *rn, struct report *rep)
 	rep->has_graph_mem = gpu_mem_wanted(gp);
 	if (rep->has_graph_mem && (rc = gpu_mem_reset(gp)) != 0)
 		return rc;
-	double t = monotime();
-	gp->no_cache = s->no_cache;
-	gp->module_api = s->module_api;
-	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
-		return rc;
-	/* compiling source modules is a phase of its own */
-	rep->load_s = s->frontend_s + (monotime() - t) - gp->compile_s;
-	rep->compile_modules = gp->nsources;
-	rep->compile_cached = gp->ncached;
-	rep->compile_s = gp->compile_s;
-	t = monotime();
-	if ((rc = gpu_build(gp)) != 0)
-		return rc;
-	rep->build_s = monotime() - t;
-	if (s->out.dot) {
-		if ((rc = gpu_dot_write(gp, s->out.dot, s->out.dot_flags)) != 0)
-			return rc;
-		gpu_verbose(gp, "wrote the driver's DOT to %s", s->out.dot);
-	}
-	if ((rc = launcher_instantiate(&rn->ln, &rep->instantiate_s, &rep->upload_s)) != 0)
+	if ((rc = run_prepare(rn, rep)) != 0)
 		return rc;
 	if (rep->has_graph_mem && (rc = gpu_mem_read(gp, &rep->mem_uploaded)) != 0)
 		return rc;
@@ -369,27 +350,76 @@ static int run_stages(struct run *rn, struct report *rep)
 	return rc == reported ? status : rc;
 }
 
-int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
+int run_prepare(struct run *rn, struct report *rep)
+{
+	struct gpu *gp = rn->ln.gp;
+	const struct run_settings *s = rn->ln.s;
+	int rc;
+
+	double t = monotime();
+	gp->no_cache = s->no_cache;
+	gp->module_api = s->module_api;
+	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
+		return rc;
+	/* compiling source modules is a phase of its own */
+	rep->load_s = s->frontend_s + (monotime() - t) - gp->compile_s;
+	rep->compile_modules = gp->nsources;
+	rep->compile_cached = gp->ncached;
+	rep->compile_s = gp->compile_s;
+	t = monotime();
+	if ((rc = gpu_build(gp)) != 0)
+		return rc;
+	rep->build_s = monotime() - t;
+	if (s->out.dot) {
+		if ((rc = gpu_dot_write(gp, s->out.dot, s->out.dot_flags)) != 0)
+			return rc;
+		gpu_verbose(gp, "wrote the driver's DOT to %s", s->out.dot);
+	}
+	return launcher_instantiate(&rn->ln, &rep->instantiate_s, &rep->upload_s);
+}
+
+int run_begin(struct run *rn, struct report *rep, const struct gdef *g,
+	      const struct run_settings *s, struct diag *d)
 {
 	/* what a report of a run that stops early says too (run_report_stopped) */
-	struct report rep;
-	memset(&rep, 0, sizeof rep);
-	rep.name = g->name;
-	rep.file = g->file;
-	rep.root = g->root;
-	rep.load_s = s->frontend_s;
-	rep.no_launch = true;
-	rep.diag = d;
-	rep.bytes = rep.items = rep.peak_gb_per_s = NAN;
-	struct run rn;
-	memset(&rn, 0, sizeof rn);
+	memset(rep, 0, sizeof *rep);
+	rep->name = g->name;
+	rep->file = g->file;
+	rep->root = g->root;
+	rep->load_s = s->frontend_s;
+	rep->no_launch = true;
+	rep->diag = d;
+	rep->bytes = rep->items = rep->peak_gb_per_s = NAN;
+	memset(rn, 0, sizeof *rn);
 	/* bad --dump names before any GPU work */
 	for (size_t i = 0; i < s->out.ndumps; i++)
 		if (run_dump_buffer(g, &s->out.dumps[i]) < 0) {
-			rn.ln.s = s;
-			run_report_stopped(&rn, &rep, 2);
+			rn->ln.s = s;
+			run_report_stopped(rn, rep, 2);
 			return 2;
 		}
+	return 0;
+}
+
+void run_report_device(const struct run *rn, struct report *rep, char *name, size_t len)
+{
+	const struct gpu *gp = rn->ln.gp;
+	cu.DeviceGetName(name, (int)len, gp->dev);
+	rep->device = rn->ln.s->device;
+	rep->device_name = name;
+	rep->cc_major = gp->cc_major;
+	rep->cc_minor = gp->cc_minor;
+	rep->driver_version = cu.driver_version;
+	rep->peak_gb_per_s = gp->peak_gb_per_s;
+	rep->warmup = rn->ln.warmup;
+}
+
+int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
+{
+	struct report rep;
+	struct run rn;
+	if (run_begin(&rn, &rep, g, s, d) != 0)
+		return 2;
 	struct gpu gp;
 	int rc = gpu_open(&gp, g, s->device, s->verbosity, d);
 	if (rc == 0)
@@ -399,18 +429,11 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 	rn.ln.rep = &rep;
 	char name[256] = "";
 	if (rc == 0) {
-		cu.DeviceGetName(name, sizeof name, gp.dev);
-		rep.device = s->device;
-		rep.device_name = name;
+		run_report_device(&rn, &rep, name, sizeof name);
 		rep.devices = gpu_devices_report(&gp, &rep.ndevices);
-		rep.cc_major = gp.cc_major;
-		rep.cc_minor = gp.cc_minor;
-		rep.driver_version = cu.driver_version;
-		rep.peak_gb_per_s = gp.peak_gb_per_s;
 		/* throughput: in the file, or NaN */
 		rep.bytes = g->throughput.has_bytes ? g->throughput.bytes : NAN;
 		rep.items = g->throughput.has_items ? g->throughput.items : NAN;
-		rep.warmup = rn.ln.warmup;
 		gpu_verbose(&gp, "device %d: %s (sm_%d%d)", s->device, name, gp.cc_major,
 			    gp.cc_minor);
 		rc = run_stages(&rn, &rep);

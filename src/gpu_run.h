@@ -51,6 +51,22 @@ void run_report_stopped(struct run *rn, struct report *rep, int status);
  * expectation() says the same again, which the diag gives once).
  */
 void run_expect_said(const struct run *rn, int status);
+/*
+ * A run's report before the GPU is touched (a plain file's, a sweep's):
+ * rep and rn zeroed, what the report says of a run that stops early, and
+ * the --dump names checked.  0, or 2 after the report (--json) said why.
+ */
+int run_begin(struct run *rn, struct report *rep, const struct gdef *g,
+	      const struct run_settings *s, struct diag *d);
+/* The device's part of the report once rn's GPU is open; name: its buffer. */
+void run_report_device(const struct run *rn, struct report *rep, char *name, size_t len);
+/*
+ * The graph made ready to launch, each phase's time in rep: modules
+ * loaded (source modules compiled), buffers allocated, the graph built
+ * (--dot written), instantiated and uploaded.  0, or the exit status of
+ * what failed.
+ */
+int run_prepare(struct run *rn, struct report *rep);
 /* The buffer --dump=NAME=FILE names, or -1 after a message. */
 long run_dump_buffer(const struct gdef *g, const struct dump_req *dr);
 /* The events and the executable graph, unless a sticky error makes CUDA unusable. */

@@ -84,24 +84,8 @@ static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep
 	const struct run_settings *s = &sr->ps[0];
 	int rc;
 
-	double t = monotime();
-	gp->no_cache = s->no_cache;
-	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
-		return rc;
-	rep->load_s = s->frontend_s + (monotime() - t) - gp->compile_s;
-	rep->compile_modules = gp->nsources;
-	rep->compile_cached = gp->ncached;
-	rep->compile_s = gp->compile_s;
-	t = monotime();
-	if ((rc = gpu_build(gp)) != 0)
-		return rc;
-	rep->build_s = monotime() - t;
-	if (s->out.dot) {
-		/* the first point's graph: the one a sweep builds (cugraphrun(1)) */
-		if ((rc = gpu_dot_write(gp, s->out.dot, s->out.dot_flags)) != 0)
-			return rc;
-	}
-	if ((rc = launcher_instantiate(&rn->ln, &rep->instantiate_s, &rep->upload_s)) != 0)
+	/* the first point's graph (--dot draws it: cugraphrun(1)) */
+	if ((rc = run_prepare(rn, rep)) != 0)
 		return rc;
 	sr->pts[0].prep = PREP_INSTANTIATE;
 	sr->pts[0].prep_s = rep->build_s + rep->instantiate_s + rep->upload_s;
@@ -143,24 +127,10 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct 
 {
 	struct gdef *g = sw->models[0];
 	const struct run_settings *s = &ps[0];
-	/* what a report of a run that stops early says too (run_report_stopped) */
 	struct report rep;
-	memset(&rep, 0, sizeof rep);
-	rep.name = g->name;
-	rep.file = g->file;
-	rep.root = g->root;
-	rep.load_s = s->frontend_s;
-	rep.no_launch = true;
-	rep.diag = d;
-	rep.bytes = rep.items = rep.peak_gb_per_s = NAN;
 	struct run rn;
-	memset(&rn, 0, sizeof rn);
-	for (size_t i = 0; i < s->out.ndumps; i++)
-		if (run_dump_buffer(g, &s->out.dumps[i]) < 0) {
-			rn.ln.s = s;
-			run_report_stopped(&rn, &rep, 2);
-			return 2;
-		}
+	if (run_begin(&rn, &rep, g, s, d) != 0)
+		return 2;
 	struct sweep_run sr = {.sw = sw, .ps = ps};
 	sr.pts = xcalloc(sw->npoints, sizeof *sr.pts);
 	sr.samples = xcalloc(sw->npoints, sizeof *sr.samples);
@@ -188,16 +158,8 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct 
 	rn.ln.rep = &rep;
 	char name[256] = "";
 	if (rc == 0) {
-		cu.DeviceGetName(name, sizeof name, gp.dev);
-		rep.device = s->device;
-		rep.device_name = name;
-		rep.cc_major = gp.cc_major;
-		rep.cc_minor = gp.cc_minor;
-		rep.driver_version = cu.driver_version;
-		rep.peak_gb_per_s = gp.peak_gb_per_s;
-		/* a sweep's throughput is each point's */
-		rep.bytes = rep.items = NAN;
-		rep.warmup = rn.ln.warmup;
+		/* a sweep's throughput is each point's: the report's stays NaN */
+		run_report_device(&rn, &rep, name, sizeof name);
 		gpu_verbose(&gp, "device %d: %s (sm_%d%d); a sweep of %zu points", s->device, name,
 			    gp.cc_major, gp.cc_minor, sw->npoints);
 		rc = sweep_stages(&sr, &rn, &rep);
