@@ -21,34 +21,8 @@
 #include "model.h"
 #include "scalar.h"
 #include "unit.h"
+#include "unit_cap.h"
 #include "xmalloc.h"
-
-struct cap {
-	char *buf;
-	size_t len;
-	FILE *f;
-	struct diag d;
-};
-
-static void cap_open(struct cap *c)
-{
-	c->buf = NULL;
-	c->f = open_memstream(&c->buf, &c->len);
-	ck_assert_ptr_nonnull(c->f);
-	diag_init(&c->d, "t.yaml", c->f);
-}
-
-static const char *cap_text(struct cap *c)
-{
-	fflush(c->f);
-	return c->buf;
-}
-
-static void cap_close(struct cap *c)
-{
-	fclose(c->f);
-	free(c->buf);
-}
 
 static struct num U(uint64_t u)
 {
@@ -348,7 +322,7 @@ START_TEST(test_check_sum_tolerance)
 	struct check c = reduce_check(RED_SUM, BOUND_NEAR, F(3.14159));
 	c.cmp.rtol = 1e-6;
 	struct cap k;
-	cap_open(&k);
+	cap_open(&k, "t.yaml");
 	ck_assert(check_buffer(&c, &b, x, NULL, &k.d));
 	ck_assert_str_eq(cap_text(&k), "");
 	x[3] = 0.3917f;
@@ -369,7 +343,7 @@ START_TEST(test_check_residual)
 	c.offset = 1;
 	c.count = 4;
 	struct cap k;
-	cap_open(&k);
+	cap_open(&k, "t.yaml");
 	ck_assert(check_buffer(&c, &b, r, NULL, &k.d));
 	r[4] = 3e-10;
 	ck_assert(!check_buffer(&c, &b, r, NULL, &k.d));
@@ -388,7 +362,7 @@ START_TEST(test_check_min_max_range)
 	c.cmp.ops |= 1u << BOUND_LE;
 	c.cmp.bound[BOUND_LE].value = U(10);
 	struct cap k;
-	cap_open(&k);
+	cap_open(&k, "t.yaml");
 	ck_assert(!check_buffer(&c, &b, p, NULL, &k.d));
 	ck_assert_str_eq(cap_text(&k),
 		"t.yaml:7:5: error: check failed: the min of buffer 'p' is -2 (at index 3); "
@@ -405,7 +379,7 @@ START_TEST(test_check_counts)
 	uint8_t e[8] = {0, 0, 0, 4, 0, 0, 1, 0};
 	struct check c = reduce_check(RED_NONZERO, BOUND_EQ, U(0));
 	struct cap k;
-	cap_open(&k);
+	cap_open(&k, "t.yaml");
 	ck_assert(!check_buffer(&c, &b, e, NULL, &k.d));
 	ck_assert_str_eq(cap_text(&k),
 		"t.yaml:7:5: error: check failed: buffer 'e' has 2 nonzero elements (the first "
@@ -416,7 +390,7 @@ START_TEST(test_check_counts)
 	float v[4] = {7, 7.5f, 7, 9};
 	struct check d = reduce_check(RED_DIFFER, BOUND_LE, U(1));
 	d.differ_from = U(7);
-	cap_open(&k);
+	cap_open(&k, "t.yaml");
 	ck_assert(!check_buffer(&d, &f, v, NULL, &k.d));
 	ck_assert_str_eq(cap_text(&k),
 		"t.yaml:7:5: error: check failed: buffer 'v' has 2 elements that differ from 7 "
@@ -434,7 +408,7 @@ START_TEST(test_check_finite)
 	uint16_t y[4] = {f32_to_f16(1), f32_to_f16(INFINITY), f32_to_f16(NAN), f32_to_f16(2)};
 	struct check c = {.pos = {9, 5}, .kind = CHECK_FINITE};
 	struct cap k;
-	cap_open(&k);
+	cap_open(&k, "t.yaml");
 	ck_assert(!check_buffer(&c, &b, y, NULL, &k.d));
 	ck_assert_str_eq(cap_text(&k),
 		"t.yaml:9:5: error: check failed: buffer 'y' holds 2 NaN or infinite elements, "
@@ -459,7 +433,7 @@ START_TEST(test_check_slice_and_buffers)
 	const void *datas[2] = {out, ref};
 	const struct check_others o = {bufs, datas};
 	struct cap k;
-	cap_open(&k);
+	cap_open(&k, "t.yaml");
 	ck_assert(!check_buffer(&c, &a, out, &o, &k.d));
 	ck_assert_str_eq(cap_text(&k),
 		"t.yaml:11:5: error: check failed: buffer 'out' differs from buffer 'ref' at "
@@ -472,7 +446,7 @@ START_TEST(test_check_slice_and_buffers)
 	/* a scalar on a slice leaves the rest alone */
 	struct check s = {.pos = {12, 5}, .kind = CHECK_EXPECT, .expect = EXPECT_SCALAR,
 			  .scalar = U(9), .offset = 5, .count = 1, .has_count = true};
-	cap_open(&k);
+	cap_open(&k, "t.yaml");
 	ck_assert(check_buffer(&s, &a, out, NULL, &k.d));
 	s.offset = 4;
 	ck_assert(!check_buffer(&s, &a, out, NULL, &k.d));
@@ -500,7 +474,7 @@ START_TEST(test_check_bound_buffer)
 	ck_assert_uint_eq(check_others_used(&c, used), 1);
 	ck_assert_int_eq(used[0], 1);
 	struct cap k;
-	cap_open(&k);
+	cap_open(&k, "t.yaml");
 	ck_assert(check_buffer(&c, &in, x, &o, &k.d));
 	r[1] = 3.7;
 	ck_assert(!check_buffer(&c, &in, x, &o, &k.d));
@@ -519,7 +493,7 @@ START_TEST(test_check_bound_buffer)
 	struct check m = {.pos = {14, 5}, .kind = CHECK_REDUCE, .reduce = RED_MIN,
 			  .cmp = {.ops = 1u << BOUND_GE}};
 	m.cmp.bound[BOUND_GE].ref = (struct name_ref){.name = "count", .idx = 1};
-	cap_open(&k);
+	cap_open(&k, "t.yaml");
 	ck_assert(!check_buffer(&m, &v, w, &o2, &k.d));
 	ck_assert_str_eq(cap_text(&k),
 		"t.yaml:14:5: error: check failed: the min of buffer 'v' is -5 (at index 1); "
@@ -535,7 +509,7 @@ START_TEST(test_check_digits)
 	double z[1] = {1.0000000001};
 	struct check c = reduce_check(RED_SUM, BOUND_EQ, U(1));
 	struct cap k;
-	cap_open(&k);
+	cap_open(&k, "t.yaml");
 	ck_assert(!check_buffer(&c, &b, z, NULL, &k.d));
 	ck_assert_str_eq(cap_text(&k),
 		"t.yaml:7:5: error: check failed: the sum of buffer 'z' is 1.0000000001; "

@@ -14,36 +14,10 @@
 #include "compare_read.h"
 #include "report.h"
 #include "unit.h"
+#include "unit_cap.h"
 #include "xmalloc.h"
 
 #define FIXTURE(name) TOP_SRCDIR "/tests/compare/" name
-
-/* Messages to memory. */
-struct cap {
-	char *buf;
-	size_t len;
-	FILE *f;
-	struct diag d;
-};
-
-static void cap_open(struct cap *c, const char *file)
-{
-	c->buf = NULL;
-	c->f = open_memstream(&c->buf, &c->len);
-	diag_init(&c->d, file, c->f);
-}
-
-static const char *cap_text(struct cap *c)
-{
-	fflush(c->f);
-	return c->buf ? c->buf : "";
-}
-
-static void cap_close(struct cap *c)
-{
-	fclose(c->f);
-	free(c->buf);
-}
 
 static struct cmp_doc *doc_of(const char *text, struct cap *c)
 {

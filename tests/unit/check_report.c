@@ -19,17 +19,10 @@
 #include "report.h"
 #include "scalar.h"
 #include "unit.h"
+#include "unit_cap.h"
 #include "buf_check.h"
 #include "buf_data.h"
 #include "xmalloc.h"
-
-/* Diagnostics and reports written to memory. */
-struct cap {
-	char *buf;
-	size_t len;
-	FILE *f;
-	struct diag d;
-};
 
 /* The definition being built, whose arena holds the helpers' strings. */
 static struct gdef *cur;
@@ -37,26 +30,6 @@ static struct gdef *cur;
 static struct gdef *new_def(const char *file)
 {
 	return cur = gdef_new(file);
-}
-
-static void cap_open(struct cap *c)
-{
-	c->buf = NULL;
-	c->f = open_memstream(&c->buf, &c->len);
-	ck_assert_ptr_nonnull(c->f);
-	diag_init(&c->d, "t.yaml", c->f);
-}
-
-static const char *cap_text(struct cap *c)
-{
-	fflush(c->f);
-	return c->buf;
-}
-
-static void cap_close(struct cap *c)
-{
-	fclose(c->f);
-	free(c->buf);
 }
 
 static struct pos P(uint32_t line, uint32_t col)
@@ -267,7 +240,7 @@ START_TEST(test_human_example)
 	struct gdef *g = example_graph();
 	struct report r = example_report(g);
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	ck_assert_str_eq(cap_text(&c),
 		"countdown  (examples/while.yaml)\n"
@@ -295,19 +268,19 @@ START_TEST(test_disabled)
 	k2->disabled = true;
 	struct report r = example_report(g);
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	const char *text = cap_text(&c);
 	ck_assert_ptr_nonnull(strstr(text, "  graph        6 nodes: 1 while (body: 2 kernel), "
 				     "1 memset, 1 kernel, 1 copy\n  disabled     reset, back\n  phases"));
 	cap_close(&c);
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_json(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c), "\n  \"disabled\": [\"reset\", \"back\"],\n"));
 	cap_close(&c);
 	/* an id is the user's: its control characters escaped, the line kept one */
 	k2->id = "back\nevil.yaml:1:1: error: forged\033[2J";
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c), "\n  disabled     reset, back\\nevil.yaml:1:1: "
 				     "error: forged\\x1b[2J\n  phases"));
@@ -329,12 +302,12 @@ START_TEST(test_devices)
 	r.devices = devs;
 	r.ndevices = 2;
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c), "driver 13.0\n  devices      0: GPU 1, 1: GPU 0; "
 				     "peer access 0 <-> 1\n  graph "));
 	cap_close(&c);
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_json(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c), "  },\n  \"devices\": [\n"
 		"    {\"device\": 0, \"ordinal\": 1, \"name\": \"NVIDIA H100 80GB HBM3\", \"peers\": [1]},\n"
@@ -346,7 +319,7 @@ START_TEST(test_devices)
 	const struct report_device one_way[] = {{0, "a", 0x3}, {1, "b", 0x2}, {2, "c", 0x4}};
 	r.devices = one_way;
 	r.ndevices = 3;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c), "  devices      0: GPU 0, 1: GPU 1, 2: GPU 2; "
 				     "peer access 0 -> 1\n"));
@@ -354,11 +327,11 @@ START_TEST(test_devices)
 	const struct report_device none[] = {{0, "a", 0x1}, {1, "b", 0x2}};
 	r.devices = none;
 	r.ndevices = 2;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c), "1: GPU 1; peer access none\n"));
 	cap_close(&c);
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_json(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c), "\"peers\": []}"));
 	cap_close(&c);
@@ -376,7 +349,7 @@ START_TEST(test_human_compile)
 	r.compile_modules = 2;
 	r.compile_cached = 1;
 	r.compile_s = 0.412;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c),
 		"  phases       compile 412 ms  load 310 us  build 80.0 us  instantiate 410 us  upload 20.0 us\n"));
@@ -384,13 +357,13 @@ START_TEST(test_human_compile)
 	keep_report("compile-one-compiled", &r);
 	r.compile_cached = 2;
 	r.compile_s = 0.0004;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c),
 		"  phases       compile cached  load 310 us  build 80.0 us  instantiate 410 us  upload 20.0 us\n"));
 	cap_close(&c);
 	keep_report("compile-cached", &r);
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_json(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c), "    \"compile_s\": 0.0004\n"));
 	ck_assert_ptr_nonnull(strstr(cap_text(&c),
@@ -409,7 +382,7 @@ START_TEST(test_graph_memory)
 	r.has_graph_mem = true;
 	r.mem_uploaded = (struct graph_mem){64u << 20, 64u << 20, 64u << 20, 64u << 20};
 	r.mem_launched = (struct graph_mem){0, 96u << 20, 1536u << 20, (3u << 30) / 2 + 1000};
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c),
 		"  launch       3 x (3 warm-up): median 58.1 us  min 57.6  mean 59.6  max 63.0  stddev 3.0 (5.0%)\n"
@@ -417,7 +390,7 @@ START_TEST(test_graph_memory)
 		"               after launches: used 0 B (high 96 MiB), reserved 1.50 GiB (high 1.50 GiB)\n"
 		"  events       start -> stop 12.3 us\n"));
 	cap_close(&c);
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_json(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c),
 		"  \"graph_memory\": {\n"
@@ -431,7 +404,7 @@ START_TEST(test_graph_memory)
 	keep_report("graph-memory", &r);
 	/* none without alloc nodes: no line, and null */
 	r.has_graph_mem = false;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	ck_assert_ptr_null(strstr(cap_text(&c), "graph memory"));
 	cap_close(&c);
@@ -488,7 +461,7 @@ START_TEST(test_human_nested)
 		.items = NAN,
 	};
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	ck_assert_str_eq(cap_text(&c),
 		"deep.yaml\n"
@@ -507,7 +480,7 @@ START_TEST(test_human_nested)
 	r.samples = tight;
 	r.nsamples = 3;
 	r.root = NULL;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	ck_assert_ptr_nonnull(strstr(cap_text(&c),
 		"median 239 us  min 239  mean 239  max 239  stddev 0.4 (0.2%)\n"));
@@ -517,7 +490,7 @@ START_TEST(test_human_nested)
 	r.nsamples = 0;
 	r.checks_passed = r.checks_failed = 0;
 	r.root = NULL;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
 	ck_assert_str_eq(cap_text(&c),
 		"deep.yaml\n"
@@ -631,7 +604,7 @@ START_TEST(test_json_throughput_comparison)
 	compare_docs(base, run, 0.05, false, &c);
 	r.comparison = &c;
 	struct cap cp;
-	cap_open(&cp);
+	cap_open(&cp, "t.yaml");
 	report_print_json(cp.f, &r);
 	const char *text = cap_text(&cp);
 	/* 8 MiB in 58.1 us: 144 GB/s, 4.31% of 3352 */
@@ -674,7 +647,7 @@ START_TEST(test_json_points)
 	r.points = pts;
 	r.npoints = 2;
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_json(c.f, &r);
 	const char *text = cap_text(&c);
 	ck_assert_ptr_nonnull(strstr(text, "  \"launch\": null,\n"));
@@ -728,7 +701,7 @@ START_TEST(test_json_example)
 	struct gdef *g = example_graph();
 	struct report r = example_report(g);
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_json(c.f, &r);
 	ck_assert_str_eq(cap_text(&c), example_json);
 	keep_report("example", &r);
@@ -863,7 +836,7 @@ START_TEST(test_json_not_finite)
 	r.nspans = 2;
 	r.exit_status = 2;
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_json(c.f, &r);
 	const char *text = cap_text(&c);
 	static const char *const want[] = {
@@ -892,7 +865,7 @@ END_TEST
 START_TEST(test_json_diagnostics)
 {
 	struct cap c, msgs;
-	cap_open(&msgs);
+	cap_open(&msgs, "t.yaml");
 	struct diag *d = &msgs.d;
 	diag_log(d);
 	diag_hold(d);
@@ -914,7 +887,7 @@ START_TEST(test_json_diagnostics)
 	r.no_launch = true;
 	r.exit_status = 2;
 	r.diag = d;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	report_print_json(c.f, &r);
 	const char *text = cap_text(&c);
 	static const char want[] =
@@ -960,7 +933,7 @@ START_TEST(test_init_zero_scalar)
 {
 	struct gdef *g = new_def("t.yaml");
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	struct buffer *b = add_buffer(g, "z", ET_F64, 5);
 	unsigned char *out = fill(b, &c, 0);
 	for (size_t i = 0; i < b->size; i++)
@@ -1031,7 +1004,7 @@ START_TEST(test_init_list)
 {
 	struct gdef *g = new_def("t.yaml");
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	struct buffer *b = add_buffer(g, "f", ET_F32, 3);
 	init_list(b, (struct num[]){U(1), F(2.5), I(-3)}, 3);
 	unsigned char *out = fill(b, &c, 0);
@@ -1074,7 +1047,7 @@ START_TEST(test_init_iota)
 {
 	struct gdef *g = new_def("t.yaml");
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	struct buffer *b = add_buffer(g, "i", ET_I32, 4);
 	b->init.kind = INIT_IOTA;
 	b->init.start = U(5);
@@ -1200,7 +1173,7 @@ START_TEST(test_random_reference)
 
 	struct gdef *g = new_def("t.yaml");
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	/* Full u64 range: the generator's raw outputs for seed 1. */
 	struct buffer *b = add_buffer(g, "raw", ET_U64, 4);
 	b->init.kind = INIT_RANDOM;
@@ -1304,7 +1277,7 @@ START_TEST(test_random_ranges)
 {
 	struct gdef *g = new_def("t.yaml");
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	/* Same seed, same bytes; another seed, other bytes. */
 	struct buffer *b = add_buffer(g, "a", ET_F32, 1000);
 	b->init.kind = INIT_RANDOM;
@@ -1407,7 +1380,7 @@ START_TEST(test_init_file)
 {
 	struct gdef *g = new_def("t.yaml");
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	char *path = tmp_path("init.bin");
 	const int32_t data[4] = {1, -2, 3, INT32_MIN};
 	write_file(path, data, sizeof data);
@@ -1453,7 +1426,7 @@ START_TEST(test_check_scalar)
 	struct gdef *g = new_def("t.yaml");
 	struct buffer *b = add_buffer(g, "x", ET_I32, 4);
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	int32_t data[4] = {50, 50, 50, 50};
 	struct check ck = scalar_check(U(50));
 	ck_assert(check_buffer(&ck, b, data, NULL, &c.d));
@@ -1484,7 +1457,7 @@ START_TEST(test_check_many)
 	for (int i = 17; i < 17 + 12 * 50; i += 50)
 		data[i]--;
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	ck_assert(!check_buffer(&ck, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
 		"t.yaml:20:5: error: check failed: buffer 'out' differs at index 17: "
@@ -1494,7 +1467,7 @@ START_TEST(test_check_many)
 	/* A list of the wrong length is an error of its own. */
 	ck.nlist = 1000;
 	ck.expect_pos = P(20, 25);
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	ck_assert(!check_buffer(&ck, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
 		"t.yaml:20:25: error: check of buffer 'out' lists 1000 values, expected 1024 (one per element)\n");
@@ -1510,7 +1483,7 @@ START_TEST(test_check_float)
 	struct gdef *g = new_def("t.yaml");
 	struct buffer *b = add_buffer(g, "f", ET_F32, 2);
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	float data[2] = {1.0f, 2.0001f};
 	struct check ck = {.pos = P(9, 5), .expect = EXPECT_LIST, .rtol = 1e-3};
 	*VEC_PUSH(ck.list, ck.nlist, ck.caplist) = U(1);
@@ -1531,7 +1504,7 @@ START_TEST(test_check_float)
 	cap_close(&c);
 
 	/* A value the type cannot hold exactly matches its nearest element. */
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	data[0] = data[1] = 0.1f;
 	struct check tenth = scalar_check(F(0.1));
 	ck_assert(check_buffer(&tenth, b, data, NULL, &c.d));
@@ -1559,7 +1532,7 @@ START_TEST(test_check_float)
 	cap_close(&c);
 
 	/* ... and nothing else, whatever the tolerance (rtol * inf is inf). */
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	inf.rtol = 1e-5;
 	ck_assert(check_buffer(&inf, b, data, NULL, &c.d));
 	data[1] = 5.0f;
@@ -1580,7 +1553,7 @@ START_TEST(test_check_float)
 	cap_close(&c);
 
 	/* f16 and bf16 compare their values. */
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	struct buffer *h = add_buffer(g, "h", ET_F16, 2);
 	uint16_t hv[2] = {0x3c00, 0x3c01}; /* 1 and 1.000977 */
 	struct check hc = scalar_check(U(1));
@@ -1604,7 +1577,7 @@ START_TEST(test_check_integers)
 	struct gdef *g = new_def("t.yaml");
 	struct buffer *b = add_buffer(g, "e", ET_I64, 2);
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	/* Exact even where a double could not tell the values apart. */
 	int64_t data[2] = {INT64_MAX, INT64_MAX - 1};
 	struct check ck = scalar_check(I(INT64_MAX));
@@ -1620,7 +1593,7 @@ START_TEST(test_check_integers)
 	ck_assert(check_buffer(&lo, b, data, NULL, &c.d));
 	cap_close(&c);
 
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	struct buffer *u = add_buffer(g, "u", ET_U8, 3);
 	uint8_t uv[3] = {10, 12, 14};
 	struct check uc = scalar_check(U(12));
@@ -1656,7 +1629,7 @@ START_TEST(test_check_file)
 	struct check ck = {.pos = P(14, 5), .expect = EXPECT_FILE, .expect_pos = P(14, 28),
 			   .file = gdef_strdup(cur, "expected.bin"), .path = gdef_strdup(cur, path)};
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	uint16_t data[3] = {1, 2, 65535};
 	ck_assert(check_buffer(&ck, b, data, NULL, &c.d));
 	data[2] = 65534;
@@ -1666,7 +1639,7 @@ START_TEST(test_check_file)
 		"expected 65535, got 65534 (1 of 3 elements differ)\n");
 	cap_close(&c);
 
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	write_file(path, want, 4);
 	ck_assert(!check_buffer(&ck, b, data, NULL, &c.d));
 	ck_assert_str_eq(cap_text(&c),
@@ -1818,7 +1791,7 @@ START_TEST(test_buffer_print)
 	struct buffer *b = add_buffer(g, "x", ET_I16, 5);
 	const int16_t data[5] = {1, -2, 3, 4, 5};
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "t.yaml");
 	buffer_print(c.f, b, data, 3);
 	buffer_print(c.f, b, data, 5);
 	buffer_print(c.f, b, data, 100);

@@ -17,37 +17,10 @@
 #include "model.h"
 #include "rtc_nvrtc.h"
 #include "unit.h"
+#include "unit_cap.h"
 #include "xmalloc.h"
 
 static char *top;               /* a temporary folder: sources and the cache */
-
-/* Diagnostics written to memory. */
-struct cap {
-	char *buf;
-	size_t len;
-	FILE *f;
-	struct diag d;
-};
-
-static void cap_open(struct cap *c)
-{
-	c->buf = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->buf, &c->len);
-	diag_init(&c->d, "g.yaml", c->f);
-}
-
-static const char *cap_text(struct cap *c)
-{
-	fflush(c->f);
-	return c->buf;
-}
-
-static void cap_close(struct cap *c)
-{
-	fclose(c->f);
-	free(c->buf);
-}
 
 static void write_src(const char *name, const char *text)
 {
@@ -122,7 +95,7 @@ START_TEST(test_compile_and_cache)
 	const char *names[] = {"saxpy", "scale<float, 4>", "ns::step"};
 	struct rtc_image im;
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "g.yaml");
 	ck_assert_int_eq(compile_k(&m, names, 3, true, &im, &c), 0);
 	ck_assert_str_eq(cap_text(&c), "");
 	ck_assert(!im.cached);
@@ -195,7 +168,7 @@ START_TEST(test_header_changes_key)
 	const char *names[] = {"f"};
 	struct rtc_image im;
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "g.yaml");
 	ck_assert_int_eq(compile_k(&m, names, 1, true, &im, &c), 0);
 	rtc_image_free(&im);
 	ck_assert_int_eq(compile_k(&m, names, 1, true, &im, &c), 0);
@@ -224,7 +197,7 @@ START_TEST(test_key_cwd_independent)
 	const char *names[] = {"g"};
 	struct rtc_image im;
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "g.yaml");
 	ck_assert_int_eq(compile_k(&m, names, 1, true, &im, &c), 0);
 	rtc_image_free(&im);
 	char cwd[4096];
@@ -249,7 +222,7 @@ START_TEST(test_compile_error)
 	const char *names[] = {"f"};
 	struct rtc_image im;
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "g.yaml");
 	ck_assert_int_eq(compile_k(&m, names, 1, true, &im, &c), 2);
 	const char *t = cap_text(&c);
 	static const char head[] = "g.yaml:3:6: error: module 'k' ('bad.cu') does not compile (NVRTC ";
@@ -275,7 +248,7 @@ START_TEST(test_unknown_names)
 	const char *names[] = {"saxpy", "saxpyy", "nope<int>"};
 	struct rtc_image im;
 	struct cap c;
-	cap_open(&c);
+	cap_open(&c, "g.yaml");
 	ck_assert_int_eq(compile_k(&m, names, 3, true, &im, &c), 2);
 	/* nothing printed: the caller reports at each node */
 	ck_assert_str_eq(cap_text(&c), "");
