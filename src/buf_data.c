@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "buf_data.h"
+#include "rng.h"
 #include "diag.h"
 #include "fileio.h"
 #include "xmalloc.h"
@@ -143,44 +144,6 @@ static int fill_iota(const struct buffer *b, unsigned char *out, uint64_t n,
 	for (uint64_t i = 0; i < n; i++)
 		encode_wrapped(start + i * step, es, out + i * es);
 	return 0;
-}
-
-/* The generator of the random init form (see the top of this file). */
-struct rng {
-	uint64_t s[4];
-};
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15u);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
-static void rng_seed(struct rng *r, uint64_t seed)
-{
-	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
 }
 
 static int fill_random(const struct buffer *b, unsigned char *out, uint64_t n,

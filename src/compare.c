@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "diag.h"
 #include "json.h"
+#include "rng.h"
 #include "scalar.h"
 #include "stats.h"
 #include "xmalloc.h"
@@ -33,62 +34,11 @@ const char *const doubt_names[DOUBT_COUNT] = {
 
 /* The bootstrap ------------------------------------------------------------ */
 
-/* xoshiro256**, seeded through splitmix64: fast, and the same everywhere. */
-struct rng {
-	uint64_t s[4];
-};
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-static void rng_seed(struct rng *r, uint64_t seed)
-{
-	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
-
 /* Uniform in [0, n): 53 random bits scaled; the bias is below n / 2^53. */
 static size_t rng_below(struct rng *r, size_t n)
 {
 	size_t i = (size_t)((double)(rng_next(r) >> 11) * 0x1.0p-53 * (double)n);
 	return i < n ? i : n - 1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double *sorted_copy(const double *v, size_t n)
-{
-	double *s = xmalloc(n * sizeof *s);
-	memcpy(s, v, n * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_double);
-	return s;
 }
 
 /*
@@ -128,7 +78,7 @@ void bootstrap_ratio(const double *base, size_t nbase, const double *cur, size_t
 	if (!(sa.median > 0) || !(sb.median >= 0))
 		return;
 	out->ratio = sb.median / sa.median;
-	double *a = sorted_copy(base, nbase), *b = sorted_copy(cur, ncur);
+	double *a = stats_sorted(base, nbase), *b = stats_sorted(cur, ncur);
 	uint32_t *counts = xmalloc((nbase > ncur ? nbase : ncur) * sizeof *counts);
 	double *ratios = xmalloc(resamples * sizeof *ratios);
 	struct rng r;
@@ -142,7 +92,7 @@ void bootstrap_ratio(const double *base, size_t nbase, const double *cur, size_t
 			ratios[n++] = mb / ma;
 	}
 	if (n > 0) {
-		qsort(ratios, n, sizeof *ratios, cmp_double);
+		stats_sort(ratios, n);
 		size_t lo = (size_t)floor(0.025 * n), hi = (size_t)ceil(0.975 * n);
 		out->low = ratios[lo];
 		out->high = ratios[hi > 0 ? hi - 1 : 0];
@@ -189,9 +139,7 @@ double compare_floor(const double *v, size_t n)
 {
 	if (n == 0)
 		return NAN;
-	double *s = xmalloc(n * sizeof *s);
-	memcpy(s, v, n * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_double);
+	double *s = stats_sorted(v, n);
 	double f = s[(size_t)floor(0.1 * (double)(n - 1))];
 	free(s);
 	return f;

@@ -16,6 +16,20 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void stats_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+}
+
+double *stats_sorted(const double *samples, size_t n)
+{
+	double *s = xmalloc((n ? n : 1) * sizeof *s);
+	if (n)
+		memcpy(s, samples, n * sizeof *s);
+	stats_sort(s, n);
+	return s;
+}
+
 /*
  * The standard deviation is the sample one (divided by n - 1): the timed
  * launches are a sample of what the graph costs, not every launch there is.
@@ -25,9 +39,7 @@ void stats_compute(const double *samples, size_t n, struct stats *out)
 	memset(out, 0, sizeof *out);
 	if (n == 0)
 		return;
-	double *s = xmalloc(n * sizeof *s);
-	memcpy(s, samples, n * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_double);
+	double *s = stats_sorted(samples, n);
 	out->min = s[0];
 	out->max = s[n - 1];
 	out->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;

@@ -13,5 +13,9 @@ struct stats {
 
 /* Statistics over n samples (seconds); zeros when n is 0. */
 void stats_compute(const double *samples, size_t n, struct stats *out);
+/* v[0..n) in ascending order, in place. */
+void stats_sort(double *v, size_t n);
+/* The n samples in ascending order, malloc'd (the caller frees it). */
+double *stats_sorted(const double *samples, size_t n);
 
 #endif
