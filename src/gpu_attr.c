@@ -74,8 +74,10 @@ static int set_persisting_l2(struct gpu *gp)
 			   "accesses: %s", want, cu_strerror(rc));
 		return 3;
 	}
+	/* a rebuild (a sweep's point) sets it again: the context's own limit is the first one */
+	if (!gp->l2_set)
+		gp->l2_before = before;
 	gp->l2_set = true;
-	gp->l2_before = before;
 	gpu_verbose(gp, "set aside %s of L2 for persisting accesses", want);
 	return 0;
 }

@@ -568,8 +568,11 @@ int gpu_reload_module(struct gpu *gp, size_t i)
 	gpu_kernel_retire(gp, i);
 	rtc_image_free(&gp->images[i]);
 	memset(&gp->images[i], 0, sizeof gp->images[i]);
-	gp->file_bytes = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_bytes);
-	gp->file_len = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_len);
+	/* one set of file bytes for every module a point reloads, until gpu_load_done */
+	if (gp->file_bytes == NULL) {
+		gp->file_bytes = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_bytes);
+		gp->file_len = xcalloc(g->nmodules ? g->nmodules : 1, sizeof *gp->file_len);
+	}
 	int rc = load_module(gp, i);
 	/* the functions of the old module are forgotten: found again by name */
 	for (size_t f = 0; f < gp->nfuncs; f++)

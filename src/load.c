@@ -4016,11 +4016,13 @@ static __attribute__((cold)) bool mark_buffer_users(struct gdef *g)
 			    strcmp(base->kattrs[k]->window.buffer.name, name) == 0)
 				return false;
 		mark_users(g, base->root, name);
-		for (size_t k = 0; k < base->nchecks; k++)
-			if (base->checks[k].buffer.name &&
-			    strcmp(base->checks[k].buffer.name, name) == 0 &&
-			    !(dv->check_dirty && dv->check_dirty[k]))
+		for (size_t k = 0; k < base->nchecks; k++) {
+			const struct check *c = &base->checks[k];
+			bool names = (c->buffer.name && strcmp(c->buffer.name, name) == 0) ||
+				     (c->ref.name && strcmp(c->ref.name, name) == 0);
+			if (names && !(dv->check_dirty && dv->check_dirty[k]))
 				derive_check(g, k);
+		}
 	}
 	return true;
 }

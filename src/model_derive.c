@@ -98,6 +98,15 @@ struct node *derive_node(struct gdef *g, struct node *n, bool dirty)
 	struct node *own = arena_alloc(&g->arena, sizeof *own);
 	*own = *n;
 	own->graph = gr;
+	/* a host set's or copy's fields are filled in by the validator: its own copy */
+	if (own->kind == NK_HOST && own->u.host.set) {
+		own->u.host.set = arena_alloc(&g->arena, sizeof *own->u.host.set);
+		*own->u.host.set = *n->u.host.set;
+	}
+	if (own->kind == NK_HOST && own->u.host.copy) {
+		own->u.host.copy = arena_alloc(&g->arena, sizeof *own->u.host.copy);
+		*own->u.host.copy = *n->u.host.copy;
+	}
 	for (size_t i = 0; i < gr->nnodes; i++)
 		if (gr->nodes[i] == n) {
 			gr->nodes[i] = own;
@@ -428,7 +437,17 @@ bool derive_node_names_buffer(const struct node *n, const char *buffer)
 		return same_str(n->u.copy.from.buffer.name, buffer) ||
 		       same_str(n->u.copy.to.buffer.name, buffer);
 	case NK_HOST:
-		return n->u.host.action == HOST_DUMP && same_str(n->u.host.buffer.name, buffer);
+		switch (n->u.host.action) {
+		case HOST_DUMP:
+			return same_str(n->u.host.buffer.name, buffer);
+		case HOST_SET:
+			return same_str(n->u.host.set->buffer.name, buffer);
+		case HOST_COPY:
+			return same_str(n->u.host.copy->from.buffer.name, buffer) ||
+			       same_str(n->u.host.copy->to.buffer.name, buffer);
+		default:
+			return false;
+		}
 	case NK_ALLOC:
 	case NK_FREE:
 		return same_str(n->u.buffer.name, buffer);

@@ -57,6 +57,7 @@ static void because(struct model_diff *d, bool structural, const char *file, str
 }
 
 static bool same_args(const struct arg *a, size_t na, const struct arg *b, size_t nb);
+static void moved_under(struct model_diff *d, const struct gdef *b);
 
 static bool same_arg(const struct arg *a, const struct arg *b)
 {
@@ -399,6 +400,8 @@ void model_diff(const struct gdef *a, const struct gdef *b, struct model_diff *d
 	if (d->structural)
 		return;
 	d->rebuild = rebuild;
+	if (d->any_realloc)
+		moved_under(d, b);
 	for (size_t i = 0; i < b->nall_nodes; i++) {
 		const struct node *x = a->all_nodes[i], *y = b->all_nodes[i];
 		if (!x->dynamic && !y->dynamic)
@@ -445,11 +448,55 @@ bool node_uses_buffer(const struct node *n, long b)
 	case NK_COPY:
 		return n->u.copy.from.buffer.idx == b || n->u.copy.to.buffer.idx == b;
 	case NK_HOST:
-		return n->u.host.action == HOST_DUMP && n->u.host.buffer.idx == b;
+		switch (n->u.host.action) {
+		case HOST_DUMP:
+			return n->u.host.buffer.idx == b;
+		case HOST_SET:
+			return n->u.host.set->buffer.idx == b;
+		case HOST_COPY:
+			return n->u.host.copy->from.buffer.idx == b || n->u.host.copy->to.buffer.idx == b;
+		default:
+			return false;
+		}
 	case NK_ALLOC:
 	case NK_FREE:
 		return n->u.buffer.idx == b;
+	case NK_MEMOP:
+		for (size_t i = 0; i < n->u.memop.nops; i++)
+			if (n->u.memop.ops[i].buffer.idx == b)
+				return true;
+		return false;
 	default:
 		return false;
+	}
+}
+
+/*
+ * A buffer allocated again moves: a memop node's addresses and a kernel's
+ * access-policy window are set when the graph is built, and no update
+ * call takes new ones, so a point that moves a buffer they name rebuilds.
+ */
+static void moved_under(struct model_diff *d, const struct gdef *b)
+{
+	for (size_t i = 0; i < b->nall_nodes && !d->rebuild; i++) {
+		const struct node *n = b->all_nodes[i];
+		if (n->kind != NK_MEMOP)
+			continue;
+		for (size_t k = 0; k < b->nbuffers; k++)
+			if (d->realloc[k] && node_uses_buffer(n, (long)k)) {
+				because(d, false, b->file, n->pos, "memop node '%s' names buffer '%s', "
+					"allocated again (a memop node's addresses cannot be updated)",
+					n->id, b->buffers[k].name);
+				break;
+			}
+	}
+	for (size_t i = 0; i < b->nkattrs && !d->rebuild; i++) {
+		const struct kernel_attrs *a = b->kattrs[i];
+		long k = a->window.buffer.idx;
+		if (kattr_set(a, KATTR_ACCESS_POLICY) && k >= 0 && (size_t)k < b->nbuffers &&
+		    d->realloc[k])
+			because(d, false, b->file, a->node->pos, "the access-policy window of kernel "
+				"node '%s' is over buffer '%s', allocated again (a launch attribute "
+				"is not updated)", a->node->id, b->buffers[k].name);
 	}
 }

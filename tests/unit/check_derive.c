@@ -405,6 +405,19 @@ static const struct text_case cases[] = {
 	 "  - {id: c, after: s, host: {copy: {from: x, to: y, count: \"${v}\"}}}\n"
 	 "checks:\n  - {buffer: x, sum: {le: \"${8 * v}\"}}\n"
 	 "  - {buffer: y, offset: 1, count: \"${v}\", max: {ge: \"${v}\"}}\n", 2, NULL},
+	/*
+	 * a buffer's count that host set and copy and a check's reference take
+	 * theirs from: each derived point gets its own (it once kept the first
+	 * point's, and a set of 16 elements went into a buffer of 8), and the
+	 * check against a buffer of another size is refused at every point
+	 */
+	{"resize-host", "cugraphrun: 1\naxes: {n: [16, 32, 8]}\nbuffers:\n"
+	 "  a: {type: u32, count: \"${n}\", memory: host}\n"
+	 "  b: {type: u32, count: \"${n}\", memory: host}\n"
+	 "  r: {type: u32, count: 16, memory: host}\n"
+	 "nodes:\n  - {id: s, host: {set: {buffer: a, value: 3}}}\n"
+	 "  - {id: c, after: s, host: {copy: {from: a, to: b}}}\n"
+	 "checks:\n  - {buffer: b, expect: 3}\n  - {buffer: r, expect: {buffer: a}}\n", 1, NULL},
 	/* a value the loader refuses at a later point */
 	{"refused", "cugraphrun: 1\naxes: {g: [1, 0, 2]}\nmodules: {k: " MODULE "}\n"
 	 "nodes:\n  - {id: a, kernel: {function: k.empty, grid: \"${g}\"}}\n", 0, NULL},

@@ -468,6 +468,37 @@ START_TEST(test_diff_structure)
 }
 END_TEST
 
+START_TEST(test_diff_moved_buffer)
+{
+	/* a buffer allocated again under a memop node or an access window: rebuilt */
+	struct model_diff d;
+	struct sweep *sw = pair("cugraphrun: 1\n"
+		  "axes: {n: [64, 128]}\n"
+		  "buffers: {f: {type: u32, count: \"${n}\"}}\n"
+		  "nodes:\n"
+		  "  - {id: w, memop: [{write: f, value: 7}]}\n");
+	model_diff(sw->models[0], sw->models[1], &d);
+	ck_assert(!d.structural && d.rebuild && d.realloc[0]);
+	ck_assert_str_eq(d.why, "memop node 'w' names buffer 'f', allocated again (a memop "
+			 "node's addresses cannot be updated) (t.yaml:5:5)");
+	model_diff_free(&d);
+	sweep_release(sw);
+	sw = pair("cugraphrun: 1\n"
+		  "axes: {n: [64, 128]}\n"
+		  "modules: {k: " TOP_SRCDIR "/examples/kernels/empty.ptx}\n"
+		  "buffers: {x: {type: u8, count: \"${n}\"}}\n"
+		  "nodes:\n"
+		  "  - {id: k, kernel: {function: k.empty, access_policy: {buffer: x, "
+		  "hit: streaming}}}\n");
+	model_diff(sw->models[0], sw->models[1], &d);
+	ck_assert(!d.structural && d.rebuild);
+	ck_assert_str_eq(d.why, "the access-policy window of kernel node 'k' is over buffer "
+			 "'x', allocated again (a launch attribute is not updated) (t.yaml:6:5)");
+	model_diff_free(&d);
+	sweep_release(sw);
+}
+END_TEST
+
 START_TEST(test_diff_conditions_modules)
 {
 	struct sweep *sw = pair("cugraphrun: 1\n"
@@ -509,6 +540,7 @@ static Suite *sweep_suite(void)
 	tc = tcase_create("comparison");
 	tcase_add_test(tc, test_diff_params);
 	tcase_add_test(tc, test_diff_structure);
+	tcase_add_test(tc, test_diff_moved_buffer);
 	tcase_add_test(tc, test_diff_conditions_modules);
 	suite_add_tcase(s, tc);
 	return s;
