@@ -111,6 +111,18 @@ static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep
 			worst = sr->pts[k].exit_status;
 	}
 	gp->d->prefix = prefix;
+	/* --profile and --trace: main lets them through for one point (--set picks it) */
+	if (rc == 0 && s->profile && sw->npoints == 1) {
+		/* the point's timed launches are the median the profile is set against */
+		rep->samples = sr->pts[0].samples;
+		rep->nsamples = sr->pts[0].nsamples;
+		rc = prof_run_launches(&rn->profile, &rn->ln, rn->ev[0], rn->ev[1], rep);
+		rep->samples = NULL;
+		rep->nsamples = 0;
+		int out = rc ? 0 : prof_run_outputs(&rn->profile, s, gp->g, rn->ln.gname, rep);
+		if (out > worst)
+			worst = out;
+	}
 	/* a CUDA error: said where it happened, and no report (as for a plain file) */
 	if (rc)
 		return rc;
