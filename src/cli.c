@@ -386,7 +386,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof *o);
 	o->file_fd = -1;
 	o->profile_launches = 20;
-	o->compare_threshold = 0.05;
+	o->compare_threshold = COMPARE_THRESHOLD_DEFAULT;
 	o->module_api = MODULE_API_DEFAULT;
 	char bad[128];
 

@@ -18,6 +18,9 @@
 
 struct cmp_doc;
 
+/* --compare-threshold when not given: 5% */
+#define COMPARE_THRESHOLD_DEFAULT 0.05
+
 struct options {
 	const char *file;               /* the YAML file */
 	bool validate;
@@ -59,7 +62,7 @@ struct options {
 	const char *csv;                /* --csv=FILE ("-": standard output) */
 	const char *plot;               /* --plot=FILE */
 	const char *compare;            /* --compare=BASE.json */
-	double compare_threshold;       /* --compare-threshold, a fraction (default 0.05) */
+	double compare_threshold;       /* --compare-threshold, a fraction */
 	bool has_compare_threshold;
 	const struct cmp_doc *compare_doc; /* the base, read by main before any run */
 	/* --disable=ID,...: node ids to switch off (repeatable; malloc'd, strings too) */

@@ -50,7 +50,6 @@
 
 #define COMPARE_RESAMPLES 10000
 #define COMPARE_SEED UINT64_C(0x6375677261706872)      /* "cugraphr" */
-#define COMPARE_THRESHOLD_DEFAULT 0.05
 #define COMPARE_MIN_SAMPLES 10
 
 /* Best first, worst last: a file's or a suite's verdict is its worst. */

@@ -86,10 +86,11 @@ struct cmp_doc {
 };
 
 /*
- * The newest report_format this reader knows: a report that says more is
- * refused rather than misread.
+ * The newest report_format this reader knows (report.h: REPORT_FORMAT,
+ * what this cugraphrun writes): a report that says more is refused
+ * rather than misread.
  */
-#define REPORT_FORMAT_READ 1
+#define REPORT_FORMAT_READ REPORT_FORMAT
 
 /* A report (any shape) as a cmp_doc; NULL after errors in d. */
 struct cmp_doc *cmp_doc_from_json(const char *name, const struct jdoc *json, struct diag *d);

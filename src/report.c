@@ -422,26 +422,6 @@ static void json_device(FILE *out, const struct report *r)
 }
 
 /* A plain file's declared throughput: null, or bytes and items with their rates. */
-static void json_throughput(FILE *out, const struct report *r)
-{
-	if (!throughput_declared(r->bytes, r->items)) {
-		fputs("null", out);
-		return;
-	}
-	struct stats st;
-	stats_compute(r->samples, r->nsamples, &st);
-	struct throughput t;
-	throughput_of(r->bytes, r->items, r->nsamples ? st.median : NAN, r->peak_gb_per_s, &t);
-	const char *const keys[] = {"bytes", "items", "gb_per_s", "items_per_s", "peak_percent"};
-	const double values[] = {r->bytes, r->items, t.gb_per_s, t.items_per_s, t.peak_percent};
-	fputc('{', out);
-	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		json_key(out, 2, i == 0, keys[i]);
-		json_number(out, values[i]);
-	}
-	fputs("\n  }", out);
-}
-
 static void json_graph(FILE *out, const struct graph *root)
 {
 	if (root == NULL) {
@@ -541,7 +521,7 @@ void report_print_json(FILE *out, const struct report *r)
 	json_key(out, 1, true, "cugraphrun");
 	json_string(out, PACKAGE_VERSION);
 	json_key(out, 1, false, "report_format");
-	fputs("1", out);
+	fprintf(out, "%d", REPORT_FORMAT);
 	json_key(out, 1, false, "name");
 	json_string(out, r->name);
 	json_key(out, 1, false, "file");
@@ -615,7 +595,7 @@ void report_print_json(FILE *out, const struct report *r)
 	fputs(r->nspans ? "\n  ]" : "]", out);
 
 	json_key(out, 1, false, "throughput");
-	json_throughput(out, r);
+	throughput_json(out, r->bytes, r->items, r->samples, r->nsamples, r->peak_gb_per_s, 1);
 	json_key(out, 1, false, "checks");
 	fprintf(out, "{\"passed\": %u, \"failed\": %u}", r->checks_passed, r->checks_failed);
 	json_key(out, 1, false, "exit_status");

@@ -17,6 +17,9 @@
 #include "model.h"
 #include "stats.h"
 
+/* The --json report's report_format: raised when a key changes meaning or goes away. */
+#define REPORT_FORMAT 1
+
 struct prof_summary;
 struct comparison;
 

@@ -8,6 +8,7 @@
 
 #include "json.h"
 #include "report_points.h"
+#include "report_table.h"
 #include "scalar.h"
 #include "stats.h"
 
@@ -40,26 +41,6 @@ static void launch_json(FILE *out, const struct point_report *p, unsigned warmup
 		json_number(out, p->samples[i]);
 	}
 	fputc(']', out);
-	fprintf(out, "\n%*s}", 2 * depth, "");
-}
-
-static void throughput_json(FILE *out, const struct point_report *p, double peak, int depth)
-{
-	if (isnan(p->bytes) && isnan(p->items)) {
-		fputs("null", out);
-		return;
-	}
-	struct stats st;
-	stats_compute(p->samples, p->nsamples, &st);
-	double med = p->nsamples ? st.median : NAN;
-	double gbs = p->bytes / med / 1e9, ips = p->items / med;
-	const char *const keys[] = {"bytes", "items", "gb_per_s", "items_per_s", "peak_percent"};
-	const double values[] = {p->bytes, p->items, gbs, ips, 100 * gbs / peak};
-	fputc('{', out);
-	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		json_key(out, depth + 1, i == 0, keys[i]);
-		json_number(out, values[i]);
-	}
 	fprintf(out, "\n%*s}", 2 * depth, "");
 }
 
@@ -98,7 +79,7 @@ void report_points_json(FILE *out, const struct report *r, double peak_gb_per_s)
 		json_key(out, 3, false, "checks");
 		fprintf(out, "{\"passed\": %u, \"failed\": %u}", p->checks_passed, p->checks_failed);
 		json_key(out, 3, false, "throughput");
-		throughput_json(out, p, peak_gb_per_s, 3);
+		throughput_json(out, p->bytes, p->items, p->samples, p->nsamples, peak_gb_per_s, 3);
 		json_key(out, 3, false, "exit_status");
 		fprintf(out, "%d", p->exit_status);
 		fputs("\n    }", out);

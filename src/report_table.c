@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "fileio.h"
+#include "json.h"
 #include "report_table.h"
 #include "scalar.h"
 #include "stats.h"
@@ -28,6 +29,27 @@ void throughput_of(double bytes, double items, double median_s, double peak_gb_p
 	t->items_per_s = timed && !isnan(items) ? items / median_s : NAN;
 	t->peak_percent = !isnan(t->gb_per_s) && peak_gb_per_s > 0 ?
 		100 * t->gb_per_s / peak_gb_per_s : NAN;
+}
+
+void throughput_json(FILE *out, double bytes, double items, const double *samples, size_t n,
+		     double peak_gb_per_s, int depth)
+{
+	if (!throughput_declared(bytes, items)) {
+		fputs("null", out);
+		return;
+	}
+	struct stats st;
+	stats_compute(samples, n, &st);
+	struct throughput t;
+	throughput_of(bytes, items, n ? st.median : NAN, peak_gb_per_s, &t);
+	const char *const keys[] = {"bytes", "items", "gb_per_s", "items_per_s", "peak_percent"};
+	const double values[] = {bytes, items, t.gb_per_s, t.items_per_s, t.peak_percent};
+	fputc('{', out);
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		json_key(out, depth + 1, i == 0, keys[i]);
+		json_number(out, values[i]);
+	}
+	fprintf(out, "\n%*s}", 2 * depth, "");
 }
 
 int format_si(double v, char *buf, size_t len)

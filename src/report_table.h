@@ -30,6 +30,13 @@ bool throughput_declared(double bytes, double items);
 /* bytes and items (NaN: not declared) moved in median_s seconds, against peak_gb_per_s. */
 void throughput_of(double bytes, double items, double median_s, double peak_gb_per_s,
 		   struct throughput *t);
+/*
+ * The JSON "throughput" object of a file or a point, from its declared
+ * bytes and items and its samples (null when it declares neither), at
+ * depth (its keys one level deeper).
+ */
+void throughput_json(FILE *out, double bytes, double items, const double *samples, size_t n,
+		     double peak_gb_per_s, int depth);
 
 /*
  * "1.23 G": v with an SI prefix (k, M, G, T, P) and three significant
