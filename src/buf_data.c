@@ -303,12 +303,6 @@ static bool write_npy_header(FILE *f, const struct buffer *b, uint64_t n)
 }
 
 /* Whether path ends in ext. */
-static bool has_ext(const char *path, const char *ext)
-{
-	size_t lp = strlen(path), le = strlen(ext);
-	return lp > le && strcmp(path + lp - le, ext) == 0;
-}
-
 int dump_write(const char *path, const struct buffer *b, const void *data)
 {
 	unsigned es = elem_infos[b->type].size;
@@ -317,7 +311,7 @@ int dump_write(const char *path, const struct buffer *b, const void *data)
 	if (f == NULL)
 		return -1;
 	bool ok = true;
-	if (has_ext(path, ".txt")) {
+	if (path_has_ext(path, ".txt")) {
 		const unsigned char *p = data;
 		char text[64];
 		for (uint64_t i = 0; ok && i < n; i++) {
@@ -325,7 +319,7 @@ int dump_write(const char *path, const struct buffer *b, const void *data)
 			ok = fprintf(f, "%s\n", text) > 0;
 		}
 	} else {
-		if (has_ext(path, ".npy"))
+		if (path_has_ext(path, ".npy"))
 			ok = write_npy_header(f, b, n);
 		ok = ok && fwrite(data, 1, b->size, f) == b->size;
 	}

@@ -53,6 +53,12 @@ char *read_whole_file_max(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
+bool path_has_ext(const char *path, const char *ext)
+{
+	size_t lp = strlen(path), le = strlen(ext);
+	return lp > le && strcmp(path + lp - le, ext) == 0;
+}
+
 char *read_whole_file(const char *path, size_t *len)
 {
 	return read_whole_file_max(path, SIZE_MAX - 1, len);

@@ -25,6 +25,9 @@
  */
 char *read_whole_file(const char *path, size_t *len);
 
+/* Does path end in ext (".json"), with a name before it?  Case counts. */
+bool path_has_ext(const char *path, const char *ext);
+
 /*
  * Exactly size bytes of path into out (an init or expect file, whose size
  * the file format fixes).  0 on success; -1 when the file cannot be read

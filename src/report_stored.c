@@ -19,8 +19,7 @@
 
 static bool is_json(const char *path)
 {
-	size_t n = strlen(path);
-	return n > 5 && strcmp(path + n - 5, ".json") == 0;
+	return path_has_ext(path, ".json");
 }
 
 bool report_stored_wanted(const struct options *o)

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "diag.h"
+#include "fileio.h"
 #include "suite_files.h"
 #include "xmalloc.h"
 
@@ -136,8 +137,7 @@ static int cmp_names(const void *a, const void *b)
 
 static bool is_yaml(const char *name)
 {
-	size_t n = strlen(name);
-	return n > 5 && strcmp(name + n - 5, ".yaml") == 0;
+	return path_has_ext(name, ".yaml");
 }
 
 /* What a file that is not a regular one is, for the error that refuses it. */
