@@ -3067,7 +3067,7 @@ static bool generator_for(struct ld *l, char *var, size_t varlen, struct axis *r
 		}
 		snprintf(var, varlen, "%s", l->es.ev.value);
 		next(l);
-		long slot = load_is_name(var) ? ev_slot(&l->es, var) : -1;
+		long slot = is_identifier(var) ? ev_slot(&l->es, var) : -1;
 		if (slot < 0)
 			err(l, kpos, "generator variable '%.60s' is not a name expressions can use (a "
 			    "letter or '_', then letters, digits or '_')", var);

@@ -33,17 +33,6 @@ static __attribute__((cold)) void expected(struct evsrc *es, const char *what, c
 	ev_skip_value(es);
 }
 
-bool load_is_name(const char *s)
-{
-	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
-		return false;
-	for (s++; *s; s++)
-		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_' ||
-		      (*s >= '0' && *s <= '9')))
-			return false;
-	return true;
-}
-
 static bool is_null_ev(const struct evsrc *es)
 {
 	return es->ev.type == EV_SCALAR && !es->ev.quoted && !es->ev.bad &&
@@ -279,7 +268,7 @@ bool load_range(struct evsrc *es, struct sweep *sw, struct axis *a, const char *
 static void one_axis(struct evsrc *es, struct sweep *sw, const char *name, struct pos kpos,
 		     unsigned zip)
 {
-	if (!load_is_name(name)) {
+	if (!is_identifier(name)) {
 		err(es, kpos, "axis name '%.60s' is not a name expressions can use (a letter or "
 		    "'_', then letters, digits or '_')", name);
 		ev_skip_value(es);

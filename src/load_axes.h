@@ -31,7 +31,5 @@ void load_axes(struct evsrc *es, struct sweep *sw);
  */
 bool load_range(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name);
 
-/* Is s a name expressions can use: [A-Za-z_][A-Za-z0-9_]*? */
-bool load_is_name(const char *s);
 
 #endif

@@ -255,13 +255,6 @@ static void open_module(struct mod_check *mc, size_t mi)
 	st->usable = true;
 }
 
-/* Whether the next error will be printed: only then is a suggestion worth its cost. */
-static bool will_print(const struct diag *d)
-{
-	unsigned max = d->max_errors ? d->max_errors : DIAG_MAX_ERRORS;
-	return !d->quiet && d->nerrors < max;
-}
-
 /* "a, b, c" for the first MOD_LIST_NAMES names, then how many in all. */
 static char *name_list(const char *const *names, size_t n)
 {
@@ -290,7 +283,7 @@ static void unknown_function(struct mod_check *mc, const struct kernel_node *k,
 			   k->func, m->name, m->file);
 		return;
 	}
-	if (!will_print(mc->d)) {
+	if (!diag_may_print(mc->d)) {
 		diag_error(mc->d, at, "no function '%s' in module '%s'", k->func, m->name);
 		return;
 	}
@@ -401,7 +394,7 @@ void mod_report_unknown_name(const struct module *m, const struct kernel_node *k
 	char *copy = xstrdup(im->kernels);
 	const char **names;
 	size_t nnames = split_kernels(copy, &names);
-	const char *hint = will_print(d) ? diag_suggest(k->func, names, nnames) : NULL;
+	const char *hint = diag_may_print(d) ? diag_suggest(k->func, names, nnames) : NULL;
 	char mean[256] = "";
 	if (hint)
 		snprintf(mean, sizeof mean, " (did you mean '%.200s'?)", hint);

@@ -514,3 +514,14 @@ int format_duration(double s, char *buf, size_t len)
 	int prec;
 	return format_duration_scaled(s, buf, len, &scale, &prec);
 }
+
+bool is_identifier(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+		return false;
+	for (s++; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_' ||
+		      (*s >= '0' && *s <= '9')))
+			return false;
+	return true;
+}

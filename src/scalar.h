@@ -102,4 +102,10 @@ int format_duration(double seconds, char *buf, size_t len);
 /* The same, and the unit's size in seconds and the decimals used, for figures beside it. */
 int format_duration_scaled(double seconds, char *buf, size_t len, double *scale, int *prec);
 
+/*
+ * Is s an identifier, [A-Za-z_][A-Za-z0-9_]* (ASCII, whatever the
+ * locale): an axis or generator variable, a define's name?
+ */
+bool is_identifier(const char *s);
+
 #endif

@@ -400,16 +400,6 @@ static void too_large(struct vctx *v, struct pos at, const char *what, const cha
 }
 
 /* A C identifier, as a macro name must be. */
-static bool is_identifier(const char *s)
-{
-	if (!(*s == '_' || isalpha((unsigned char)*s)))
-		return false;
-	while (*++s)
-		if (!(*s == '_' || isalnum((unsigned char)*s)))
-			return false;
-	return true;
-}
-
 /*
  * A CUDA C++ source module: the source readable, each include directory
  * there, defines well named, no option that the device decides.  Only
