@@ -164,12 +164,6 @@ static bool null_text(const char *s)
 	       is_null_scalar(s);
 }
 
-/* The current event as a message shows it: "a list", "'abc'", ... */
-static const char *found(const struct ev *e, char *buf, size_t len)
-{
-	return ev_found(e, buf, len);
-}
-
 /* "expected WHAT for 'NAME', found ...", then skip the value. */
 static __attribute__((cold)) void expected(struct ld *l, const char *what, const char *name)
 {
@@ -182,7 +176,7 @@ static __attribute__((cold)) void expected(struct ld *l, const char *what, const
 	if (!l->es.ev.bad) {
 		char buf[96];
 		err(l, l->es.ev.pos, "expected %s for '%.60s', found %s", what, name,
-		    found(&l->es.ev, buf, sizeof buf));
+		    ev_found(&l->es.ev, buf, sizeof buf));
 	}
 	skip_value(l);
 }
@@ -206,7 +200,7 @@ static __attribute__((cold)) void not_plain(struct ld *l, const char *what, cons
 	if (e->type == EV_SCALAR && e->quoted && parse_number(e->value, &n) == SCALAR_OK) {
 		char buf[96];
 		err(l, e->pos, "expected %s for '%.60s', found %s (quotes make it a string)",
-		    what, name, found(e, buf, sizeof buf));
+		    what, name, ev_found(e, buf, sizeof buf));
 		skip_value(l);
 		return;
 	}
@@ -575,7 +569,7 @@ static void read_merge(struct ld *l, struct mapiter *it)
 			} else {
 				char buf[96];
 				err(l, l->es.ev.pos, "expected an alias (*name) in the list of '<<', found %s",
-				    found(&l->es.ev, buf, sizeof buf));
+				    ev_found(&l->es.ev, buf, sizeof buf));
 				skip_value_ex(l, false);
 			}
 		}
@@ -622,7 +616,7 @@ static bool map_key(struct ld *l, struct mapiter *it)
 			if (!l->es.ev.bad) {
 				char buf[96];
 				err(l, l->es.ev.pos, "expected a key (a name), found %s",
-				    found(&l->es.ev, buf, sizeof buf));
+				    ev_found(&l->es.ev, buf, sizeof buf));
 			}
 			skip_value(l);
 			skip_value(l);
@@ -3663,7 +3657,7 @@ static bool parse_stream(struct ld *l)
 	if (l->es.ev.type != EV_MAP) {
 		char buf[96];
 		err(l, l->es.ev.pos, "expected a mapping with 'cugraphrun: 1' at the top level, found %s",
-		    found(&l->es.ev, buf, sizeof buf));
+		    ev_found(&l->es.ev, buf, sizeof buf));
 		return false;
 	}
 	struct seen s;

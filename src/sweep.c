@@ -42,7 +42,7 @@ void sweep_free(struct sweep *sw)
 	free(sw);
 }
 
-struct axis *sweep_axis(const struct sweep *sw, const char *name)
+static struct axis *sweep_axis(const struct sweep *sw, const char *name)
 {
 	for (size_t i = 0; i < sw->naxes; i++)
 		if (strcmp(sw->axes[i].name, name) == 0)

@@ -114,7 +114,6 @@ void sweep_free(struct sweep *sw);
 /* A new axis at the end, its name copied; NULL (after an error at pos) when the name is taken. */
 struct axis *sweep_add_axis(struct sweep *sw, const char *name, struct pos pos, unsigned zip,
 			    struct diag *d);
-struct axis *sweep_axis(const struct sweep *sw, const char *name);
 /* A new zip group written at pos: its number (1, 2, ...). */
 unsigned sweep_add_zip(struct sweep *sw, struct pos pos);
 
