@@ -297,8 +297,6 @@ int gpu_devices_open(struct gpu *gp, const struct run_settings *s)
 	ds->v[0].dev = gp->dev;
 	ds->v[0].ctx = gp->ctx;
 	cu.DeviceGetName(ds->v[0].name, sizeof ds->v[0].name, gp->dev);
-	for (size_t i = 0; i < g->nall_nodes; i++)
-		ds->v[node_device(g, g->all_nodes[i])].used = true;
 	if (ds->n == 1)
 		return 0;
 	if ((s->instantiate & INST_DEVICE_LAUNCH) && g->device_of) {

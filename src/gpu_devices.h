@@ -31,7 +31,6 @@ struct gpu_dev {
 	CUdevice dev;
 	CUcontext ctx;
 	bool retained;                  /* its primary context is retained here (not device 0's) */
-	bool used;                      /* some node runs here */
 	char name[256];
 	unsigned long long peers;       /* bit k: this device reaches device k's memory (peer access on) */
 	/* --modules=module only: its own loads of the modules (device 0 uses gp->modules) */

@@ -25,11 +25,6 @@ int gpu_kernel_open(struct gpu *gp, enum module_api api)
 	return 0;
 }
 
-const char *gpu_kernel_api_name(const struct gpu *gp)
-{
-	return gp->use_library ? "cuLibraryLoadData" : "cuModuleLoadDataEx";
-}
-
 CUresult gpu_kernel_load(struct gpu *gp, size_t i, const void *image, CUjit_option *opts,
 			 void **vals, unsigned nopts)
 {

@@ -29,8 +29,6 @@ CUresult gpu_kernel_load(struct gpu *gp, size_t i, const void *image, CUjit_opti
 			 void **vals, unsigned nopts);
 /* Was module i loaded? */
 bool gpu_kernel_loaded(const struct gpu *gp, size_t i);
-/* "cuModuleLoadDataEx" or "cuLibraryLoadData", for messages. */
-const char *gpu_kernel_api_name(const struct gpu *gp);
 /*
  * The kernel symbol of module i into kf: its function in the run's
  * context, and from a library its CUkernel.  CUDA_ERROR_NOT_FOUND when
