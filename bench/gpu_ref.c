@@ -16,7 +16,6 @@
  */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -26,6 +25,8 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+
+#include "ref_driver.h"
 
 static struct {
 	PFN_cuInit_v2000 Init;
@@ -57,23 +58,8 @@ static struct {
 
 static void load_driver(void)
 {
-	void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-	if (lib == NULL) {
-		fprintf(stderr, "gpu_ref: no CUDA driver found (%s)\n", dlerror());
-		exit(3);
-	}
-	PFN_cuGetProcAddress_v12000 gpa =
-		(PFN_cuGetProcAddress_v12000)dlsym(lib, "cuGetProcAddress_v2");
-	if (gpa == NULL) {
-		fprintf(stderr, "gpu_ref: driver older than CUDA 12.0\n");
-		exit(3);
-	}
-	static const struct {
-		const char *name;
-		int version;
-		size_t offset;
-	} table[] = {
-#define E(name, ver) {"cu" #name, ver, offsetof(__typeof__(cu), name)}
+	static const struct ref_entry table[] = {
+#define E(name, ver) REF_ENTRY(cu, name, ver)
 		E(Init, 2000), E(DeviceGet, 2000), E(DevicePrimaryCtxRetain, 7000),
 		E(CtxSetCurrent, 4000), E(ModuleLoadData, 2000), E(ModuleGetFunction, 2000),
 		E(StreamCreate, 2000), E(EventCreate, 2000), E(EventRecord, 2000),
@@ -83,47 +69,7 @@ static void load_driver(void)
 		E(GraphLaunch, 10000),
 #undef E
 	};
-	for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
-		void *fn = NULL;
-		CUdriverProcAddressQueryResult found;
-		if (gpa(table[i].name, &fn, table[i].version, CU_GET_PROC_ADDRESS_DEFAULT,
-			&found) != CUDA_SUCCESS || fn == NULL) {
-			fprintf(stderr, "gpu_ref: %s not found\n", table[i].name);
-			exit(3);
-		}
-		memcpy((char *)&cu + table[i].offset, &fn, sizeof fn);
-	}
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (f == NULL) {
-		perror(path);
-		exit(2);
-	}
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)len + 1);
-	if (buf == NULL || fread(buf, 1, (size_t)len, f) != (size_t)len)
-		exit(2);
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
+	ref_load_driver("gpu_ref", &cu, table, sizeof table / sizeof *table);
 }
 
 int main(int argc, char **argv)
@@ -151,14 +97,14 @@ int main(int argc, char **argv)
 	CK(cu.StreamCreate(&stream, CU_STREAM_NON_BLOCKING));
 
 	/* "load": the module, as cugraphrun's load phase does it. */
-	double t0 = now_s();
-	char *ptx = read_file(argv[3]);
+	double t0 = ref_now_s();
+	char *ptx = ref_read_file("gpu_ref", argv[3]);
 	CK(cu.ModuleLoadData(&mod, ptx));
 	CK(cu.ModuleGetFunction(&fn, mod, "empty"));
-	double load_s = now_s() - t0;
+	double load_s = ref_now_s() - t0;
 
 	/* "build": the graph. */
-	t0 = now_s();
+	t0 = ref_now_s();
 	CUgraph graph;
 	CK(cu.GraphCreate(&graph, 0));
 	CUDA_KERNEL_NODE_PARAMS kp = {
@@ -172,7 +118,7 @@ int main(int argc, char **argv)
 		CK(cu.GraphAddKernelNode(&node, graph, dep ? &prev : NULL, dep ? 1 : 0, &kp));
 		prev = node;
 	}
-	double build_s = now_s() - t0;
+	double build_s = ref_now_s() - t0;
 
 	CUgraphExec exec;
 	CK(cu.GraphInstantiateWithFlags(&exec, graph, 0));
@@ -201,7 +147,7 @@ int main(int argc, char **argv)
 		ms[i] = f * 1e-3;
 		sum += ms[i];
 	}
-	qsort(ms, (size_t)repeat, sizeof *ms, cmp_double);
+	qsort(ms, (size_t)repeat, sizeof *ms, ref_cmp_double);
 	double median = repeat % 2 ? ms[repeat / 2] : (ms[repeat / 2 - 1] + ms[repeat / 2]) / 2;
 	printf("load_s=%.9g build_s=%.9g median_s=%.9g min_s=%.9g mean_s=%.9g\n",
 	       load_s, build_s, median, ms[0],

@@ -22,7 +22,6 @@
  */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,6 +32,8 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+
+#include "ref_driver.h"
 
 static struct {
 	PFN_cuInit_v2000 Init;
@@ -64,23 +65,8 @@ static struct {
 
 static void load_driver(void)
 {
-	void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-	if (lib == NULL) {
-		fprintf(stderr, "sweep_ref: no CUDA driver found (%s)\n", dlerror());
-		exit(3);
-	}
-	PFN_cuGetProcAddress_v12000 gpa =
-		(PFN_cuGetProcAddress_v12000)dlsym(lib, "cuGetProcAddress_v2");
-	if (gpa == NULL) {
-		fprintf(stderr, "sweep_ref: driver older than CUDA 12.0\n");
-		exit(3);
-	}
-	static const struct {
-		const char *name;
-		int version;
-		size_t offset;
-	} table[] = {
-#define E(name, ver) {"cu" #name, ver, offsetof(__typeof__(cu), name)}
+	static const struct ref_entry table[] = {
+#define E(name, ver) REF_ENTRY(cu, name, ver)
 		E(Init, 2000), E(DeviceGet, 2000), E(DevicePrimaryCtxRetain, 7000),
 		E(CtxSetCurrent, 4000), E(ModuleLoadData, 2000), E(ModuleGetFunction, 2000),
 		E(StreamCreate, 2000), E(StreamSynchronize, 2000), E(GraphCreate, 10000),
@@ -89,54 +75,14 @@ static void load_driver(void)
 		E(GraphUpload, 11010), E(GraphLaunch, 10000), E(GraphExecDestroy, 10000),
 #undef E
 	};
-	for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
-		void *fn = NULL;
-		CUdriverProcAddressQueryResult found;
-		if (gpa(table[i].name, &fn, table[i].version, CU_GET_PROC_ADDRESS_DEFAULT,
-			&found) != CUDA_SUCCESS || fn == NULL) {
-			fprintf(stderr, "sweep_ref: %s not found\n", table[i].name);
-			exit(3);
-		}
-		memcpy((char *)&cu + table[i].offset, &fn, sizeof fn);
-	}
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (f == NULL) {
-		perror(path);
-		exit(2);
-	}
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)len + 1);
-	if (buf == NULL || fread(buf, 1, (size_t)len, f) != (size_t)len)
-		exit(2);
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
+	ref_load_driver("sweep_ref", &cu, table, sizeof table / sizeof *table);
 }
 
 static double median(double *v, size_t n)
 {
 	if (n == 0)
 		return NAN;
-	qsort(v, n, sizeof *v, cmp_double);
+	qsort(v, n, sizeof *v, ref_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -163,7 +109,7 @@ int main(int argc, char **argv)
 	CK(cu.DevicePrimaryCtxRetain(&ctx, dev));
 	CK(cu.CtxSetCurrent(ctx));
 	CK(cu.StreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-	char *ptx = read_file(argv[1]);
+	char *ptx = ref_read_file("sweep_ref", argv[1]);
 	CK(cu.ModuleLoadData(&mod, ptx));
 	CK(cu.ModuleGetFunction(&fn, mod, "empty"));
 
@@ -182,11 +128,11 @@ int main(int argc, char **argv)
 		prev = node;
 	}
 	CUgraphExec exec;
-	double t0 = now_s();
+	double t0 = ref_now_s();
 	CK(cu.GraphInstantiateWithFlags(&exec, graph, 0));
 	CK(cu.GraphUpload(exec, stream));
 	CK(cu.StreamSynchronize(stream));
-	double first_inst = now_s() - t0;
+	double first_inst = ref_now_s() - t0;
 	for (int i = 0; i <= repeat; i++)
 		CK(cu.GraphLaunch(exec, stream));
 	CK(cu.StreamSynchronize(stream));
@@ -195,17 +141,17 @@ int main(int argc, char **argv)
 	size_t nfresh = 0;
 	for (size_t p = 1; p < points; p++) {
 		kp.gridDimX = (unsigned)p + 1;
-		t0 = now_s();
+		t0 = ref_now_s();
 		CK(cu.GraphKernelNodeSetParams(changed, &kp));
 		CK(cu.GraphExecKernelNodeSetParams(exec, changed, &kp));
-		upd[p - 1] = now_s() - t0;
+		upd[p - 1] = ref_now_s() - t0;
 		if (!counting) {
 			CUgraphExec other;
-			t0 = now_s();
+			t0 = ref_now_s();
 			CK(cu.GraphInstantiateWithFlags(&other, graph, 0));
 			CK(cu.GraphUpload(other, stream));
 			CK(cu.StreamSynchronize(stream));
-			fresh[nfresh++] = now_s() - t0;
+			fresh[nfresh++] = ref_now_s() - t0;
 			CK(cu.GraphExecDestroy(other));
 		}
 		/* the verification launch and the timed ones, as cugraphrun makes them */

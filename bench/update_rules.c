@@ -22,7 +22,6 @@
  */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -31,6 +30,8 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+
+#include "ref_driver.h"
 
 static struct {
 	PFN_cuGetErrorName_v6000 GetErrorName;
@@ -85,23 +86,8 @@ static const char *err(CUresult r)
 
 static void load_driver(void)
 {
-	void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-	if (lib == NULL) {
-		fprintf(stderr, "update_rules: no CUDA driver found (%s)\n", dlerror());
-		exit(3);
-	}
-	PFN_cuGetProcAddress_v12000 gpa =
-		(PFN_cuGetProcAddress_v12000)dlsym(lib, "cuGetProcAddress_v2");
-	if (gpa == NULL) {
-		fprintf(stderr, "update_rules: driver older than CUDA 12.0\n");
-		exit(3);
-	}
-	static const struct {
-		const char *name;
-		int version;
-		size_t offset;
-	} table[] = {
-#define E(name, ver) {"cu" #name, ver, offsetof(__typeof__(cu), name)}
+	static const struct ref_entry table[] = {
+#define E(name, ver) REF_ENTRY(cu, name, ver)
 		E(GetErrorName, 6000), E(Init, 2000), E(DeviceGet, 2000),
 		E(DevicePrimaryCtxRetain, 7000), E(CtxSetCurrent, 4000), E(CtxSynchronize, 2000),
 		E(ModuleLoadData, 2000), E(ModuleGetFunction, 2000), E(StreamCreate, 2000),
@@ -117,16 +103,7 @@ static void load_driver(void)
 		E(GraphExecUpdate, 12000),
 #undef E
 	};
-	for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
-		void *fn = NULL;
-		CUdriverProcAddressQueryResult found;
-		if (gpa(table[i].name, &fn, table[i].version, CU_GET_PROC_ADDRESS_DEFAULT,
-			&found) != CUDA_SUCCESS || fn == NULL) {
-			fprintf(stderr, "update_rules: %s not found\n", table[i].name);
-			exit(3);
-		}
-		memcpy((char *)&cu + table[i].offset, &fn, sizeof fn);
-	}
+	ref_load_driver("update_rules", &cu, table, sizeof table / sizeof *table);
 }
 
 #define N 256
@@ -441,24 +418,6 @@ static void rule(const char *id, const char *what, struct spec before, struct sp
 	fflush(stdout);
 }
 
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (f == NULL) {
-		perror(path);
-		exit(2);
-	}
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)len + 1);
-	if (buf == NULL || fread(buf, 1, (size_t)len, f) != (size_t)len)
-		exit(2);
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
-}
-
 static CUdeviceptr alloc_zero(void)
 {
 	CUdeviceptr p;
@@ -481,7 +440,7 @@ int main(int argc, char **argv)
 	CK(cu.DevicePrimaryCtxRetain(&ctx, dev));
 	CK(cu.CtxSetCurrent(ctx));
 	CK(cu.StreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-	char *ptx = read_file(argv[1]);
+	char *ptx = ref_read_file("update_rules", argv[1]);
 	CK(cu.ModuleLoadData(&mod, ptx));
 	CK(cu.ModuleGetFunction(&f_fill, mod, "fill"));
 	CK(cu.ModuleGetFunction(&f_fill2, mod, "fill2"));

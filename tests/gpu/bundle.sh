@@ -96,7 +96,7 @@ done
 # (files only: not what python leaves beside them, __pycache__)
 for f in "$src"/bench/*; do
 	[ -f "$f" ] || continue
-	case $f in *.c) ;; *) cp "$f" "$out/bench/" ;; esac
+	case $f in *.c|*.h) ;; *) cp "$f" "$out/bench/" ;; esac
 done
 # the benchmarks' kernels
 for cu in "$out"/bench/*.cu; do
