@@ -91,6 +91,15 @@ static int find_functions(struct gpu *gp, const bool *only)
 	return rc;
 }
 
+/* The executable graph and the built graph dropped (again: nothing happens). */
+static void discard_graph(struct updater *u)
+{
+	launcher_drop(u->ln);
+	struct gpu_graph_state st;
+	gpu_detach_graph(u->gp, &st);
+	gpu_free_graph_state(&st);
+}
+
 /*
  * Build and instantiate the graph of gp->g anew, the old executable graph
  * destroyed first.  The buffers, modules and functions are gp->g's already.
@@ -100,10 +109,7 @@ static int rebuild(struct updater *u, struct point_report *pr)
 	struct gpu *gp = u->gp;
 	gpu_verbose(gp, "point %s: the graph is built and instantiated again: %s", u->label,
 		    u->why);
-	launcher_drop(u->ln);
-	struct gpu_graph_state st;
-	gpu_detach_graph(gp, &st);
-	gpu_free_graph_state(&st);
+	discard_graph(u);
 	int rc = find_functions(gp, NULL);
 	if (rc == 0)
 		rc = gpu_build(gp);
@@ -322,10 +328,8 @@ int gpu_update(struct updater *u, const struct gdef *prev, struct gdef *next,
 	int rc = 0;
 	if (d.structural) {
 		why(u, "%s", d.why);
-		launcher_drop(u->ln);
-		struct gpu_graph_state st;
-		gpu_detach_graph(gp, &st);
-		gpu_free_graph_state(&st);
+		/* before the buffers and modules it uses go (gpu_release) */
+		discard_graph(u);
 		if (d.lists_differ) {
 			gpu_release(gp);
 			gp->g = next;
