@@ -213,31 +213,6 @@ static bool same_point(const struct cmp_point *a, const struct cmp_point *b)
 	return true;
 }
 
-void compare_normal_path(const char *p, char *out, size_t len)
-{
-	size_t n = 0;
-	while (*p && n + 1 < len) {
-		if (p[0] == '.' && p[1] == '/' && (n == 0 || out[n - 1] == '/')) {
-			p += 2;
-			continue;
-		}
-		if (p[0] == '/' && n > 0 && out[n - 1] == '/') {
-			p++;
-			continue;
-		}
-		out[n++] = *p++;
-	}
-	out[n] = '\0';
-}
-
-bool compare_same_path(const char *a, const char *b)
-{
-	char x[4096], y[4096];
-	compare_normal_path(a, x, sizeof x);
-	compare_normal_path(b, y, sizeof y);
-	return strcmp(x, y) == 0;
-}
-
 static char *point_name(const char *file, const char *label, bool with_file)
 {
 	if (!with_file)
@@ -315,9 +290,8 @@ void compare_docs(const struct cmp_doc *base, const struct cmp_doc *cur, double 
 	bool *used = xcalloc(base->nfiles ? base->nfiles : 1, sizeof *used);
 	for (size_t i = 0; i < cur->nfiles; i++) {
 		const struct cmp_file *f = &cur->files[i];
-		size_t j = 0;
-		while (j < base->nfiles && !compare_same_path(base->files[j].file, f->file))
-			j++;
+		long at = cmp_doc_find(base, f->file);
+		size_t j = at < 0 ? base->nfiles : (size_t)at;
 		if (j == base->nfiles && one_to_one) {
 			j = 0;
 			out->note = xasprintf("%s is compared with the base's only file, %s",

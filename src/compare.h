@@ -175,13 +175,6 @@ void comparison_say_slower(const struct comparison *c);
 
 void comparison_free(struct comparison *c);
 
-/* The same file, as the comparison matches them: "./a//b.yaml" is "a/b.yaml". */
-bool compare_same_path(const char *a, const char *b);
-/*
- * p as compare_same_path compares it (no "./" steps, no doubled slashes),
- * into out[len]: for a caller that matches many paths by hashing them.
- */
-void compare_normal_path(const char *p, char *out, size_t len);
 
 /*
  * Axis values equal as the comparison matches them: as numbers when both

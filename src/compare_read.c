@@ -12,6 +12,7 @@
 
 #include "compare_read.h"
 #include "fileio.h"
+#include "strmap.h"
 
 /* The parser and where the tree goes. */
 struct jp {
@@ -413,8 +414,57 @@ struct cmp_doc *cmp_doc_from_json(const char *name, const struct jdoc *json, str
 		cmp_doc_free(doc);
 		return NULL;
 	}
+	if (doc->suite) {
+		doc->index = strmap_new(doc->nfiles);
+		char path[4096];
+		for (size_t i = 0; i < doc->nfiles; i++) {
+			compare_normal_path(doc->files[i].file, path, sizeof path);
+			/* the first of two files of one path is the one matched */
+			strmap_put(doc->index, arena_strndup(&doc->arena, path, strlen(path)),
+				   (long)i, NULL);
+		}
+	}
 	return doc;
 }
+
+long cmp_doc_find(const struct cmp_doc *doc, const char *path)
+{
+	if (doc->index) {
+		char key[4096];
+		compare_normal_path(path, key, sizeof key);
+		return strmap_get(doc->index, key);
+	}
+	for (size_t j = 0; j < doc->nfiles; j++)
+		if (compare_same_path(doc->files[j].file, path))
+			return (long)j;
+	return -1;
+}
+
+void compare_normal_path(const char *p, char *out, size_t len)
+{
+	size_t n = 0;
+	while (*p && n + 1 < len) {
+		if (p[0] == '.' && p[1] == '/' && (n == 0 || out[n - 1] == '/')) {
+			p += 2;
+			continue;
+		}
+		if (p[0] == '/' && n > 0 && out[n - 1] == '/') {
+			p++;
+			continue;
+		}
+		out[n++] = *p++;
+	}
+	out[n] = '\0';
+}
+
+bool compare_same_path(const char *a, const char *b)
+{
+	char x[4096], y[4096];
+	compare_normal_path(a, x, sizeof x);
+	compare_normal_path(b, y, sizeof y);
+	return strcmp(x, y) == 0;
+}
+
 
 struct cmp_doc *cmp_doc_read(const char *path, struct diag *d)
 {
@@ -448,6 +498,7 @@ void cmp_doc_free(struct cmp_doc *doc)
 	if (doc == NULL)
 		return;
 	jdoc_free(doc->json);
+	strmap_free(doc->index);
 	arena_free(&doc->arena);
 	free(doc);
 }

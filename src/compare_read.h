@@ -76,11 +76,14 @@ struct cmp_file {
 	double peak_gb_per_s;           /* its device's peak DRAM bandwidth; NaN: none */
 };
 
+struct strmap;
+
 struct cmp_doc {
 	const char *path;               /* what messages call it */
 	bool suite;                     /* a suite document, not one file's report */
 	struct cmp_file *files;
 	size_t nfiles;
+	struct strmap *index;           /* a suite's files by normal path (cmp_doc_find) */
 	struct jdoc *json;
 	struct arena arena;
 };
@@ -91,6 +94,20 @@ struct cmp_doc {
  * rather than misread.
  */
 #define REPORT_FORMAT_READ REPORT_FORMAT
+
+/* The same file, as the comparison matches them: "./a//b.yaml" is "a/b.yaml". */
+bool compare_same_path(const char *a, const char *b);
+/*
+ * p as compare_same_path compares it (no "./" steps, no doubled slashes),
+ * into out[len]: for a caller that matches many paths by hashing them.
+ */
+void compare_normal_path(const char *p, char *out, size_t len);
+/*
+ * The index in doc->files of the first file that is path (compare_same_path),
+ * or -1: a look-up in a suite's index, so that a suite of N files compared
+ * file by file costs N look-ups, not N^2 path comparisons.
+ */
+long cmp_doc_find(const struct cmp_doc *doc, const char *path);
 
 /* A report (any shape) as a cmp_doc; NULL after errors in d. */
 struct cmp_doc *cmp_doc_from_json(const char *name, const struct jdoc *json, struct diag *d);

@@ -123,6 +123,11 @@ START_TEST(test_suite)
 	ck_assert(!doc->files[2].has_report);
 	ck_assert(doc->files[3].has_report);
 	ck_assert_uint_eq(doc->files[3].points[0].nsamples, 100);
+	/* its files found by path through its index, as the comparison writes paths */
+	ck_assert_ptr_nonnull(doc->index);
+	ck_assert_int_eq(cmp_doc_find(doc, "b.yaml"), 1);
+	ck_assert_int_eq(cmp_doc_find(doc, "./d.yaml"), 3);
+	ck_assert_int_eq(cmp_doc_find(doc, "e.yaml"), -1);
 	cmp_doc_free(doc);
 	cap_close(&c);
 }
