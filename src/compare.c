@@ -179,21 +179,10 @@ uint32_t settle_launches(const struct ratio_interval *iv, double t, size_t n)
 /* Matching ------------------------------------------------------------------ */
 
 /* "2^20", or a number strtod reads whole: its value in *v. */
-static bool axis_number(const char *s, double *v)
-{
-	if (strncmp(s, "2^", 2) == 0 && s[2] && strspn(s + 2, "0123456789") == strlen(s + 2)) {
-		*v = ldexp(1, atoi(s + 2));
-		return strlen(s + 2) <= 4;
-	}
-	char *end;
-	*v = strtod(s, &end);
-	return end != s && *end == '\0';
-}
-
 bool axis_values_equal(const char *a, const char *b)
 {
 	double x, y;
-	if (axis_number(a, &x) && axis_number(b, &y))
+	if (number_text(a, &x) && number_text(b, &y))
 		return x == y;
 	return strcmp(a, b) == 0;
 }

@@ -90,24 +90,6 @@ static const char *axis_text(const struct point_report *p, const char *name)
 }
 
 /* "2^20" as 1048576; false for anything else. */
-static bool pow2_text(const char *s, double *v)
-{
-	if (strncmp(s, "2^", 2) != 0 || s[2] == '\0' || strlen(s + 2) > 4 ||
-	    strspn(s + 2, "0123456789") != strlen(s + 2))
-		return false;
-	*v = ldexp(1, atoi(s + 2));
-	return true;
-}
-
-static bool number_text(const char *s, double *v)
-{
-	if (pow2_text(s, v))
-		return true;
-	char *end;
-	*v = strtod(s, &end);
-	return end != s && *end == '\0' && isfinite(*v);
-}
-
 /* The plot's shape: the x of each point, and which line it is on. */
 struct shape {
 	const char *xname;              /* the first axis */

@@ -86,18 +86,6 @@ static const char *axis_text(const struct point_report *p, const char *name)
 }
 
 /* Does the axis value read as a number ("1024", "0.5", "2^20")?  Numbers align right. */
-static bool numeric_text(const char *s)
-{
-	if (*s == '\0')
-		return false;
-	char *end;
-	strtod(s, &end);
-	if (end != s && *end == '\0')
-		return true;
-	return strncmp(s, "2^", 2) == 0 && s[2] >= '0' && s[2] <= '9' &&
-		strspn(s + 2, "0123456789") == strlen(s + 2);
-}
-
 static bool any_throughput(const struct report *r)
 {
 	for (size_t i = 0; i < r->npoints; i++)
@@ -183,8 +171,9 @@ void report_print_table(FILE *out, const struct report *r)
 		/* names and values are the user's: escaped before the widths are taken */
 		head[c] = xstrdup(diag_esc(first->axes[a].name));
 		bool numeric = true;
+		double v;
 		for (size_t i = 0; i < r->npoints && numeric; i++)
-			numeric = numeric_text(axis_text(&r->points[i], first->axes[a].name));
+			numeric = number_text(axis_text(&r->points[i], first->axes[a].name), &v);
 		g.right[c++] = numeric;
 	}
 	for (size_t k = 0; k < nfixed; k++) {

@@ -525,3 +525,21 @@ bool is_identifier(const char *s)
 			return false;
 	return true;
 }
+
+bool pow2_text(const char *s, double *v)
+{
+	if (strncmp(s, "2^", 2) != 0 || s[2] == '\0' || strlen(s + 2) > 4 ||
+	    strspn(s + 2, "0123456789") != strlen(s + 2))
+		return false;
+	*v = ldexp(1, atoi(s + 2));
+	return true;
+}
+
+bool number_text(const char *s, double *v)
+{
+	if (pow2_text(s, v))
+		return true;
+	char *end;
+	*v = strtod(s, &end);
+	return end != s && *end == '\0' && isfinite(*v);
+}

@@ -108,4 +108,12 @@ int format_duration_scaled(double seconds, char *buf, size_t len, double *scale,
  */
 bool is_identifier(const char *s);
 
+/*
+ * An axis value's text as a number: "2^k" (k up to four digits) in *v,
+ * and for number_text also what strtod reads whole and finite.  How the
+ * table aligns, the plot places and --compare matches axis values.
+ */
+bool pow2_text(const char *s, double *v);
+bool number_text(const char *s, double *v);
+
 #endif
