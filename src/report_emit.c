@@ -13,11 +13,6 @@
 #include "suite_result.h"
 
 /* The worse of two exit statuses, in the suite's order. */
-static int worse(int a, int b)
-{
-	return status_rank(b) > status_rank(a) ? b : a;
-}
-
 int report_emit(struct report *r, const struct run_settings *s)
 {
 	const struct run_outputs *o = &s->out;
@@ -28,13 +23,13 @@ int report_emit(struct report *r, const struct run_settings *s)
 		/* the entries name the report's own strings, not the document's */
 		cmp_doc_free(cur);
 		r->comparison = &cmp;
-		r->exit_status = worse(r->exit_status, comparison_status(&cmp));
+		r->exit_status = status_worse(r->exit_status, comparison_status(&cmp));
 	}
 	bool csv_stdout = o->csv && strcmp(o->csv, "-") == 0;
 	if (o->csv && report_write_csv(csv_stdout ? NULL : o->csv, r) != 0)
-		r->exit_status = worse(r->exit_status, 2);
+		r->exit_status = status_worse(r->exit_status, 2);
 	if (o->plot && report_plot(o->plot, r) != 0)
-		r->exit_status = worse(r->exit_status, 2);
+		r->exit_status = status_worse(r->exit_status, 2);
 	bool json_stdout = o->json && o->json_file == NULL;
 	if (s->verbosity > VERB_QUIET && !json_stdout && !csv_stdout) {
 		report_print_human(stdout, r);
@@ -49,7 +44,7 @@ int report_emit(struct report *r, const struct run_settings *s)
 		r->comparison = NULL;
 		comparison_free(&cmp);
 	}
-	return worse(r->exit_status, rc);
+	return status_worse(r->exit_status, rc);
 }
 
 int report_emit_json(const struct report *r, const struct run_settings *s)

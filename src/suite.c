@@ -1056,8 +1056,7 @@ static int summarize(const struct suite *st, int rc, double seconds)
 	int worst = rc == 0 && st->device_missing ? 3 : rc;
 	for (size_t i = 0; i < st->list.n; i++) {
 		counts[st->res[i].kind]++;
-		if (status_rank(st->res[i].status) > status_rank(worst))
-			worst = st->res[i].status;
+		worst = status_worse(worst, st->res[i].status);
 	}
 	FILE *out = st->stdout_taken ? stderr : stdout;
 	struct suite_compare cmp = {.base = o->compare};
@@ -1082,7 +1081,7 @@ static int summarize(const struct suite *st, int rc, double seconds)
 					     o->compare_doc ? &cmp : NULL, worst) != 0)
 		wrc = 2;
 	free(cmp.only_base);
-	return status_rank(wrc) > status_rank(worst) ? wrc : worst;
+	return status_worse(worst, wrc);
 }
 
 static void suite_free(struct suite *st)

@@ -38,6 +38,11 @@ enum result_kind result_kind_of(int status)
 	}
 }
 
+int status_worse(int a, int b)
+{
+	return status_rank(b) > status_rank(a) ? b : a;
+}
+
 int status_rank(int status)
 {
 	switch (status) {

@@ -64,6 +64,8 @@ enum result_kind result_kind_of(int status);
  * its files' (a regression, 4, is less than a wrong answer, 1).
  */
 int status_rank(int status);
+/* The worse of two exit statuses by status_rank (a when they rank alike). */
+int status_worse(int a, int b);
 
 /* The first "error:" line of a file's messages (its failure message), copied. */
 void result_first_error(const struct file_result *r, const struct file_output *fo, char *buf,
