@@ -66,19 +66,23 @@ int report_plot_check(void)
 	return 2;
 }
 
-/* s in a gnuplot double-quoted string: backslashes and quotes escaped, control bytes dropped. */
+/*
+ * s as a gnuplot single-quoted string, inert text: gnuplot runs `...`
+ * inside double quotes (and expands backslashes there), but inside single
+ * quotes it does nothing except read '' as one quote.  Control bytes and
+ * bytes that are not UTF-8 go in as visible escapes (\n, \x1b), which
+ * keeps a label on its line: names, paths and axis values come from a
+ * graph file or a stored report, never from the user at the terminal.
+ */
 static void gp_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20)
-			continue;
-		if (c == '"' || c == '\\')
-			fputc('\\', out);
-		fputc(c, out);
+	fputc('\'', out);
+	for (const char *c = diag_esc(s); *c; c++) {
+		if (*c == '\'')
+			fputc('\'', out);
+		fputc(*c, out);
 	}
-	fputc('"', out);
+	fputc('\'', out);
 }
 
 static const char *axis_text(const struct point_report *p, const char *name)
@@ -224,7 +228,7 @@ void report_plot_script(FILE *out, const struct report *r)
 	gp_string(out, sh.xname);
 	fputc('\n', out);
 	if (sh.xkind == X_POW2)
-		fputs("set logscale x 2\nset format x \"2^%L\"\n", out);
+		fputs("set logscale x 2\nset format x '2^%L'\n", out);
 	if (sh.xkind == X_WORDS) {
 		fputs("set xtics (", out);
 		for (size_t w = 0; w < sh.nwords; w++) {
@@ -244,7 +248,7 @@ void report_plot_script(FILE *out, const struct report *r)
 	fputc('\n', out);
 	panel(out, r, &sh, t, ylabel, "t");
 	if (tp) {
-		fputs("set title \"throughput\"\n", out);
+		fputs("set title 'throughput'\n", out);
 		panel(out, r, &sh, gb, "GB/s", "g");
 		fputs("unset multiplot\n", out);
 	}

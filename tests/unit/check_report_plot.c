@@ -55,16 +55,16 @@ START_TEST(test_script_pow2)
 	struct report r = sweep(p, false);
 	char *s = script_of(&r);
 	ck_assert_ptr_nonnull(strstr(s, "set terminal svg size 800,460 "));
-	ck_assert_ptr_nonnull(strstr(s, "set xlabel \"n\"\n"));
-	ck_assert_ptr_nonnull(strstr(s, "set logscale x 2\nset format x \"2^%L\"\n"));
-	ck_assert_ptr_nonnull(strstr(s, "set title \"saxpy (saxpy.yaml)\"\n"));
-	ck_assert_ptr_nonnull(strstr(s, "set ylabel \"median launch time (us)\"\n"));
+	ck_assert_ptr_nonnull(strstr(s, "set xlabel 'n'\n"));
+	ck_assert_ptr_nonnull(strstr(s, "set logscale x 2\nset format x '2^%L'\n"));
+	ck_assert_ptr_nonnull(strstr(s, "set title 'saxpy (saxpy.yaml)'\n"));
+	ck_assert_ptr_nonnull(strstr(s, "set ylabel 'median launch time (us)'\n"));
 	/* a line per T, its points in n's order, medians in us */
 	ck_assert_ptr_nonnull(strstr(s, "$t0 << EOD\n1024 11\n2048 21\n4096 41\nEOD\n"));
 	ck_assert_ptr_nonnull(strstr(s, "$t1 << EOD\n1024 21\n2048 41\n4096 80\nEOD\n"));
 	ck_assert_ptr_nonnull(strstr(s, "plot $t0 using 1:2 with linespoints pointtype 7 title "
-				     "\"T=f32\", \\\n     $t1 using 1:2 with linespoints pointtype 7 "
-				     "title \"T=f64\"\n"));
+				     "'T=f32', \\\n     $t1 using 1:2 with linespoints pointtype 7 "
+				     "title 'T=f64'\n"));
 	ck_assert_ptr_null(strstr(s, "multiplot"));
 	free(s);
 }
@@ -77,12 +77,12 @@ START_TEST(test_script_throughput_words)
 	struct report r = sweep(p, true);
 	char *s = script_of(&r);
 	ck_assert_ptr_nonnull(strstr(s, "set multiplot layout 2,1\n"));
-	ck_assert_ptr_nonnull(strstr(s, "set ylabel \"GB/s\"\n$g0 << EOD\n1024 0.372363636\n"));
+	ck_assert_ptr_nonnull(strstr(s, "set ylabel 'GB/s'\n$g0 << EOD\n1024 0.372363636\n"));
 	ck_assert_ptr_nonnull(strstr(s, "unset multiplot\n"));
 	free(s);
 
 	/* an axis of words: evenly spaced, named; one axis only: one line named "median" */
-	static const struct axis_value w[2][1] = {{{"mode", "fast \"x\""}}, {{"mode", "slow"}}};
+	static const struct axis_value w[2][1] = {{{"mode", "fast 'x'"}}, {{"mode", "slow"}}};
 	struct point_report q[2] = {
 		{.axes = w[0], .naxes = 1, .samples = t1, .nsamples = 3, .bytes = NAN, .items = NAN},
 		{.axes = w[1], .naxes = 1, .samples = t2, .nsamples = 3, .bytes = NAN, .items = NAN},
@@ -90,11 +90,11 @@ START_TEST(test_script_throughput_words)
 	struct report r2 = {.file = "m.yaml", .points = q, .npoints = 2, .bytes = NAN,
 			    .items = NAN};
 	s = script_of(&r2);
-	ck_assert_ptr_nonnull(strstr(s, "set xtics (\"fast \\\"x\\\"\" 0, \"slow\" 1)\n"
+	ck_assert_ptr_nonnull(strstr(s, "set xtics ('fast ''x''' 0, 'slow' 1)\n"
 				     "set xrange [-0.5:1.5]\n"));
 	ck_assert_ptr_null(strstr(s, "logscale"));
 	ck_assert_ptr_nonnull(strstr(s, "$t0 << EOD\n0 11\n1 21\nEOD\n"));
-	ck_assert_ptr_nonnull(strstr(s, "title \"median\"\n"));
+	ck_assert_ptr_nonnull(strstr(s, "title 'median'\n"));
 	free(s);
 }
 END_TEST
@@ -186,6 +186,94 @@ START_TEST(test_render)
 }
 END_TEST
 
+/*
+ * Names, paths and axis values from a graph file or a stored report that
+ * would run commands in a gnuplot double-quoted string (`...`), expand
+ * macros (@x), call system(), or break out of their quotes and lines.
+ * MARK is where the commands would leave a file.
+ */
+#define MARK "/tmp/check_plot_pwned"
+static const struct axis_value evil_ax[2][2] = {
+	{{"a`touch " MARK "1`", "v`touch " MARK "2`"}, {"b\"@x", "'; system(\"touch " MARK "3\") #"}},
+	{{"a`touch " MARK "1`", "w\nset output '/tmp/x'"}, {"b\"@x", "\\`touch " MARK "4`"}},
+};
+
+static struct report evil(struct point_report q[2])
+{
+	for (int i = 0; i < 2; i++)
+		q[i] = (struct point_report){.axes = evil_ax[i], .naxes = 2, .samples = t1,
+					     .nsamples = 3, .bytes = NAN, .items = NAN};
+	return (struct report){.name = "n`touch " MARK "5` it's \"q\" \x1b[2J\nx",
+			       .file = "f`touch " MARK "6`.yaml", .points = q, .npoints = 2,
+			       .bytes = NAN, .items = NAN};
+}
+
+/*
+ * The first byte of script s that gnuplot would read as live outside a
+ * single-quoted string (a double quote, a backtick, a macro's @), or a
+ * string running over its line; NULL when every string is inert.
+ */
+static const char *live_at(const char *s)
+{
+	bool in = false;
+	for (const char *c = s; *c; c++) {
+		if (in && *c == '\n')
+			return c;
+		if (in && *c == '\'' && c[1] == '\'')
+			c++;
+		else if (*c == '\'')
+			in = !in;
+		else if (!in && (*c == '"' || *c == '`' || *c == '@'))
+			return c;
+	}
+	return NULL;
+}
+
+START_TEST(test_hostile_script)
+{
+	struct point_report q[2];
+	struct report r = evil(q);
+	char *s = script_of(&r);
+	const char *at = live_at(s);
+	ck_assert_msg(at == NULL, "live text at offset %td of:\n%s", at - s, s);
+	/* drawn as written: quotes doubled, control bytes as visible escapes */
+	ck_assert_ptr_nonnull(strstr(s, "set title 'n`touch " MARK "5` it''s \"q\" \\x1b[2J\\nx "
+				     "(f`touch " MARK "6`.yaml)'\n"));
+	ck_assert_ptr_nonnull(strstr(s, "'w\\nset output ''/tmp/x''' 1"));
+	ck_assert_ptr_nonnull(strstr(s, "set xlabel 'a`touch " MARK "1`'\n"));
+	/* the check can fail: what the double-quoted strings of old gave */
+	ck_assert_ptr_nonnull(live_at("set title \"n`touch x`\"\n"));
+	ck_assert_ptr_nonnull(live_at("set title 'a\nb'\n"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_hostile_render)
+{
+	if (!can_render())
+		return;
+	char m[64];
+	for (char i = '1'; i <= '6'; i++) {
+		snprintf(m, sizeof m, MARK "%c", i);
+		unlink(m);
+	}
+	struct point_report q[2];
+	struct report r = evil(q);
+	char path[] = "/tmp/check_plot.XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(report_plot(path, &r), 0);
+	for (char i = '1'; i <= '6'; i++) {
+		snprintf(m, sizeof m, MARK "%c", i);
+		ck_assert_msg(access(m, F_OK) != 0, "gnuplot ran a command from a label: %s", m);
+	}
+	ck_assert_int_eq(svg_check(path, "f`touch " MARK "6`.yaml|a`touch " MARK "1`|"
+				   "v`touch " MARK "2`"), 0);
+	unlink(path);
+}
+END_TEST
+
 static Suite *plot_suite(void)
 {
 	Suite *s = suite_create("report_plot");
@@ -196,6 +284,8 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, test_no_points);
 	tcase_add_test(tc, test_missing_gnuplot);
 	tcase_add_test(tc, test_render);
+	tcase_add_test(tc, test_hostile_script);
+	tcase_add_test(tc, test_hostile_render);
 	suite_add_tcase(s, tc);
 	return s;
 }
