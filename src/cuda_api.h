@@ -98,12 +98,8 @@
 	X(GraphExecDestroy, 10000, 1)                     \
 	X(GraphDebugDotPrint, 11030, 1)                   \
 	/* a sweep's update path (gpu_update.c) */        \
-	X(GraphExecKernelNodeSetParams, 12000, 0)         \
-	X(GraphKernelNodeSetParams, 12000, 0)             \
-	X(GraphExecMemsetNodeSetParams, 10020, 0)         \
-	X(GraphMemsetNodeSetParams, 10000, 0)             \
-	X(GraphExecMemcpyNodeSetParams, 10020, 0)         \
-	X(GraphMemcpyNodeSetParams, 10000, 0)             \
+	X(GraphNodeSetParams, 12020, 1)                   \
+	X(GraphExecNodeSetParams, 12020, 1)               \
 	X(GraphExecUpdate, 12000, 0)
 
 #define CU_API_FIELD(name, ver, req) PFN_cu##name##_v##ver name;
