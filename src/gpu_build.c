@@ -443,7 +443,8 @@ static bool allow_shared(struct gpu *gp, const struct node *n, struct kfunc *kf)
 				kf->f) == CUDA_SUCCESS && static_bytes >= 0 &&
 	    k->shared + (uint64_t)static_bytes <= SHARED_DEFAULT_BYTES)
 		return true;
-	CUresult r = gpu_kernel_set_attribute(gp, kf, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+	CUresult r = gpu_kernel_set_attribute(kf, kf->f, gp->dev,
+					      CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 					      (int)k->shared);
 	if (r != CUDA_SUCCESS) {
 		char sz[32];

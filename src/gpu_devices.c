@@ -324,29 +324,27 @@ int gpu_devices_open(struct gpu *gp, const struct run_settings *s)
 	return check_reach(gp) ? 0 : 3;
 }
 
-/* A function attribute of kernel kf on device k: its function there, or the library's kernel on that device. */
-static CUresult set_attr(const struct gpu *gp, const struct kfunc *kf, CUfunction f, unsigned k,
-			 CUfunction_attribute attr, int value)
-{
-	if (kf->k)
-		return cu.KernelSetAttribute(attr, value, kf->k, gp->devs->v[k].dev);
-	return cu.FuncSetAttribute(f, attr, value);
-}
-
-/* The function attributes device 0's function of kernel node n was given, on device k too. */
-static bool same_attrs(struct gpu *gp, const struct node *n, const struct kfunc *kf,
+/*
+ * The function attributes device 0's function of kernel node n was given,
+ * on device k too (f: its module's function there; NULL for a library's kernel).
+ */
+static bool copy_attrs(struct gpu *gp, const struct node *n, const struct kfunc *kf,
 		       CUfunction f, unsigned k)
 {
+	CUdevice dev = gp->devs->v[k].dev;
 	CUresult r = CUDA_SUCCESS;
 	if (kf->shared_optin)
-		r = set_attr(gp, kf, f, k, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-			     (int)kf->shared_optin);
+		r = gpu_kernel_set_attribute(kf, f, dev,
+					     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+					     (int)kf->shared_optin);
 	const struct kernel_attrs *a = kernel_attrs_of(gp->g, n);
 	if (r == CUDA_SUCCESS && kattr_set(a, KATTR_NON_PORTABLE_CLUSTER) && a->non_portable_cluster)
-		r = set_attr(gp, kf, f, k, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+		r = gpu_kernel_set_attribute(kf, f, dev,
+					     CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
 	if (r == CUDA_SUCCESS && kattr_set(a, KATTR_CARVEOUT))
-		r = set_attr(gp, kf, f, k, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-			     a->carveout);
+		r = gpu_kernel_set_attribute(kf, f, dev,
+					     CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+					     a->carveout);
 	if (r == CUDA_SUCCESS)
 		return true;
 	diag_error(gp->d, n->u.kernel.function_pos, "cannot give kernel '%s' on device %u (GPU "
@@ -402,7 +400,7 @@ int gpu_devices_load(struct gpu *gp)
 			seen[fi] = true;
 			if (gp->funcs[fi].k) {
 				/* a library's kernel: the node names it and the context */
-				ok = same_attrs(gp, n, &gp->funcs[fi], NULL, k);
+				ok = copy_attrs(gp, n, &gp->funcs[fi], NULL, k);
 				continue;
 			}
 			CUmodule mod = device_module(gp, k, n->u.kernel.module.idx, &failed);
@@ -420,7 +418,7 @@ int gpu_devices_load(struct gpu *gp)
 				ok = false;
 				break;
 			}
-			ok = same_attrs(gp, n, &gp->funcs[fi], v->funcs[fi], k);
+			ok = copy_attrs(gp, n, &gp->funcs[fi], v->funcs[fi], k);
 		}
 	}
 	cu.CtxSetCurrent(gp->ctx);
