@@ -654,26 +654,31 @@ static void free_buffer(struct gpu *gp, size_t i, enum mem_kind kind)
 	gp->host[i] = NULL;
 }
 
-void gpu_release(struct gpu *gp)
+/*
+ * gpu_release, and gpu_close's part of it: without cuda (after a sticky
+ * error) the host side only, no driver call.
+ */
+static void release(struct gpu *gp, bool cuda)
 {
 	struct gdef *g = gp->g;
-	for (size_t i = 0; gp->dptr && i < g->nbuffers; i++)
+	for (size_t i = 0; cuda && gp->dptr && i < g->nbuffers; i++)
 		free_buffer(gp, i, g->buffers[i].memory);
 	free(gp->dptr);
 	free(gp->host);
 	gp->dptr = NULL;
 	gp->host = NULL;
-	for (size_t i = 0; gp->events && i < g->nevents; i++)
+	for (size_t i = 0; cuda && gp->events && i < g->nevents; i++)
 		if (gp->events[i])
 			cu.EventDestroy(gp->events[i]);
 	free(gp->events);
 	free(gp->recorded);
 	gp->events = NULL;
 	gp->recorded = NULL;
-	for (size_t i = 0; gp->modules && i < g->nmodules; i++) {
+	/* set aside, not unloaded: gpu_kernel_unload does that, at gpu_close */
+	for (size_t i = 0; (gp->modules || gp->libs) && i < g->nmodules; i++)
 		gpu_kernel_retire(gp, i);
+	for (size_t i = 0; gp->images && i < g->nmodules; i++)
 		rtc_image_free(&gp->images[i]);
-	}
 	free(gp->modules);
 	free(gp->libs);
 	free(gp->images);
@@ -687,6 +692,11 @@ void gpu_release(struct gpu *gp)
 	gp->nfuncs = gp->capfuncs = 0;
 	strmap_free(gp->func_index);
 	gp->func_index = NULL;
+}
+
+void gpu_release(struct gpu *gp)
+{
+	release(gp, true);
 }
 
 int gpu_realloc_buffer(struct gpu *gp, size_t i, enum mem_kind was)
@@ -1381,20 +1391,18 @@ const struct built_graph *gpu_built_of(const struct gpu *gp, const struct graph 
 
 void gpu_close(struct gpu *gp)
 {
-	struct gdef *g = gp->g;
-	if (g == NULL)
+	if (gp->g == NULL)
 		return;
 	/* after a sticky error the driver fails or blocks: host memory only */
 	bool cuda = !gp->sticky && gp->ctx_retained;
+	struct gpu_graph_state st;
+	gpu_detach_graph(gp, &st);
+	if (!cuda)
+		st.root = NULL;
+	gpu_free_graph_state(&st);
+	release(gp, cuda);
 	if (cuda) {
-		if (gp->root)
-			cu.GraphDestroy(gp->root);
-		for (size_t i = 0; gp->events && i < g->nevents; i++)
-			if (gp->events[i])
-				cu.EventDestroy(gp->events[i]);
 		gpu_kernel_unload(gp);
-		for (size_t i = 0; gp->dptr && i < g->nbuffers; i++)
-			free_buffer(gp, i, g->buffers[i].memory);
 		if (gp->stream)
 			cu.StreamDestroy(gp->stream);
 		gpu_attr_close(gp);
@@ -1405,30 +1413,6 @@ void gpu_close(struct gpu *gp)
 		cu.DevicePrimaryCtxRelease(gp->dev);
 	}
 	gpu_devices_close(gp, false);
-	for (size_t i = 0; gp->images && i < g->nmodules; i++)
-		rtc_image_free(&gp->images[i]);
-	free(gp->images);
-	free(gp->modules);
-	free(gp->libs);
-	for (size_t i = 0; i < gp->nfuncs; i++)
-		free(gp->funcs[i].sizes);
-	free(gp->funcs);
-	strmap_free(gp->func_index);
-	free(gp->dptr);
-	free(gp->host);
-	free(gp->events);
-	free(gp->recorded);
-	free(gp->handles);
-	for (size_t i = 0; i < gp->nbuilt; i++) {
-		free(gp->built[i]->created);
-		free(gp->built[i]);
-	}
-	free(gp->built);
-	free(gp->nodes);
-	free(gp->handle_of);
-	for (size_t i = 0; i < gp->ncalls; i++)
-		free(gp->calls[i]);
-	free(gp->calls);
 	free(gp->argbuf);
 	free(gp->opbuf);
 	free(gp->retired);
