@@ -125,6 +125,14 @@ extern struct cu_api cu;
 bool cu_open(void);
 
 /*
+ * The driver started for a run on GPU device: cu_open, cuInit and the
+ * count of GPUs, which it returns; -1 after a message when there is no
+ * driver or it does not start, -2 after one when device is not among
+ * them.  The one start of a lone run (gpu_open) and a suite's worker.
+ */
+int cu_start(int device);
+
+/*
  * A CUresult in words, "what happened (CUDA_ERROR_NAME)", in a static
  * buffer that the next call overwrites.
  */

@@ -134,27 +134,10 @@ int gpu_open(struct gpu *gp, struct gdef *g, int device, enum verbosity v, struc
 		return 3;
 	char ver[16];
 	gpu_verbose(gp, "CUDA driver %s opened", cu_version_str(cu.driver_version, ver, sizeof ver));
-	if (!check_features(gp))
+	if (!check_features(gp) || cu_start(device) < 0)
 		return 3;
-	CUresult r = cu.Init(0);
-	if (r == CUDA_ERROR_NO_DEVICE) {
-		errorx("no CUDA device found (%s)", cu_strerror(r));
-		return 3;
-	}
-	if (r != CUDA_SUCCESS) {
-		errorx("cannot initialise CUDA: %s", cu_strerror(r));
-		return 3;
-	}
-	int count = 0;
-	r = cu.DeviceGetCount(&count);
-	if (r == CUDA_SUCCESS && (device < 0 || device >= count)) {
-		errorx("no CUDA device %d: this machine has %d (0 to %d)", device, count,
-		       count - 1);
-		return 3;
-	}
 	gp->ordinal = device;
-	if (r == CUDA_SUCCESS)
-		r = cu.DeviceGet(&gp->dev, device);
+	CUresult r = cu.DeviceGet(&gp->dev, device);
 	if (r == CUDA_SUCCESS)
 		r = cu.DevicePrimaryCtxRetain(&gp->ctx, gp->dev);
 	if (r == CUDA_SUCCESS) {
