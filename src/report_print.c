@@ -86,8 +86,8 @@
 #include "diag.h"
 #include "json.h"
 #include "prof_stat.h"
-#include "report.h"
 #include "report_points.h"
+#include "report_print.h"
 #include "report_table.h"
 #include "scalar.h"
 
