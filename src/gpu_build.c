@@ -20,6 +20,7 @@
 #include "gpu_kernel.h"
 #include "mod_check.h"
 #include "monotime.h"
+#include "rtc_nvrtc.h"
 #include "strmap.h"
 #include "sweep_diff.h"
 #include "buf_data.h"
