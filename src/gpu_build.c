@@ -369,7 +369,7 @@ bool gpu_func_known(const struct gpu *gp, const struct node *n)
 }
 
 /* The function of a kernel node, loaded once per "module.function". */
-static struct kfunc *find_func(struct gpu *gp, const struct node *n)
+static struct kfunc *kernel_func(struct gpu *gp, const struct node *n)
 {
 	const struct kernel_node *k = &n->u.kernel;
 	long idx = strmap_get(gp->func_index, k->function);
@@ -445,7 +445,7 @@ static bool allow_shared(struct gpu *gp, const struct node *n, struct kfunc *kf)
 
 int gpu_prepare_kernel(struct gpu *gp, const struct node *n, bool *noted)
 {
-	struct kfunc *kf = find_func(gp, n);
+	struct kfunc *kf = kernel_func(gp, n);
 	if (!gpu_kernel_loaded(gp, (size_t)n->u.kernel.module.idx))
 		return 0;
 	if (kf->f == NULL) {

@@ -206,7 +206,7 @@ static void enable_peers(struct gpu *gp)
 }
 
 /* One use of buffer b by node n at pos: an error when n's device cannot reach it. */
-static bool reach(struct gpu *gp, const struct node *n, long b, struct pos pos)
+static bool reaches_buffer(struct gpu *gp, const struct node *n, long b, struct pos pos)
 {
 	int bd = buffer_device(gp->g, b);
 	unsigned nd = node_device(gp->g, n);
@@ -227,7 +227,7 @@ static bool reach_args(struct gpu *gp, const struct node *n, const struct arg *a
 		if (args[i].kind == ARG_STRUCT)
 			ok &= reach_args(gp, n, args[i].fields, args[i].nfields);
 		else if (args[i].kind == ARG_BUFFER)
-			ok &= reach(gp, n, args[i].ref.idx, args[i].pos);
+			ok &= reaches_buffer(gp, n, args[i].ref.idx, args[i].pos);
 	}
 	return ok;
 }
@@ -249,17 +249,18 @@ static bool check_reach(struct gpu *gp)
 			ok &= reach_args(gp, n, n->u.kernel.args, n->u.kernel.nargs);
 			const struct kernel_attrs *a = kernel_attrs_of(g, n);
 			if (kattr_set(a, KATTR_ACCESS_POLICY) && a->window.buffer.idx >= 0)
-				ok &= reach(gp, n, a->window.buffer.idx, a->pos[KATTR_ACCESS_POLICY]);
+				ok &= reaches_buffer(gp, n, a->window.buffer.idx,
+						     a->pos[KATTR_ACCESS_POLICY]);
 			break;
 		}
 		case NK_MEMSET:
-			ok &= reach(gp, n, n->u.memset.buffer.idx, at);
+			ok &= reaches_buffer(gp, n, n->u.memset.buffer.idx, at);
 			break;
 		case NK_MEMOP:
 			for (size_t k = 0; k < n->u.memop.nops; k++)
 				if (n->u.memop.ops[k].buffer.idx >= 0)
-					ok &= reach(gp, n, n->u.memop.ops[k].buffer.idx,
-						    n->u.memop.ops[k].pos);
+					ok &= reaches_buffer(gp, n, n->u.memop.ops[k].buffer.idx,
+							     n->u.memop.ops[k].pos);
 			break;
 		default:
 			break;
@@ -427,11 +428,11 @@ int gpu_devices_load(struct gpu *gp)
 }
 
 /* Does an argument (in structs too) pass buffer b? */
-static bool args_use(const struct arg *args, size_t nargs, long b)
+static bool args_pass_buffer(const struct arg *args, size_t nargs, long b)
 {
 	for (size_t i = 0; i < nargs; i++)
 		if ((args[i].kind == ARG_BUFFER && args[i].ref.idx == b) ||
-		    (args[i].kind == ARG_STRUCT && args_use(args[i].fields, args[i].nfields, b)))
+		    (args[i].kind == ARG_STRUCT && args_pass_buffer(args[i].fields, args[i].nfields, b)))
 			return true;
 	return false;
 }
@@ -455,7 +456,7 @@ void gpu_devices_alloc_params(struct gpu *gp, const struct node *n,
 		bool uses = false;
 		switch (m->kind) {
 		case NK_KERNEL:
-			uses = args_use(m->u.kernel.args, m->u.kernel.nargs, b);
+			uses = args_pass_buffer(m->u.kernel.args, m->u.kernel.nargs, b);
 			break;
 		case NK_MEMSET:
 			uses = m->u.memset.buffer.idx == b;
