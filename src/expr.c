@@ -269,9 +269,6 @@ static const char *show_kind(const struct expr_val *v, char *buf, size_t len)
 }
 
 /* ------------------------------------------------------------------ */
-/* Evaluation */
-
-/* ------------------------------------------------------------------ */
 /* Functions: each takes its arguments at a[0..n) and leaves its value in a[0]. */
 
 typedef bool func_fn(struct expr_val *a, unsigned n, const struct ins *in, struct expr_err *err);
@@ -305,6 +302,9 @@ static const char *fname(const struct ins *in)
 {
 	return funcs[in->aux].name;
 }
+
+/* ------------------------------------------------------------------ */
+/* Evaluation */
 
 /* Where an instruction's error points: the operator or the function name. */
 static uint32_t ins_len(const struct ins *in)
