@@ -12,6 +12,7 @@
 #include "mod_check.h"
 #include "model.h"
 #include "scalar.h"
+#include "term.h"
 #include "xmalloc.h"
 
 /* CU_GRAPH_DEBUG_DOT_FLAGS_*: name i is bit i, as in the driver's enum. */
@@ -27,7 +28,7 @@ enum {
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
-	OPT_MODULES, OPT_NO_PEER,
+	OPT_MODULES, OPT_NO_PEER, OPT_COLOR,
 };
 
 /*
@@ -98,6 +99,7 @@ static const struct opt_help {
 	{{"no-cache", no_argument, NULL, OPT_NO_CACHE}, NULL, "compile CUDA C++ modules afresh; neither read nor\n                                write the compile cache"},
 	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
 	{{"verbose", no_argument, NULL, 'v'}, NULL, "print each phase and each node as it is added"},
+	{{"color", required_argument, NULL, OPT_COLOR}, "WHEN", "colour the diagnostics as gcc does (auto: on a\n                                terminal, unless NO_COLOR is set; always; never)"},
 	{{"help", no_argument, NULL, 'h'}, NULL, "show this help and exit"},
 	{{"version", no_argument, NULL, 'V'}, NULL, "show the version and exit"},
 };
@@ -221,6 +223,17 @@ bool parse_inst_flags(const char *s, unsigned *out, char *bad, size_t badlen)
 	return parse_name_bits(s, inst_flag_names, INST_FLAG_COUNT, out, bad, badlen);
 }
 
+/* Which of names[0..n) s is, into *out; false when none. */
+static bool word_of(const char *s, const char *const *names, unsigned n, unsigned *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return true;
+		}
+	return false;
+}
+
 /* --devices: "all", or ordinals "0,1,3" (each below 64) into a bit mask. */
 static bool parse_devices(const char *s, struct options *o)
 {
@@ -326,7 +339,7 @@ enum cli_result usage_error(const char *fmt, ...)
 	int n = vasprintf(&text, fmt, ap);
 	va_end(ap);
 	/* the one form of every error without a file: "cugraphrun: error: ..." */
-	fputs("cugraphrun: error: ", stderr);
+	diag_write_lead(stderr, DIAG_ERROR);
 	if (n < 0) {
 		fputs("usage", stderr);
 	} else if ((size_t)n <= 2 * USAGE_KEEP + 40) {
@@ -389,6 +402,8 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	o->compare_threshold = COMPARE_THRESHOLD_DEFAULT;
 	o->module_api = MODULE_API_DEFAULT;
 	char bad[128];
+	/* decided now, before any fork, and again if --color says otherwise (term.h) */
+	term_color_choose(COLOR_AUTO);
 
 	opterr = 0;
 	/* 0, not 1: glibc then also forgets a "-xv" an earlier call left half read. */
@@ -543,6 +558,13 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			else
 				return usage_error("invalid --modules '%s': expected module or library", optarg);
 			break;
+		case OPT_COLOR: {
+			unsigned when;
+			if (!word_of(optarg, color_when_names, COLOR_WHEN_COUNT, &when))
+				return usage_error("invalid --color '%s': expected auto, always or never", optarg);
+			term_color_choose((enum color_when)when);
+			break;
+		}
 		case 'q':
 			o->verbosity = VERB_QUIET;
 			break;
