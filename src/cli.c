@@ -28,7 +28,7 @@ enum {
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
-	OPT_MODULES, OPT_NO_PEER, OPT_COLOR,
+	OPT_MODULES, OPT_NO_PEER, OPT_COLOR, OPT_COMPLETE,
 };
 
 /*
@@ -62,12 +62,13 @@ static const struct output_opt {
 };
 #define NOUTPUT_OPTS (sizeof output_opts / sizeof *output_opts)
 
-/* The one option table: getopt's view and the help text side by side. */
-static const struct opt_help {
-	struct option opt;
-	const char *arg;
-	const char *help;
-} opts[] = {
+/* --modules' words, by enum module_api */
+const char *const module_api_names[2] = {
+	[MODULE_API_MODULE] = "module", [MODULE_API_LIBRARY] = "library",
+};
+
+/* The one option table: getopt's view and the help text side by side (cli.h). */
+static const struct cli_opt opts[] = {
 	{{"repeat", required_argument, NULL, 'n'}, "N", "timed launches (default: run.repeat, else 100)"},
 	{{"warmup", required_argument, NULL, 'w'}, "N", "untimed launches before them (default: run.warmup,\n                                else 3)"},
 	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default: run.device, else 0); in a\n                                suite, the one GPU unless --devices is given"},
@@ -100,6 +101,8 @@ static const struct opt_help {
 	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
 	{{"verbose", no_argument, NULL, 'v'}, NULL, "print each phase and each node as it is added"},
 	{{"color", required_argument, NULL, OPT_COLOR}, "WHEN", "colour the diagnostics as gcc does (auto: on a\n                                terminal, unless NO_COLOR is set; always; never)"},
+	/* hidden: what the shells' completions ask of a file (complete_names.h) */
+	{{"complete", required_argument, NULL, OPT_COMPLETE}, "WHAT", NULL},
 	{{"help", no_argument, NULL, 'h'}, NULL, "show this help and exit"},
 	{{"version", no_argument, NULL, 'V'}, NULL, "show the version and exit"},
 };
@@ -117,6 +120,8 @@ void cli_usage(FILE *out)
 		const struct option *o = &opts[i].opt;
 		char left[64];
 		int n;
+		if (opts[i].help == NULL)
+			continue;
 		if (o->val < 256)
 			n = snprintf(left, sizeof left, "  -%c, --%s", o->val, o->name);
 		else
@@ -550,14 +555,13 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			}
 			break;
 		}
-		case OPT_MODULES:
-			if (strcmp(optarg, "module") == 0)
-				o->module_api = MODULE_API_MODULE;
-			else if (strcmp(optarg, "library") == 0)
-				o->module_api = MODULE_API_LIBRARY;
-			else
+		case OPT_MODULES: {
+			unsigned api;
+			if (!word_of(optarg, module_api_names, 2, &api))
 				return usage_error("invalid --modules '%s': expected module or library", optarg);
+			o->module_api = (enum module_api)api;
 			break;
+		}
 		case OPT_COLOR: {
 			unsigned when;
 			if (!word_of(optarg, color_when_names, COLOR_WHEN_COUNT, &when))
@@ -565,6 +569,9 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			term_color_choose((enum color_when)when);
 			break;
 		}
+		case OPT_COMPLETE:
+			o->complete = optarg;
+			break;
 		case 'q':
 			o->verbosity = VERB_QUIET;
 			break;
@@ -637,4 +644,10 @@ void cli_free(struct options *o)
 	free(o->outputs);
 	o->outputs = NULL;
 	o->noutputs = o->capoutputs = 0;
+}
+
+const struct cli_opt *cli_options(size_t *n)
+{
+	*n = NOPTS;
+	return opts;
 }
