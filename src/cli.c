@@ -77,7 +77,7 @@ static const struct opt_help {
 	{{"disable", required_argument, NULL, OPT_DISABLE}, "IDS", "switch these nodes off at every launch (kernel,\n                                memset and copy nodes of the top-level graph);\n                                comma-separated, repeatable"},
 	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only, its kernels against their\n                                modules too; no driver is loaded"},
 	{{"arch", required_argument, NULL, OPT_ARCH}, "sm_XY", "with --validate: the GPU architecture to check\n                                fatbins and compile CUDA C++ for (default sm_90)"},
-	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout); no GPU\n                                unless --profile"},
+	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout), or drawn\n                                as FILE.svg, .png or .pdf; no GPU unless --profile"},
 	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers too, each read and write\n                                an arrow the way the data goes"},
 	{{"dot", required_argument, NULL, OPT_DOT}, "FILE", "write the driver's DOT of the built graph"},
 	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},

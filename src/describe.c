@@ -1,6 +1,6 @@
 /*
  * --describe: the description-level DOT of a validated definition, built
- * with libcgraph and written with agwrite.
+ * with libcgraph and written with agwrite (or drawn: describe_render.h).
  * One DOT node per graph node (named by its YAML id), one edge per
  * dependency, a cluster per child graph or conditional body linked from
  * its node, and optionally one node per buffer with an edge to each node
@@ -1023,7 +1023,15 @@ int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *ou
 		put_buffers(&w);
 
 	int rc = 0;
-	if (agwrite(w.root, out) != 0 || fflush(out) != 0 || ferror(out)) {
+	enum describe_format f = o ? o->format : DESCRIBE_DOT;
+	if (f != DESCRIBE_DOT) {
+		/* describe_render says itself why it failed */
+		rc = describe_render(w.root, f, out);
+		if (rc == 0 && (fflush(out) != 0 || ferror(out))) {
+			errorx("cannot write the description: %m");
+			rc = -1;
+		}
+	} else if (agwrite(w.root, out) != 0 || fflush(out) != 0 || ferror(out)) {
 		errorx("cannot write the description: %m");
 		rc = -1;
 	}
