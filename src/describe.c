@@ -702,6 +702,9 @@ static void put_body(struct writer *w, Agraph_t *sg, const struct node *owner,
 	Agedge_t *e = cg_edge(sg, owner_an, target);
 	cg_set(e, "lhead", cname);
 	cg_set(e, "style", "bold");
+	/* as heavy as a dependency: the body stays by its node among the data */
+	if (w->buffers)
+		cg_set(e, "weight", "4");
 }
 
 /* The nodes of gr into sg, then its dependencies; returns its first entry node. */
@@ -769,8 +772,9 @@ static Agnode_t *put_graph(struct writer *w, Agraph_t *sg, const struct graph *g
  * buffer is ranked by its first use alone (above its first user when that
  * reads it, below it otherwise), every other use is drawn without moving
  * anything (constraint=false), buffers that one node places on one side
- * keep their first-use order left to right, and the dependencies weigh
- * more than the data, which keeps the flow's column straight.
+ * keep their first-use order left to right, and the dependencies and the
+ * links to bodies weigh more than the data, which keeps the flow's column
+ * straight and each body by its node.
  */
 
 /* One node's use of one buffer: the accesses of its uses merged. */
