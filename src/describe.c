@@ -982,6 +982,23 @@ static char *graph_name(const struct gdef *g)
 	return len ? xstrndup(base, len) : xstrdup("graph");
 }
 
+/* The DOT of root drawn as f to out (describe_render.h); 0, or -1 after a message. */
+static int draw(Agraph_t *root, enum describe_format f, FILE *out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc = mem ? agwrite(root, mem) : -1;
+	if (mem && fclose(mem) != 0)
+		rc = -1;
+	if (rc != 0)
+		errorx("cannot write the description: %m");
+	else
+		rc = describe_render(text, f, out);     /* says itself why it failed */
+	free(text);
+	return rc;
+}
+
 int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *out)
 {
 	struct writer w = {.g = g, .overlay = o ? o->overlay : NULL, .buffers = o && o->buffers};
@@ -1026,16 +1043,9 @@ int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *ou
 	if (w.buffers)
 		put_buffers(&w);
 
-	int rc = 0;
-	enum describe_format f = o ? o->format : DESCRIBE_DOT;
-	if (f != DESCRIBE_DOT) {
-		/* describe_render says itself why it failed */
-		rc = describe_render(w.root, f, out);
-		if (rc == 0 && (fflush(out) != 0 || ferror(out))) {
-			errorx("cannot write the description: %m");
-			rc = -1;
-		}
-	} else if (agwrite(w.root, out) != 0 || fflush(out) != 0 || ferror(out)) {
+	bool drawn = o && o->format != DESCRIBE_DOT;
+	int rc = drawn ? draw(w.root, o->format, out) : 0;
+	if (rc == 0 && ((!drawn && agwrite(w.root, out) != 0) || fflush(out) != 0 || ferror(out))) {
 		errorx("cannot write the description: %m");
 		rc = -1;
 	}

@@ -91,7 +91,7 @@ static int keep_error(char *msg)
 	return 0;
 }
 
-int describe_render(struct Agraph_s *g, enum describe_format f, FILE *out)
+int describe_render(const char *dot, enum describe_format f, FILE *out)
 {
 	GVC_t *gvc = gvContext();
 	const char *why = missing_in(gvc, f);
@@ -104,11 +104,15 @@ int describe_render(struct Agraph_s *g, enum describe_format f, FILE *out)
 	gv_error[0] = '\0';
 	agusererrf old = agseterrf(keep_error);
 	agerrlevel_t level = agseterr(AGERR);
-	int rc = gvLayout(gvc, g, "dot");
+	/* read back, as dot(1) reads it: the same input, the same drawing */
+	Agraph_t *g = agmemread(dot);
+	int rc = g ? gvLayout(gvc, g, "dot") : -1;
 	if (rc == 0) {
 		rc = gvRender(gvc, g, formats[f].device, out);
 		gvFreeLayout(gvc, g);
 	}
+	if (g)
+		agclose(g);
 	agseterr(level);
 	agseterrf(old);
 	gvFreeContext(gvc);

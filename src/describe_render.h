@@ -27,12 +27,13 @@ enum describe_format describe_format_of(const char *path);
  */
 bool describe_can_draw(const char *path);
 
-struct Agraph_s;
-
 /*
- * Lay g out with dot and write it to out as f (not DESCRIBE_DOT); 0, or
- * -1 after a message (what Graphviz said, as its own errors).
+ * The DOT text dot laid out with dot and written to out as f (not
+ * DESCRIBE_DOT); 0, or -1 after a message (what Graphviz said, as its own
+ * errors).  The text is read back rather than the graph built taken as it
+ * is: dot's layout follows the order it reads nodes in, so this draws what
+ * `dot -Tf` draws of the --describe=- output, no other picture.
  */
-int describe_render(struct Agraph_s *g, enum describe_format f, FILE *out);
+int describe_render(const char *dot, enum describe_format f, FILE *out);
 
 #endif
