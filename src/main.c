@@ -35,8 +35,9 @@
 /* --describe=FILE: "-" is stdout. */
 static int write_description(const struct gdef *g, const struct options *o)
 {
-	struct describe_opts dopts = {.buffers = o->describe_buffers};
 	const char *path = strcmp(o->describe, "-") == 0 ? NULL : o->describe;
+	struct describe_opts dopts = {.buffers = o->describe_buffers,
+				      .format = describe_format_of(path)};
 	FILE *out = output_open(path);
 	if (out == NULL)
 		return 2;
@@ -214,6 +215,9 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		if (fo)
 			fo->clashed = clashed;
 	}
+	/* --describe=FILE.png: whether this Graphviz can draw it, before anything runs */
+	if (outputs_ok && o->describe && !describe_can_draw(o->describe))
+		outputs_ok = false;
 	if (!outputs_ok)
 		valid = false;
 	diag_finish(&d);

@@ -106,7 +106,8 @@ int prof_run_outputs(struct prof_run *pr, const struct run_settings *s,
 	if (o->describe) {
 		struct describe_overlay ov;
 		prof_overlay(pr->summary, &ov);
-		struct describe_opts dopts = {.buffers = o->describe_buffers, .overlay = &ov};
+		struct describe_opts dopts = {.buffers = o->describe_buffers, .overlay = &ov,
+					      .format = describe_format_of(o->describe)};
 		/* never "-": cli refuses it with --profile (the report is on stdout) */
 		FILE *f = output_open(o->describe);
 		if (f == NULL)
