@@ -1,7 +1,11 @@
 /*
- * A sweep's points in the report: the "points" list of the JSON report,
- * one object per point with its samples (as cugraphrun(1) and
- * schemas/report.schema.json give it; report_table.h prints them for
+ * The report's points (report.h): a plain file is one point without a
+ * label, a sweep has a labelled point each, and every writer reads them
+ * the same way; here the questions about them (a sweep or a plain file,
+ * a plain file's point, the checks of all) and their JSON: the "launch"
+ * object of a plain file and of each point, and the "points" list of a
+ * sweep's report, one object per point with its samples (as cugraphrun(1)
+ * and schemas/report.schema.json give it; report_table.h prints them for
  * people).  No CUDA: the back end fills the report's points.  Nothing is
  * owned.
  *
@@ -35,6 +39,13 @@
 #include <stdio.h>
 
 #include "report.h"
+
+/*
+ * The "launch" object of a point (a plain file's at the top, depth 1; a
+ * sweep's point's, depth 3): its timed launches and warmup, the launches
+ * before them.
+ */
+void report_launch_json(FILE *out, const struct point_report *p, unsigned warmup, int depth);
 
 /*
  * "points": [...] as the value of a key already written, at depth 1;

@@ -137,9 +137,9 @@ START_TEST(test_round_trip)
 {
 	/* what report.c writes reads back sample for sample; a null sample is left out */
 	static const double samples[] = {1.25e-6, 0.1, NAN, 3e-9};
+	struct point_report one = {.samples = samples, .nsamples = 4, .bytes = NAN, .items = NAN};
 	struct report r = {
-		.file = "dir/\"odd\" name.yaml", .samples = samples, .nsamples = 4,
-		.peak_gb_per_s = NAN, .bytes = NAN, .items = NAN,
+		.file = "dir/\"odd\" name.yaml", .points = &one, .npoints = 1, .peak_gb_per_s = NAN,
 	};
 	char *text = NULL;
 	size_t len = 0;

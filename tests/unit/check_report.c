@@ -206,8 +206,25 @@ static struct gdef *example_graph(void)
 static const double example_samples[] = {57.6e-6, 63.0e-6, 58.1e-6};
 static const struct event_span example_spans[] = {{"start", "stop", 12.3e-6}};
 
+/* A plain file's one point: the tests' reports point here, and change it through pt(). */
+static struct point_report example_point;
+
+static struct point_report *pt(struct report *r)
+{
+	return (struct point_report *)r->points;
+}
+
 static struct report example_report(const struct gdef *g)
 {
+	example_point = (struct point_report){
+		.first_launch_s = 61.2e-6,
+		.samples = example_samples,
+		.nsamples = 3,
+		.checks_passed = 1,
+		.bytes = NAN,
+		.items = NAN,
+		.eval_s = NAN,
+	};
 	return (struct report){
 		.name = "countdown",
 		.file = "examples/while.yaml",
@@ -221,17 +238,13 @@ static struct report example_report(const struct gdef *g)
 		.build_s = 0.08e-3,
 		.instantiate_s = 0.41e-3,
 		.upload_s = 0.02e-3,
-		.first_launch_s = 61.2e-6,
 		.warmup = 3,
-		.samples = example_samples,
-		.nsamples = 3,
 		.spans = example_spans,
 		.nspans = 1,
-		.checks_passed = 1,
 		.exit_status = 0,
 		.peak_gb_per_s = 3352,
-		.bytes = NAN,
-		.items = NAN,
+		.points = &example_point,
+		.npoints = 1,
 	};
 }
 
@@ -444,21 +457,25 @@ START_TEST(test_human_nested)
 	graph_add_node(g->root, NK_KERNEL);
 
 	double one = 1.5e-3;
+	struct point_report p = {
+		.first_launch_s = 2.25e-3,
+		.samples = &one,
+		.nsamples = 1,
+		.checks_passed = 2,
+		.checks_failed = 1,
+		.bytes = NAN,
+		.items = NAN,
+	};
 	struct report r = {
 		.file = "deep.yaml",
 		.root = g->root,
 		.load_s = 1.5,
 		.build_s = 2e-9,
-		.first_launch_s = 2.25e-3,
 		.warmup = 0,
-		.samples = &one,
-		.nsamples = 1,
-		.checks_passed = 2,
-		.checks_failed = 1,
 		.exit_status = 1,
 		.peak_gb_per_s = NAN,
-		.bytes = NAN,
-		.items = NAN,
+		.points = &p,
+		.npoints = 1,
 	};
 	struct cap c;
 	cap_open(&c, "t.yaml");
@@ -477,8 +494,8 @@ START_TEST(test_human_nested)
 
 	/* A spread far below the median's last digit still shows (not "stddev 0"). */
 	const double tight[] = {238.6e-6, 239.0e-6, 239.4e-6};
-	r.samples = tight;
-	r.nsamples = 3;
+	p.samples = tight;
+	p.nsamples = 3;
 	r.root = NULL;
 	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
@@ -487,8 +504,8 @@ START_TEST(test_human_nested)
 	cap_close(&c);
 
 	/* No samples: no launch line; no checks: "none". */
-	r.nsamples = 0;
-	r.checks_passed = r.checks_failed = 0;
+	p.nsamples = 0;
+	p.checks_passed = p.checks_failed = 0;
 	r.root = NULL;
 	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
@@ -588,13 +605,13 @@ START_TEST(test_json_throughput_comparison)
 {
 	struct gdef *g = example_graph();
 	struct report r = example_report(g);
-	r.bytes = 8.0 * 1024 * 1024;
-	r.items = NAN;
+	pt(&r)->bytes = 8.0 * 1024 * 1024;
+	pt(&r)->items = NAN;
 	/* ten launches at least, or the comparison says too few (compare.h) */
 	static const double ten[] = {57.6e-6, 63e-6, 58.1e-6, 58e-6, 58.2e-6,
 				     57.9e-6, 58.1e-6, 58.3e-6, 58.1e-6, 58e-6};
-	r.samples = ten;
-	r.nsamples = 10;
+	pt(&r)->samples = ten;
+	pt(&r)->nsamples = 10;
 	struct diag d;
 	diag_init(&d, "base", stderr);
 	struct cmp_doc *base = cmp_doc_read(TOP_SRCDIR "/tests/compare/base-plain.json", &d);
@@ -642,8 +659,6 @@ START_TEST(test_json_points)
 		 .eval_s = NAN,
 		 .rebuild_why = "node 'k' \"quoted\" (t.yaml:3:5)"},
 	};
-	r.samples = NULL;
-	r.nsamples = 0;
 	r.points = pts;
 	r.npoints = 2;
 	struct cap c;
@@ -651,6 +666,9 @@ START_TEST(test_json_points)
 	report_print_json(c.f, &r);
 	const char *text = cap_text(&c);
 	ck_assert_ptr_nonnull(strstr(text, "  \"launch\": null,\n"));
+	/* the report's checks are its points', summed; its throughput is theirs */
+	ck_assert_ptr_nonnull(strstr(text, "  \"throughput\": null,\n"
+				     "  \"checks\": {\"passed\": 1, \"failed\": 1},\n"));
 	ck_assert_ptr_nonnull(strstr(text,
 		"  \"points\": [\n"
 		"    {\n"
@@ -749,7 +767,7 @@ START_TEST(test_json_python)
 	r.file = "dir/\x7f.yaml";
 	r.device_name = NULL;
 	double nan_sample[] = {1e-6, NAN, 3e-6};
-	r.samples = nan_sample;
+	pt(&r)->samples = nan_sample;
 	char *path = tmp_path("report.json");
 	FILE *f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
@@ -789,7 +807,7 @@ START_TEST(test_json_tool)
 	struct gdef *g = example_graph();
 	struct report r = example_report(g);
 	r.nspans = 0;
-	r.nsamples = 0;
+	pt(&r)->nsamples = 0;
 	char *path = tmp_path("tool.json");
 	FILE *f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
@@ -829,9 +847,9 @@ START_TEST(test_json_not_finite)
 	r.upload_s = NAN;
 	r.compile_modules = 1;
 	r.compile_s = INFINITY;
-	r.first_launch_s = NAN;
-	r.samples = samples;
-	r.nsamples = 2;
+	pt(&r)->first_launch_s = NAN;
+	pt(&r)->samples = samples;
+	pt(&r)->nsamples = 2;
 	r.spans = spans;
 	r.nspans = 2;
 	r.exit_status = 2;
@@ -894,6 +912,8 @@ START_TEST(test_json_diagnostics)
 		"  \"first_launch_s\": null,\n"
 		"  \"launch\": {\n";
 	ck_assert_msg(strstr(text, want) != NULL, "%s", text);
+	/* a file that never ran declares no throughput it could be measured by */
+	ck_assert_msg(strstr(text, "  \"throughput\": null,\n") != NULL, "%s", text);
 	static const char want_diags[] =
 		"  \"exit_status\": 2,\n"
 		"  \"diagnostics\": [\n"
