@@ -104,7 +104,11 @@
 	X(GraphMemsetNodeSetParams, 10000, 0)             \
 	X(GraphExecMemcpyNodeSetParams, 10020, 0)         \
 	X(GraphMemcpyNodeSetParams, 10000, 0)             \
-	X(GraphExecUpdate, 12000, 0)
+	X(GraphExecUpdate, 12000, 0)                      \
+	/* the timed launches' helpers (gpu_clock.c, gpu_timed.c) */ \
+	X(DeviceGetUuid, 11040, 0)                        \
+	X(LaunchKernel, 4000, 1)                          \
+	X(MemsetD8Async, 3020, 1)
 
 #define CU_API_FIELD(name, ver, req) PFN_cu##name##_v##ver name;
 

@@ -23,12 +23,14 @@
 #include "gpu_launch.h"
 #include "gpu_mem.h"
 #include "gpu_run.h"
+#include "gpu_timed.h"
 #include "monotime.h"
 #include "prof_run.h"
 #include "report.h"
 #include "report_emit.h"
 #include "buf_check.h"
 #include "buf_data.h"
+#include "stop_rule.h"
 #include "xmalloc.h"
 
 /* The buffer --dump=NAME=FILE names, or -1 after a message. */
@@ -155,74 +157,12 @@ static struct event_span *event_spans(struct run *rn, size_t *nspans)
 	return spans;
 }
 
-/*
- * For tests: CUGRAPHRUN_TEST_FAIL_LAUNCH=K makes queueing warm-up or timed
- * launch K (from 0) fail as if the driver had refused it; -1 when unset.
- */
-static long test_fail_launch(void)
-{
-	const char *e = getenv("CUGRAPHRUN_TEST_FAIL_LAUNCH");
-	return e && *e ? strtol(e, NULL, 10) : -1;
-}
-
-/* Warm-up and timed launches, back to back; samples in seconds. */
-static int timed_launches(struct run *rn, double *samples)
-{
-	size_t n = (size_t)rn->ln.warmup + rn->ln.s->repeat, queued = n;
-	long fail_at = test_fail_launch();
-	int failed = 0;
-	for (size_t k = 0; k < n; k++) {
-		CUresult r = (long)k == fail_at ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
-						: launcher_queue(&rn->ln, rn->ev[2 + 2 * k],
-								 rn->ev[3 + 2 * k]);
-		if (r != CUDA_SUCCESS) {
-			failed = launcher_failed(&rn->ln, (long)k, r);
-			queued = k;
-			break;
-		}
-	}
-	/*
-	 * each launch starts when the one before ends: its deadline follows.
-	 * After a refused launch, those queued before it are still waited
-	 * for: one that hangs would block the driver's teardown at exit, so
-	 * it must end in timed_out's _exit like any other.
-	 */
-	double t = monotime();
-	for (size_t k = 0; k < queued; k++) {
-		int rc = launcher_wait(&rn->ln, (long)k, rn->ev[3 + 2 * k], t);
-		if (rc)
-			return rc;
-		t = monotime();
-	}
-	if (failed)
-		return failed;
-	for (size_t k = rn->ln.warmup; k < n; k++) {
-		float ms = 0;
-		CUresult r = cu.EventElapsedTime(&ms, rn->ev[2 + 2 * k], rn->ev[3 + 2 * k]);
-		if (r != CUDA_SUCCESS) {
-			char words[64];
-			launcher_words(&rn->ln, (long)k, words, sizeof words);
-			errorx("cannot time %s: %s", words, cu_strerror(r));
-			return 3;
-		}
-		samples[k - rn->ln.warmup] = ms * 1e-3;
-	}
-	return 0;
-}
-
-/* Events enough for the verification launch, the warm-up and the timed ones.  0 or 3. */
+/* The verification launch's pair of events (the profiled launches' too).  0 or 3. */
 static int make_events(struct run *rn)
 {
-	size_t need = 2 * (1 + (size_t)rn->ln.warmup + rn->ln.s->repeat);
-	if (need <= rn->nev)
-		return 0;
-	for (size_t i = 0; i < rn->nev; i++)
+	for (size_t i = 0; i < sizeof rn->ev / sizeof *rn->ev; i++) {
 		if (rn->ev[i])
-			cu.EventDestroy(rn->ev[i]);
-	free(rn->ev);
-	rn->nev = need;
-	rn->ev = xcalloc(rn->nev, sizeof *rn->ev);
-	for (size_t i = 0; i < rn->nev; i++) {
+			continue;
 		CUresult r = cu.EventCreate(&rn->ev[i], CU_EVENT_DEFAULT);
 		if (r != CUDA_SUCCESS) {
 			rn->ev[i] = NULL;
@@ -257,29 +197,37 @@ int run_launches(struct run *rn, struct report *rep, struct point_report *p)
 	if ((rc = verify(rn, p)) != 0)
 		return rc;
 
-	gpu_verbose(gp, "%u warm-up and %u timed launches", rn->ln.warmup, s->repeat);
-	double *samples = xcalloc(s->repeat ? s->repeat : 1, sizeof *samples);
+	if (s->repeat_given)
+		gpu_verbose(gp, "%u warm-up and %u timed launches", rn->ln.warmup, s->repeat);
+	else
+		gpu_verbose(gp, "%u warm-up launches, then timed ones until the median is known "
+			    "to %g%% or they add up to %g s", rn->ln.warmup, 100 * STOP_TARGET,
+			    STOP_CAP_S);
+	double *samples;
+	size_t n;
+	rc = timed_launches(&rn->timed, &rn->ln, p->first_launch_s, &samples, &n, &p->self);
 	p->samples = samples;
 	/* samples count in the report once they are all there */
-	if ((rc = timed_launches(rn, samples)) != 0)
+	if (rc != 0)
 		return rc;
-	p->nsamples = s->repeat;
+	p->nsamples = n;
+	p->timed = true;
 	return 0;
 }
 
 void run_teardown(struct run *rn)
 {
 	struct gpu *gp = rn->ln.gp;
-	if (!gp->sticky && gp->ctx_retained) {
-		for (size_t i = 0; i < rn->nev; i++)
+	bool usable = !gp->sticky && gp->ctx_retained;
+	if (usable) {
+		for (size_t i = 0; i < sizeof rn->ev / sizeof *rn->ev; i++)
 			if (rn->ev[i])
 				cu.EventDestroy(rn->ev[i]);
 		launcher_drop(&rn->ln);
 	}
+	timed_free(&rn->timed, !usable);
 	prof_run_free(&rn->profile);
-	free(rn->ev);
-	rn->ev = NULL;
-	rn->nev = 0;
+	memset(rn->ev, 0, sizeof rn->ev);
 }
 
 /* The report and everything written from it (report_emit.h); the exit status. */

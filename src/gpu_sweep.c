@@ -39,7 +39,7 @@ static void use_settings(struct run *rn, const struct run_settings *s)
 {
 	rn->ln.s = s;
 	/* -n 0: the verification launch only, no warm-up either (launcher_init) */
-	rn->ln.warmup = s->repeat ? s->warmup : 0;
+	rn->ln.warmup = s->repeat_given && s->repeat == 0 ? 0 : s->warmup;
 }
 
 /*

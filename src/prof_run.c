@@ -28,7 +28,7 @@ int prof_run_launches(struct prof_run *pr, struct launcher *ln, CUevent start, C
 	struct gpu *gp = ln->gp;
 	uint32_t n = ln->s->profile_launches;
 	/* the run's number of the first profiled launch, after the warm-up and timed ones */
-	long first = (long)ln->warmup + (long)ln->s->repeat;
+	long first = (long)ln->warmup + (long)ln->timed;
 	/*
 	 * CUPTI is opened only now: opened before the timed launches, it made
 	 * a one-node graph's timed launches 2-3% faster on the H100 (measured).

@@ -6,7 +6,7 @@
  * as numbers (%.9g); a number that is not finite is written as null:
  *
  *   cugraphrun         the program's version, a string ("0.1.0")
- *   report_format      1; raised when a key changes meaning or goes away
+ *   report_format      2; raised when a key changes meaning or goes away
  *   name               the file's name: (a string), or null
  *   file               the YAML file as given on the command line
  *   device             null when no device was opened, else an object:
@@ -43,7 +43,15 @@
  *     median_s, min_s, mean_s, max_s
  *     stddev_s           sample standard deviation (n - 1)
  *                        (each of these five is null when repeat is 0)
- *     samples_s          every timed launch, in launch order
+ *     samples_s          every timed launch, in launch order: the
+ *                        reporting process's (the last, under --processes)
+ *   processes          null for a sweep (each point has its own), else
+ *                      one record per process that timed the file, in the
+ *                      order they ran, the reporting one last; [] when
+ *                      none did (proc_record.h):
+ *     pid, launches, stopped_by ("count", "precision", "time", "limit"),
+ *     precision_percent, median_s, p10_s, iqr_s, sm_clock_mhz,
+ *     sm_clock_before_mhz, sm_clock_after_mhz, gpu_uuid, driver_version
  *   graph_memory       null unless the graph has alloc nodes, else the
  *                      device's graph memory (cuDeviceGetGraphMemAttribute)
  *                      {after_upload, after_launches}, each {used_bytes,
@@ -352,6 +360,7 @@ void report_print_human(FILE *out, const struct report *r)
 	if (p == NULL) {
 		/* a sweep: a row per point in place of the one launch line */
 		report_print_table(out, r);
+		report_print_processes(out, r);
 		if (r->profile)
 			prof_print_human(out, r->profile);
 		return;
@@ -360,6 +369,7 @@ void report_print_human(FILE *out, const struct report *r)
 	fprintf(out, "  %-12s %s\n", "first launch", a);
 	if (p->nsamples)
 		print_launch_line(out, p, r->warmup);
+	report_print_processes(out, r);
 	report_print_throughput(out, r);
 	if (r->has_graph_mem) {
 		fprintf(out, "  %-12s ", "graph memory");
@@ -541,6 +551,11 @@ void report_print_json(FILE *out, const struct report *r)
 	json_key(out, 1, false, "launch");
 	if (plain)
 		report_launch_json(out, plain, r->warmup, 1);
+	else
+		fputs("null", out);
+	json_key(out, 1, false, "processes");
+	if (plain)
+		report_processes_json(out, r, 0, 1);
 	else
 		fputs("null", out);
 

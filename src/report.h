@@ -15,10 +15,11 @@
 
 #include "diag.h"
 #include "model.h"
+#include "proc_record.h"
 #include "stats.h"
 
 /* The --json report's report_format: raised when a key changes meaning or goes away. */
-#define REPORT_FORMAT 1
+#define REPORT_FORMAT 2
 
 struct prof_summary;
 struct comparison;
@@ -56,6 +57,9 @@ struct point_report {
 	 * touched: the evaluation part of its preparation; NaN: not measured
 	 */
 	double eval_s;
+	/* this process's record of it (proc_record.h), once its timed launches are over */
+	struct proc_record self;
+	bool timed;
 };
 
 /* One of a file's devices (cugraphrun(5), Devices): the GPU it was. */
@@ -110,6 +114,13 @@ struct report {
 	 */
 	const struct point_report *points;
 	size_t npoints;
+	/*
+	 * Every process's records of every point, by point and then in the
+	 * order the processes ran (this one's last): "processes".  Set while
+	 * the report is written (report_emit.h); NULL, 0: none.
+	 */
+	const struct proc_record *procs;
+	size_t nprocs;
 	/*
 	 * The device's peak DRAM bandwidth in GB/s, 2 x memory clock x bus
 	 * width / 8 from the driver's attributes; NaN when it does not say.

@@ -27,6 +27,7 @@
  *     updated_nodes      nodes given new parameters
  *   first_launch_s     its verification launch
  *   launch             as the top-level launch of a plain file's report
+ *   processes          as the top-level processes of a plain file's report
  *   checks             {passed, failed}
  *   throughput         null unless the file declares throughput:, else
  *                      {bytes, items (each null when not declared),
@@ -46,6 +47,20 @@
  * before them.
  */
 void report_launch_json(FILE *out, const struct point_report *p, unsigned warmup, int depth);
+
+/*
+ * The "processes" array of point k (a plain file's: 0) from the report's
+ * records, at depth.
+ */
+void report_processes_json(FILE *out, const struct report *r, size_t k, int depth);
+
+/*
+ * A plain file's "process" (one) or "processes" line after its launch
+ * line: the clock and precision of one, the spread of several; nothing
+ * without a record.  A sweep's line after its table: the processes a
+ * point and their clocks.
+ */
+void report_print_processes(FILE *out, const struct report *r);
 
 /*
  * "points": [...] as the value of a key already written, at depth 1;

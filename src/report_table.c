@@ -161,7 +161,10 @@ void report_print_table(FILE *out, const struct report *r)
 	const struct point_report *first = &r->points[0];
 	size_t nfixed = sizeof fixed / sizeof *fixed;
 	bool tp = any_throughput(r);
-	struct grid g = {.ncols = first->naxes + nfixed + (tp ? 3 : 0), .nrows = r->npoints + 1};
+	/* --processes: the range of each point's process medians */
+	bool procs = r->nprocs > r->npoints;
+	struct grid g = {.ncols = first->naxes + nfixed + procs + (tp ? 3 : 0),
+			 .nrows = r->npoints + 1};
 	g.cells = xcalloc(g.ncols * g.nrows, sizeof *g.cells);
 	g.right = xcalloc(g.ncols, sizeof *g.right);
 
@@ -179,6 +182,10 @@ void report_print_table(FILE *out, const struct report *r)
 	for (size_t k = 0; k < nfixed; k++) {
 		head[c] = xstrdup(fixed[k]);
 		g.right[c++] = k < 4;
+	}
+	if (procs) {
+		head[c] = xstrdup("processes");
+		g.right[c++] = true;
 	}
 	for (size_t k = 0; tp && k < 3; k++) {
 		head[c] = xstrdup(rates[k]);
@@ -210,6 +217,13 @@ void report_print_table(FILE *out, const struct report *r)
 		}
 		row[c++] = prep_cell(p);
 		row[c++] = checks_cell(p->checks_passed, p->checks_failed);
+		if (procs) {
+			size_t np;
+			const struct proc_record *pr = proc_records_of(r->procs, r->nprocs,
+								       (uint32_t)i, &np);
+			proc_records_range(pr, np, buf[0], sizeof buf[0]);
+			row[c++] = xstrdup(buf[0]);
+		}
 		if (tp) {
 			struct throughput t;
 			throughput_of(p->bytes, p->items, p->nsamples ? st.median : NAN,

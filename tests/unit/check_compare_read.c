@@ -234,8 +234,8 @@ START_TEST(test_not_a_report)
 	refused("[1, 2]", "r.json:1:1: error: not a cugraphrun report: a list, not an object\n");
 	refused("{\"a\": 1}", "r.json:1:1: error: not a cugraphrun report: no \"report_format\" "
 		"(one file's report) or \"files\" (a suite's)\n");
-	refused("{\"report_format\": 2, \"file\": \"x\", \"launch\": {\"samples_s\": []}}",
-		"r.json:1:19: error: report_format 2 is newer than this cugraphrun reads (1): "
+	refused("{\"report_format\": 3, \"file\": \"x\", \"launch\": {\"samples_s\": []}}",
+		"r.json:1:19: error: report_format 3 is newer than this cugraphrun reads (2): "
 		"compare with the cugraphrun that wrote it\n");
 	refused("{\"report_format\": 1, \"launch\": {\"samples_s\": []}}",
 		"r.json:1:1: error: the report has no \"file\"\n");

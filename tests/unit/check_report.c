@@ -17,6 +17,7 @@
 #include "diag.h"
 #include "model.h"
 #include "report.h"
+#include "stop_rule.h"
 #include "scalar.h"
 #include "unit.h"
 #include "unit_cap.h"
@@ -523,7 +524,7 @@ END_TEST
 static const char example_json[] =
 	"{\n"
 	"  \"cugraphrun\": \"" PACKAGE_VERSION "\",\n"
-	"  \"report_format\": 1,\n"
+	"  \"report_format\": 2,\n"
 	"  \"name\": \"countdown\",\n"
 	"  \"file\": \"examples/while.yaml\",\n"
 	"  \"device\": {\n"
@@ -590,6 +591,7 @@ static const char example_json[] =
 	"    \"stddev_s\": 2.98384539e-06,\n"
 	"    \"samples_s\": [5.76e-05, 6.3e-05, 5.81e-05]\n"
 	"  },\n"
+	"  \"processes\": [],\n"
 	"  \"graph_memory\": null,\n"
 	"  \"events\": [\n"
 	"    {\"from\": \"start\", \"to\": \"stop\", \"seconds\": 1.23e-05}\n"
@@ -710,6 +712,113 @@ START_TEST(test_json_points)
 				     "      \"exit_status\": 1\n    }\n  ]"));
 	cap_close(&c);
 	keep_report("sweep", &r);
+	gdef_free(g);
+}
+END_TEST
+
+/* Three processes' records of a plain file, as the reporting one lists them. */
+static void three_processes(struct proc_record recs[3])
+{
+	static const double medians[] = {58.3e-6, 57.9e-6, 58.1e-6};
+	for (int i = 0; i < 3; i++) {
+		recs[i] = (struct proc_record){
+			.pid = 100 + i, .launches = 50, .stopped_by = STOP_PRECISION,
+			.driver_version = 13000, .median_s = medians[i], .p10_s = 57.6e-6,
+			.iqr_s = 0.4e-6, .precision = 0.003, .clock_before_mhz = 1980,
+			.clock_after_mhz = 1980, .has_uuid = 1,
+		};
+		memset(recs[i].uuid, 0xab, sizeof recs[i].uuid);
+	}
+}
+
+/* --processes: every process's record in "processes", their spread for people. */
+START_TEST(test_processes_plain)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	struct proc_record recs[3];
+	three_processes(recs);
+	r.procs = recs;
+	r.nprocs = 3;
+	struct cap c;
+	cap_open(&c, "t.yaml");
+	report_print_json(c.f, &r);
+	const char *text = cap_text(&c);
+	ck_assert_msg(strstr(text,
+		"  },\n"
+		"  \"processes\": [\n"
+		"    {\"pid\": 100, \"launches\": 50, \"stopped_by\": \"precision\", "
+		"\"precision_percent\": 0.3, \"median_s\": 5.83e-05, \"p10_s\": 5.76e-05, "
+		"\"iqr_s\": 4e-07, \"sm_clock_mhz\": 1980, \"sm_clock_before_mhz\": 1980, "
+		"\"sm_clock_after_mhz\": 1980, "
+		"\"gpu_uuid\": \"GPU-abababab-abab-abab-abab-abababababab\", "
+		"\"driver_version\": 13000},\n") != NULL, "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "\"driver_version\": 13000}\n  ],\n"
+				     "  \"graph_memory\": null,\n"));
+	cap_close(&c);
+	keep_report("processes", &r);
+	cap_open(&c, "t.yaml");
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c),
+		"  launch       3 x (3 warm-up): median 58.1 us  min 57.6  mean 59.6  max 63.0  stddev 3.0 (5.0%)\n"
+		"  processes    median 58.1 us (3 processes: 57.9-58.3 us), SM clock 1980 MHz\n"));
+	cap_close(&c);
+	/* one process: its clock and how well its median is known */
+	r.nprocs = 1;
+	recs[0].clock_after_mhz = 1410;
+	cap_open(&c, "t.yaml");
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c),
+		"  process      SM clock 1980 MHz before, 1410 after, median within 0.30% (95%): "
+		"precise enough\n"));
+	cap_close(&c);
+	gdef_free(g);
+}
+END_TEST
+
+/* A sweep's points each list their processes; the table adds their medians' range. */
+START_TEST(test_processes_sweep)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	static const double s0[] = {10e-6, 12e-6}, s1[] = {20e-6, 22e-6};
+	static const struct axis_value a0[] = {{"n", "2^10"}}, a1[] = {{"n", "2^11"}};
+	const struct point_report pts[] = {
+		{.label = "n=2^10", .axes = a0, .naxes = 1, .samples = s0, .nsamples = 2,
+		 .bytes = NAN, .items = NAN, .eval_s = NAN},
+		{.label = "n=2^11", .axes = a1, .naxes = 1, .prep = PREP_UPDATE, .samples = s1,
+		 .nsamples = 2, .bytes = NAN, .items = NAN, .eval_s = NAN},
+	};
+	r.points = pts;
+	r.npoints = 2;
+	struct proc_record recs[4];
+	three_processes(recs);
+	recs[3] = recs[2];
+	recs[0].median_s = 11e-6;
+	recs[1].median_s = 11.5e-6;
+	recs[2].median_s = 21e-6;
+	recs[3].median_s = 22e-6;
+	recs[2].point = recs[3].point = 1;
+	r.procs = recs;
+	r.nprocs = 4;
+	struct cap c;
+	cap_open(&c, "t.yaml");
+	report_print_json(c.f, &r);
+	const char *text = cap_text(&c);
+	ck_assert_ptr_nonnull(strstr(text, "  \"launch\": null,\n  \"processes\": null,\n"));
+	ck_assert_ptr_nonnull(strstr(text, "      \"processes\": [\n        {\"pid\": 100, "));
+	ck_assert_ptr_nonnull(strstr(text, "\"driver_version\": 13000}\n      ],\n"
+				     "      \"checks\""));
+	cap_close(&c);
+	keep_report("processes-sweep", &r);
+	cap_open(&c, "t.yaml");
+	report_print_human(c.f, &r);
+	text = cap_text(&c);
+	ck_assert_msg(strstr(text, "checks     processes\n") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "11.0-11.5 us\n") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "21.0-22.0 us\n") != NULL, "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "  processes    2 a point, SM clock 1980 MHz\n"));
+	cap_close(&c);
 	gdef_free(g);
 }
 END_TEST
@@ -1845,6 +1954,8 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_human_nested);
 	tcase_add_test(tc, test_json_example);
 	tcase_add_test(tc, test_json_points);
+	tcase_add_test(tc, test_processes_plain);
+	tcase_add_test(tc, test_processes_sweep);
 	tcase_add_test(tc, test_json_throughput_comparison);
 	tcase_add_test(tc, test_graph_memory);
 	tcase_add_test(tc, test_json_python);
