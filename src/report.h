@@ -129,7 +129,7 @@ struct report {
 	const struct comparison *comparison;    /* --compare, or NULL */
 };
 
-/* A sweep's report (labelled points), not a plain file's (report_points.h). */
+/* A sweep's report (labelled points), not a plain file's (report_shape.c). */
 bool report_is_sweep(const struct report *r);
 /*
  * A plain file's one point: its own, or an empty one (no samples, no

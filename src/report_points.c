@@ -18,35 +18,6 @@ static const char *const prep_names[] = {
 	[PREP_SAME] = "same",
 };
 
-bool report_is_sweep(const struct report *r)
-{
-	return r->npoints > 0 && r->points[0].label != NULL;
-}
-
-const struct point_report *report_plain_point(const struct report *r)
-{
-	/* a file that never ran: no samples, and no throughput to speak of */
-	static const struct point_report none = {.bytes = NAN, .items = NAN, .eval_s = NAN};
-	if (report_is_sweep(r))
-		return NULL;
-	return r->npoints ? &r->points[0] : &none;
-}
-
-const struct point_report *report_rows(const struct report *r, size_t *n)
-{
-	*n = r->npoints ? r->npoints : 1;
-	return r->npoints ? r->points : report_plain_point(r);
-}
-
-void report_checks(const struct report *r, unsigned *passed, unsigned *failed)
-{
-	*passed = *failed = 0;
-	for (size_t k = 0; k < r->npoints; k++) {
-		*passed += r->points[k].checks_passed;
-		*failed += r->points[k].checks_failed;
-	}
-}
-
 void report_launch_json(FILE *out, const struct point_report *p, unsigned warmup, int depth)
 {
 	static const char *const keys[] = {"median_s", "min_s", "mean_s", "max_s", "stddev_s"};

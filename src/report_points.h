@@ -1,13 +1,12 @@
 /*
- * The report's points (report.h): a plain file is one point without a
- * label, a sweep has a labelled point each, and every writer reads them
- * the same way; here the questions about them (a sweep or a plain file,
- * a plain file's point, the checks of all) and their JSON: the "launch"
- * object of a plain file and of each point, and the "points" list of a
- * sweep's report, one object per point with its samples (as cugraphrun(1)
- * and schemas/report.schema.json give it; report_table.h prints them for
- * people).  No CUDA: the back end fills the report's points.  Nothing is
- * owned.
+ * The report's points (report.h) in JSON, read alike for a plain file
+ * (one point without a label) and a sweep (a labelled point each;
+ * report_shape.c answers which): the "launch" and "processes" of a plain
+ * file and of each point, the "processes" line for people, and the
+ * "points" list of a sweep's report, one object per point with its
+ * samples (as cugraphrun(1) and schemas/report.schema.json give it;
+ * report_table.h prints them for people).  No CUDA: the back end fills
+ * the report's points.  Nothing is owned.
  *
  * Each point of "points":
  *
