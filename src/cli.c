@@ -28,7 +28,8 @@ enum {
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
-	OPT_MODULES, OPT_NO_PEER, OPT_COLOR, OPT_COMPLETE,
+	OPT_MODULES, OPT_NO_PEER, OPT_COLOR, OPT_COMPLETE, OPT_PROCESSES, OPT_COLD_L2,
+	OPT_GPU_TIME,
 };
 
 /*
@@ -69,9 +70,12 @@ const char *const module_api_names[2] = {
 
 /* The one option table: getopt's view and the help text side by side (cli.h). */
 static const struct cli_opt opts[] = {
-	{{"repeat", required_argument, NULL, 'n'}, "N", "timed launches (default: run.repeat, else 100)"},
+	{{"repeat", required_argument, NULL, 'n'}, "N", "timed launches (default: run.repeat, else until\n                                the median is known to 0.5%, 0.5 s at most)"},
 	{{"warmup", required_argument, NULL, 'w'}, "N", "untimed launches before them (default: run.warmup,\n                                else 3)"},
 	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default: run.device, else 0); in a\n                                suite, the one GPU unless --devices is given"},
+	{{"processes", required_argument, NULL, OPT_PROCESSES}, "P", "time each file in P fresh processes, the files\n                                in a new order each round (default 1)"},
+	{{"cold-l2", no_argument, NULL, OPT_COLD_L2}, NULL, "write an L2-sized buffer before each timed launch,\n                                outside its time"},
+	{{"gpu-time", no_argument, NULL, OPT_GPU_TIME}, NULL, "time the GPU's work only: hold the stream until\n                                each launch is queued whole (blocking kernel)"},
 	{{"timeout", required_argument, NULL, OPT_TIMEOUT}, "DURATION", "abort when one launch takes longer (\"10 s\", \"500ms\")"},
 	{{"instantiate", required_argument, NULL, OPT_INSTANTIATE}, "LIST", "instantiate flags: upload, auto_free_on_launch,\n                                use_node_priority, device_launch (or \"none\")"},
 	{{"axis", required_argument, NULL, 'a'}, "NAME=V1,V2,...", "sweep axis NAME over these values (replacing the\n                                file's, or adding one its expressions use);\n                                repeatable"},
@@ -406,6 +410,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	o->profile_launches = 20;
 	o->compare_threshold = COMPARE_THRESHOLD_DEFAULT;
 	o->module_api = MODULE_API_DEFAULT;
+	o->processes = 1;
 	char bad[128];
 	/* decided now, before any fork, and again if --color says otherwise (term.h) */
 	term_color_choose(COLOR_AUTO);
@@ -530,6 +535,18 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		case OPT_NO_PEER:
 			o->no_peer = true;
 			break;
+		case OPT_PROCESSES:
+			if (!parse_count(optarg, &o->processes) || o->processes == 0 ||
+			    o->processes > PROCESSES_MAX)
+				return usage_error("invalid --processes '%s': expected a count of "
+						   "processes from 1 to %d", optarg, PROCESSES_MAX);
+			break;
+		case OPT_COLD_L2:
+			o->cold_l2 = true;
+			break;
+		case OPT_GPU_TIME:
+			o->gpu_time = true;
+			break;
 		case OPT_CSV:
 			o->csv = optarg;
 			break;
@@ -615,6 +632,13 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 				   "one of them a file");
 	if (o->has_arch && !o->validate)
 		return usage_error("%s", "--arch goes with --validate: a run checks and compiles for its device");
+	/* the processes are a run's: nothing else would be repeated */
+	if (o->processes > 1 && (o->validate || (o->describe && !o->profile)))
+		return usage_error("--processes times a run in several processes, and %s runs "
+				   "nothing", o->validate ? "--validate" : "--describe alone");
+	if (o->processes > 1 && stdins)
+		return usage_error("%s", "--processes reads each file once a process, and standard "
+				   "input ('-') can be read only once: give a file");
 	if (o->describe_buffers && o->describe == NULL)
 		return usage_error("%s", "--describe-buffers needs --describe=FILE");
 	/* with --profile the DOT is written after a run, beside the report on stdout */

@@ -19,6 +19,9 @@
 
 struct cmp_doc;
 
+/* The most --processes: a base of 13 and a few new ones is what --compare wants. */
+#define PROCESSES_MAX 1000
+
 /* --compare-threshold when not given: 5% */
 #define COMPARE_THRESHOLD_DEFAULT 0.05
 
@@ -57,6 +60,8 @@ struct options {
 	const char *trace;              /* --trace=FILE */
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
 	bool no_peer;                   /* --no-peer: no peer access between a file's GPUs */
+	uint32_t processes;             /* --processes: fresh processes per file (default 1) */
+	bool cold_l2, gpu_time;         /* --cold-l2, --gpu-time (run_settings.h) */
 	/* -a/--axis NAME=V1,... and --set NAME=V, in order (sweep.h) */
 	struct axis_arg *axis_args;
 	size_t naxis_args, axis_args_cap;
@@ -80,6 +85,9 @@ struct options {
 	const char *complete;           /* --complete=WHAT (hidden: complete_names.h) */
 	const char *json_capture;       /* a suite worker's: this file's JSON report (not --json's) */
 	int file_fd;                    /* a suite worker's: file open already (-1: not) */
+	/* a suite worker's under --processes: its records' file, and whether it is a sample (run_settings.h) */
+	const char *proc_records;
+	bool proc_sample;
 };
 
 enum cli_result {

@@ -100,7 +100,11 @@
 	/* a sweep's update path (gpu_update.c) */        \
 	X(GraphNodeSetParams, 12020, 1)                   \
 	X(GraphExecNodeSetParams, 12020, 1)               \
-	X(GraphExecUpdate, 12000, 0)
+	X(GraphExecUpdate, 12000, 0)                      \
+	/* the timed launches' helpers (gpu_clock.c, gpu_timed.c) */ \
+	X(DeviceGetUuid, 11040, 0)                        \
+	X(LaunchKernel, 4000, 1)                          \
+	X(MemsetD8Async, 3020, 1)
 
 #define CU_API_FIELD(name, ver, req) PFN_cu##name##_v##ver name;
 

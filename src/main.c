@@ -74,7 +74,10 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 {
 	const struct run_defaults *r = &g->run;
 	memset(s, 0, sizeof *s);
-	s->repeat = o->has_repeat ? o->repeat : r->has_repeat ? r->repeat : 100;
+	s->repeat = o->has_repeat ? o->repeat : r->has_repeat ? r->repeat : 0;
+	s->repeat_given = o->has_repeat || r->has_repeat;
+	s->cold_l2 = o->cold_l2;
+	s->gpu_time = o->gpu_time;
 	s->warmup = o->has_warmup ? o->warmup : r->has_warmup ? r->warmup : 3;
 	s->device = o->has_device ? o->device : r->has_device ? r->device : 0;
 	s->device_mask = o->has_devices && !o->devices_all ? o->device_mask : 0;
@@ -99,6 +102,7 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 		.describe_buffers = o->describe_buffers,
 		.csv = o->csv, .plot = o->plot,
 		.compare = o->compare_doc, .compare_threshold = o->compare_threshold,
+		.records = o->proc_records, .sample = o->proc_sample,
 	};
 }
 
@@ -336,7 +340,8 @@ int main(int argc, char **argv)
 		if (status == 0 && report_stored_wanted(&o))
 			status = report_stored_main(&o);
 		else if (status == 0)
-			status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
+			status = suite_wanted(&o) || o.processes > 1 ? suite_main(&o, run_file) :
+				run_file(&o, NULL);
 		compare_close(&o);
 		break;
 	case CLI_EXIT_OK:

@@ -309,7 +309,7 @@ static int run_gnuplot(const char *prog, const char *script, size_t len, int out
 
 int report_plot(const char *path, const struct report *r)
 {
-	if (r->npoints == 0) {
+	if (!report_is_sweep(r)) {
 		errorx("--plot: %s has no axes, so there is nothing to draw against: a plot "
 		       "needs a sweep", r->file);
 		return 2;

@@ -49,10 +49,9 @@ static int plot_stored(const struct options *o)
 	}
 	const struct cmp_file *f = &doc->files[0];
 	struct report r = {.name = f->name, .file = f->file, .peak_gb_per_s = f->peak_gb_per_s};
-	/* a plain file's report is one point without a label: no points to draw */
-	bool sweep = f->npoints > 0 && f->points[0].label != NULL;
-	struct point_report *pts = xcalloc(sweep ? f->npoints : 1, sizeof *pts);
-	for (size_t i = 0; sweep && i < f->npoints; i++) {
+	/* its points as they are: a plain file's one, unlabelled, has nothing to draw */
+	struct point_report *pts = xcalloc(f->npoints ? f->npoints : 1, sizeof *pts);
+	for (size_t i = 0; i < f->npoints; i++) {
 		const struct cmp_point *p = &f->points[i];
 		pts[i] = (struct point_report){
 			.label = p->label, .axes = p->axes, .naxes = p->naxes,
@@ -61,7 +60,7 @@ static int plot_stored(const struct options *o)
 		};
 	}
 	r.points = pts;
-	r.npoints = sweep ? f->npoints : 0;
+	r.npoints = f->npoints;
 	int status = report_plot(o->plot, &r);
 	free(pts);
 	cmp_doc_free(doc);

@@ -55,3 +55,14 @@ void stats_compute(const double *samples, size_t n, struct stats *out)
 	}
 	free(s);
 }
+
+double stats_quantile(const double *sorted, size_t n, double q)
+{
+	if (n == 0)
+		return NAN;
+	double at = q * (double)(n - 1);
+	size_t lo = (size_t)floor(at);
+	if (lo + 1 >= n)
+		return sorted[n - 1];
+	return sorted[lo] + (at - (double)lo) * (sorted[lo + 1] - sorted[lo]);
+}

@@ -17,5 +17,11 @@ void stats_compute(const double *samples, size_t n, struct stats *out);
 void stats_sort(double *v, size_t n);
 /* The n samples in ascending order, malloc'd (the caller frees it). */
 double *stats_sorted(const double *samples, size_t n);
+/*
+ * The q-quantile (0 <= q <= 1) of n sorted values, between the two
+ * nearest order statistics (numpy's default; q = 0.5 is the median as
+ * stats_compute takes it); NaN when n is 0.
+ */
+double stats_quantile(const double *sorted, size_t n, double q);
 
 #endif

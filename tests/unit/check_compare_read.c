@@ -137,9 +137,9 @@ START_TEST(test_round_trip)
 {
 	/* what report_print.c writes reads back sample for sample; a null sample is left out */
 	static const double samples[] = {1.25e-6, 0.1, NAN, 3e-9};
+	struct point_report one = {.samples = samples, .nsamples = 4, .bytes = NAN, .items = NAN};
 	struct report r = {
-		.file = "dir/\"odd\" name.yaml", .samples = samples, .nsamples = 4,
-		.peak_gb_per_s = NAN, .bytes = NAN, .items = NAN,
+		.file = "dir/\"odd\" name.yaml", .points = &one, .npoints = 1, .peak_gb_per_s = NAN,
 	};
 	char *text = NULL;
 	size_t len = 0;
@@ -234,8 +234,8 @@ START_TEST(test_not_a_report)
 	refused("[1, 2]", "r.json:1:1: error: not a cugraphrun report: a list, not an object\n");
 	refused("{\"a\": 1}", "r.json:1:1: error: not a cugraphrun report: no \"report_format\" "
 		"(one file's report) or \"files\" (a suite's)\n");
-	refused("{\"report_format\": 2, \"file\": \"x\", \"launch\": {\"samples_s\": []}}",
-		"r.json:1:19: error: report_format 2 is newer than this cugraphrun reads (1): "
+	refused("{\"report_format\": 3, \"file\": \"x\", \"launch\": {\"samples_s\": []}}",
+		"r.json:1:19: error: report_format 3 is newer than this cugraphrun reads (2): "
 		"compare with the cugraphrun that wrote it\n");
 	refused("{\"report_format\": 1, \"launch\": {\"samples_s\": []}}",
 		"r.json:1:1: error: the report has no \"file\"\n");

@@ -36,7 +36,7 @@ static struct report sweep(struct point_report p[6], bool tp)
 			.bytes = tp ? 4096.0 * (1 << (i % 3)) : NAN, .items = NAN,
 		};
 	return (struct report){.name = "saxpy", .file = "saxpy.yaml", .points = p, .npoints = 6,
-			       .peak_gb_per_s = 3352, .bytes = NAN, .items = NAN};
+			       .peak_gb_per_s = 3352};
 }
 
 static char *script_of(const struct report *r)
@@ -84,11 +84,12 @@ START_TEST(test_script_throughput_words)
 	/* an axis of words: evenly spaced, named; one axis only: one line named "median" */
 	static const struct axis_value w[2][1] = {{{"mode", "fast 'x'"}}, {{"mode", "slow"}}};
 	struct point_report q[2] = {
-		{.axes = w[0], .naxes = 1, .samples = t1, .nsamples = 3, .bytes = NAN, .items = NAN},
-		{.axes = w[1], .naxes = 1, .samples = t2, .nsamples = 3, .bytes = NAN, .items = NAN},
+		{.label = "mode=fast 'x'", .axes = w[0], .naxes = 1, .samples = t1, .nsamples = 3,
+		 .bytes = NAN, .items = NAN},
+		{.label = "mode=slow", .axes = w[1], .naxes = 1, .samples = t2, .nsamples = 3,
+		 .bytes = NAN, .items = NAN},
 	};
-	struct report r2 = {.file = "m.yaml", .points = q, .npoints = 2, .bytes = NAN,
-			    .items = NAN};
+	struct report r2 = {.file = "m.yaml", .points = q, .npoints = 2};
 	s = script_of(&r2);
 	ck_assert_ptr_nonnull(strstr(s, "set xtics ('fast ''x''' 0, 'slow' 1)\n"
 				     "set xrange [-0.5:1.5]\n"));
@@ -101,7 +102,12 @@ END_TEST
 
 START_TEST(test_no_points)
 {
-	struct report r = {.file = "plain.yaml", .bytes = NAN, .items = NAN};
+	/* a plain file: one point without a label, or none at all */
+	static const double t[] = {1e-6};
+	struct point_report one = {.samples = t, .nsamples = 1, .bytes = NAN, .items = NAN};
+	struct report r = {.file = "plain.yaml", .points = &one, .npoints = 1};
+	ck_assert_int_eq(report_plot("/tmp/never.svg", &r), 2);
+	r.npoints = 0;
 	ck_assert_int_eq(report_plot("/tmp/never.svg", &r), 2);
 	ck_assert_int_ne(access("/tmp/never.svg", F_OK), 0);
 }
@@ -201,11 +207,10 @@ static const struct axis_value evil_ax[2][2] = {
 static struct report evil(struct point_report q[2])
 {
 	for (int i = 0; i < 2; i++)
-		q[i] = (struct point_report){.axes = evil_ax[i], .naxes = 2, .samples = t1,
-					     .nsamples = 3, .bytes = NAN, .items = NAN};
+		q[i] = (struct point_report){.label = "evil", .axes = evil_ax[i], .naxes = 2,
+					     .samples = t1, .nsamples = 3, .bytes = NAN, .items = NAN};
 	return (struct report){.name = "n`touch " MARK "5` it's \"q\" \x1b[2J\nx",
-			       .file = "f`touch " MARK "6`.yaml", .points = q, .npoints = 2,
-			       .bytes = NAN, .items = NAN};
+			       .file = "f`touch " MARK "6`.yaml", .points = q, .npoints = 2};
 }
 
 /*

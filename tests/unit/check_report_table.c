@@ -65,7 +65,6 @@ static struct report sweep_report(const struct point_report *p, size_t n, double
 {
 	return (struct report){
 		.file = "sweep.yaml", .points = p, .npoints = n, .peak_gb_per_s = peak,
-		.bytes = NAN, .items = NAN,
 	};
 }
 
@@ -251,10 +250,11 @@ START_TEST(test_csv_plain_and_unknown)
 {
 	/* a plain file: one row, no axis columns, empty cells for what is unknown */
 	static const double s[] = {1e-3, 3e-3};
-	struct report r = {
-		.file = "one.yaml", .samples = s, .nsamples = 2, .first_launch_s = 2e-3,
-		.checks_passed = 2, .bytes = 4e6, .items = NAN, .peak_gb_per_s = NAN,
+	struct point_report p = {
+		.samples = s, .nsamples = 2, .first_launch_s = 2e-3, .checks_passed = 2,
+		.bytes = 4e6, .items = NAN,
 	};
+	struct report r = {.file = "one.yaml", .points = &p, .npoints = 1, .peak_gb_per_s = NAN};
 	char *csv = csv_of(&r);
 	ck_assert_str_eq(csv,
 		"label,median_s,min_s,mean_s,max_s,stddev_s,spread_percent,samples,prepare,"
