@@ -208,6 +208,10 @@ static void probe_after(struct timed *t, struct launcher *ln, struct proc_record
 		nanosleep(&nap, NULL);
 	rec->clock_before_mhz = gpu_clock_mhz(&t->clock, 0);
 	rec->clock_after_mhz = r == CUDA_SUCCESS ? gpu_clock_mhz(&t->clock, 1) : NAN;
+	if (isnan(rec->clock_after_mhz))
+		diag_warning(ln->gp->d, (struct pos){0}, "the SM clock after the timed launches is "
+			     "not measured: %s", r == CUDA_SUCCESS ? "its probe read no time" :
+			     cu_strerror(r));
 }
 
 /* The process's part of the record: who ran it, where. */
