@@ -212,14 +212,20 @@ void report_plot_script(FILE *out, const struct report *r)
 		gb[i] = th.gb_per_s;
 		tp |= !isnan(th.gb_per_s);
 	}
-	/* one unit for the whole axis, the one the largest median reads best in */
-	char unit[32], ylabel[64];
+	/*
+	 * One unit for the whole axis, the one the largest median reads best
+	 * in: the word after the number, which %.0f of any double fits
+	 * before (a median of 1e30 s overflowed 32 bytes, and the space was
+	 * not found).
+	 */
+	char unit[400], ylabel[64];
 	double scale;
 	int prec;
 	format_duration_scaled(tmax, unit, sizeof unit, &scale, &prec);
 	for (size_t i = 0; i < n; i++)
 		t[i] /= scale;
-	snprintf(ylabel, sizeof ylabel, "median launch time (%s)", strchr(unit, ' ') + 1);
+	const char *word = strrchr(unit, ' ');
+	snprintf(ylabel, sizeof ylabel, "median launch time (%s)", word ? word + 1 : "s");
 
 	fprintf(out, "set terminal svg size 800,%d dynamic noenhanced font 'sans,12' "
 		"background '#ffffff'\n", tp ? 760 : 460);

@@ -99,6 +99,30 @@ START_TEST(test_script_throughput_words)
 }
 END_TEST
 
+/*
+ * Medians too long for the unit's text: 1e30 s made the axis's unit 33
+ * bytes, cut to 31 without its space, and the script read address 0x1
+ * (issue 30, item 2).  Every size of median gets its unit.
+ */
+START_TEST(test_huge_median)
+{
+	static const double huge[][2] = {{1e30, 1e30}, {1.7e308, 1.7e308}, {1e-300, 1e-300}};
+	static const char *const units[] = {"s", "s", "ns"};
+	static const struct axis_value a[] = {{"n", "1"}};
+	for (size_t i = 0; i < sizeof huge / sizeof *huge; i++) {
+		struct point_report p = {.axes = a, .naxes = 1, .samples = huge[i], .nsamples = 2,
+					 .bytes = NAN, .items = NAN};
+		struct report r = {.file = "h.yaml", .points = &p, .npoints = 1, .bytes = NAN,
+				   .items = NAN};
+		char *s = script_of(&r);
+		char want[64];
+		snprintf(want, sizeof want, "set ylabel 'median launch time (%s)'\n", units[i]);
+		ck_assert_msg(strstr(s, want) != NULL, "%s", s);
+		free(s);
+	}
+}
+END_TEST
+
 START_TEST(test_no_points)
 {
 	struct report r = {.file = "plain.yaml", .bytes = NAN, .items = NAN};
@@ -281,6 +305,7 @@ static Suite *plot_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_script_pow2);
 	tcase_add_test(tc, test_script_throughput_words);
+	tcase_add_test(tc, test_huge_median);
 	tcase_add_test(tc, test_no_points);
 	tcase_add_test(tc, test_missing_gnuplot);
 	tcase_add_test(tc, test_render);

@@ -13,6 +13,7 @@
 
 #include "report.h"
 #include "report_table.h"
+#include "stats.h"
 #include "unit.h"
 #include "xmalloc.h"
 
@@ -187,6 +188,29 @@ START_TEST(test_throughput_of)
 }
 END_TEST
 
+/*
+ * Statistics of samples whose sums overflow: the median of two times of
+ * 1.7e308 s was (a + b) / 2, infinite (issue 30, item 2); the mean and
+ * the standard deviation too.  Ordinary samples give the same bits.
+ */
+START_TEST(test_stats_overflow)
+{
+	static const double huge[] = {1.7e308, 1.7e308}, mixed[] = {1e308, 1.5e308, 1.7e308, 1.2e308};
+	struct stats st;
+	stats_compute(huge, 2, &st);
+	ck_assert(st.median == 1.7e308 && st.mean == 1.7e308 && st.stddev == 0);
+	stats_compute(mixed, 4, &st);
+	ck_assert(isfinite(st.median) && st.median == stats_midpoint(1.2e308, 1.5e308));
+	ck_assert(isfinite(st.mean) && isfinite(st.stddev) && st.stddev > 1e307);
+	ck_assert(stats_midpoint(-1.7e308, 1.7e308) == 0);
+	static const double usual[] = {10.5e-6, 11.25e-6, 9.75e-6, 12e-6};
+	stats_compute(usual, 4, &st);
+	ck_assert(st.median == (10.5e-6 + 11.25e-6) / 2);
+	/* summed in ascending order */
+	ck_assert(st.mean == (9.75e-6 + 10.5e-6 + 11.25e-6 + 12e-6) / 4);
+}
+END_TEST
+
 START_TEST(test_format_si)
 {
 	static const struct { double v; const char *want; } cases[] = {
@@ -295,6 +319,7 @@ static Suite *table_suite(void)
 	tcase_add_test(tc, test_table_escaped);
 	tcase_add_test(tc, test_human_sweep);
 	tcase_add_test(tc, test_throughput_of);
+	tcase_add_test(tc, test_stats_overflow);
 	tcase_add_test(tc, test_format_si);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("csv");
