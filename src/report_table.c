@@ -76,16 +76,23 @@ static int format_rate(double v, char *buf, size_t len)
 	return snprintf(buf, len, "%.*f", prec, v);
 }
 
-/* The point's value of axis name, or "" when it has none. */
-static const char *axis_text(const struct point_report *p, const char *name)
+/*
+ * The point's value of the axis that is the first point's at, or "" when
+ * it has none: looked for at at first, where a sweep's points all have it
+ * (a search per cell made a table of many axes quadratic in them).
+ */
+static const char *axis_text(const struct point_report *p, const struct point_report *first,
+			     size_t at)
 {
+	const char *name = first->axes[at].name;
+	if (at < p->naxes && strcmp(p->axes[at].name, name) == 0)
+		return p->axes[at].text;
 	for (size_t i = 0; i < p->naxes; i++)
 		if (strcmp(p->axes[i].name, name) == 0)
 			return p->axes[i].text;
 	return "";
 }
 
-/* Does the axis value read as a number ("1024", "0.5", "2^20")?  Numbers align right. */
 static bool any_throughput(const struct report *r)
 {
 	for (size_t i = 0; i < r->npoints; i++)
@@ -173,7 +180,7 @@ void report_print_table(FILE *out, const struct report *r)
 		bool numeric = true;
 		double v;
 		for (size_t i = 0; i < r->npoints && numeric; i++)
-			numeric = number_text(axis_text(&r->points[i], first->axes[a].name), &v);
+			numeric = number_text(axis_text(&r->points[i], first, a), &v);
 		g.right[c++] = numeric;
 	}
 	for (size_t k = 0; k < nfixed; k++) {
@@ -194,7 +201,7 @@ void report_print_table(FILE *out, const struct report *r)
 		stats_compute(p->samples, p->nsamples, &st);
 		c = 0;
 		for (size_t a = 0; a < first->naxes; a++)
-			row[c++] = xstrdup(diag_esc(axis_text(p, first->axes[a].name)));
+			row[c++] = xstrdup(diag_esc(axis_text(p, first, a)));
 		if (p->nsamples) {
 			format_duration(st.median, buf[0], sizeof buf[0]);
 			format_duration(st.min, buf[1], sizeof buf[1]);
@@ -318,7 +325,7 @@ static void csv_row(FILE *out, const struct report *r, const struct csv_row *row
 	const struct point_report *p = row->p;
 	size_t naxes = first ? first->naxes : 0;
 	for (size_t a = 0; a < naxes; a++)
-		csv_field(out, a == 0, axis_text(p, first->axes[a].name));
+		csv_field(out, a == 0, axis_text(p, first, a));
 	csv_field(out, naxes == 0, p && p->label ? p->label : "");
 	struct stats st;
 	stats_compute(row->samples, row->nsamples, &st);

@@ -457,6 +457,7 @@ static Suite *read_suite(void)
 	tcase_add_test(tc, test_values);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_malformed);
 	tcase_add_test(tc, test_strict);
 	tcase_add_test(tc, test_not_a_report);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "monotime.h"
 #include "report.h"
 #include "report_plot.h"
 #include "unit.h"
@@ -120,6 +121,70 @@ START_TEST(test_huge_median)
 		ck_assert_msg(strstr(s, want) != NULL, "%s", s);
 		free(s);
 	}
+}
+END_TEST
+
+/*
+ * Words and lines in the order they first come, whatever order the points
+ * take; each line's rows in the points' order.
+ */
+START_TEST(test_layout_order)
+{
+	static const struct axis_value a[4][2] = {
+		{{"m", "b"}, {"T", "1"}}, {{"m", "a"}, {"T", "2"}},
+		{{"m", "b"}, {"T", "2"}}, {{"m", "a"}, {"T", "1"}},
+	};
+	const double *s[] = {t1, t2, t3, t4};
+	struct point_report p[4];
+	for (int i = 0; i < 4; i++)
+		p[i] = (struct point_report){.axes = a[i], .naxes = 2, .samples = s[i],
+					     .nsamples = s[i] == t4 ? 1 : 3, .bytes = NAN,
+					     .items = NAN};
+	struct report r = {.file = "o.yaml", .points = p, .npoints = 4, .bytes = NAN,
+			   .items = NAN};
+	char *sc = script_of(&r);
+	ck_assert_msg(strstr(sc, "set xtics ('b' 0, 'a' 1)\n") != NULL, "%s", sc);
+	ck_assert_msg(strstr(sc, "$t0 << EOD\n0 11\n1 80\nEOD\n$t1 << EOD\n1 21\n0 41\nEOD\n")
+		      != NULL, "%s", sc);
+	ck_assert_ptr_nonnull(strstr(sc, "title 'T=1', \\\n     $t1 using 1:2 with linespoints "
+				     "pointtype 7 title 'T=2'\n"));
+	free(sc);
+}
+END_TEST
+
+/*
+ * The layout in O(n log n): 50,000 points, each a word of its own on a
+ * line of its own, were looked up among the words and lines so far, 11.7 s
+ * (issue 30, item 5).  Now well under a second; the bound leaves room for
+ * the sanitizers and a busy machine.
+ */
+START_TEST(test_layout_large)
+{
+	size_t n = 50000;
+	struct point_report *p = xcalloc(n, sizeof *p);
+	struct axis_value *a = xcalloc(2 * n, sizeof *a);
+	char **text = xcalloc(2 * n, sizeof *text);
+	for (size_t i = 0; i < n; i++) {
+		text[2 * i] = xasprintf("w%zu", i);
+		text[2 * i + 1] = xasprintf("%zu", i);
+		a[2 * i] = (struct axis_value){"m", text[2 * i]};
+		a[2 * i + 1] = (struct axis_value){"v", text[2 * i + 1]};
+		p[i] = (struct point_report){.axes = &a[2 * i], .naxes = 2, .samples = t1,
+					     .nsamples = 3, .bytes = NAN, .items = NAN};
+	}
+	struct report r = {.file = "l.yaml", .points = p, .npoints = n, .bytes = NAN,
+			   .items = NAN};
+	double t0 = monotime();
+	char *sc = script_of(&r);
+	double secs = monotime() - t0;
+	ck_assert_msg(secs < 3, "%.2f s for %zu points", secs, n);
+	ck_assert_ptr_nonnull(strstr(sc, "$t49999 << EOD\n49999 11\nEOD\n"));
+	free(sc);
+	for (size_t i = 0; i < 2 * n; i++)
+		free(text[i]);
+	free(text);
+	free(a);
+	free(p);
 }
 END_TEST
 
@@ -306,6 +371,8 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, test_script_pow2);
 	tcase_add_test(tc, test_script_throughput_words);
 	tcase_add_test(tc, test_huge_median);
+	tcase_add_test(tc, test_layout_order);
+	tcase_add_test(tc, test_layout_large);
 	tcase_add_test(tc, test_no_points);
 	tcase_add_test(tc, test_missing_gnuplot);
 	tcase_add_test(tc, test_render);

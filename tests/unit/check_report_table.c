@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "monotime.h"
 #include "report.h"
 #include "report_table.h"
 #include "stats.h"
@@ -150,6 +151,45 @@ START_TEST(test_table_escaped)
 		"  bb             -    -    -       -  same                 none\n"
 		"  checks       none\n");
 	free(out);
+}
+END_TEST
+
+/*
+ * A sweep of many axes: each cell's value is found at its axis's place,
+ * not searched for among the point's axes (1,000 axes over 1,000 points
+ * were a billion name comparisons; issue 30, item 5).
+ */
+START_TEST(test_table_many_axes)
+{
+	size_t naxes = 1000, n = 1000;
+	struct axis_value *a = xcalloc(naxes, sizeof *a);
+	char **names = xcalloc(naxes, sizeof *names);
+	for (size_t k = 0; k < naxes; k++) {
+		names[k] = xasprintf("axis%zu", k);
+		a[k] = (struct axis_value){names[k], "1"};
+	}
+	struct point_report *p = xcalloc(n, sizeof *p);
+	for (size_t i = 0; i < n; i++)
+		p[i] = (struct point_report){.label = "", .axes = a, .naxes = naxes, .samples = s1,
+					     .nsamples = 3, .bytes = NAN, .items = NAN};
+	struct report r = sweep_report(p, n, NAN);
+	double t0 = monotime();
+	char *s = captured(report_print_table, &r);
+	char path[] = "/tmp/check_table.XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(report_write_csv(path, &r), 0);
+	double secs = monotime() - t0;
+	unlink(path);
+	ck_assert_msg(secs < 2, "%.2f s for %zu points of %zu axes", secs, n, naxes);
+	ck_assert_ptr_nonnull(strstr(s, "axis999"));
+	free(s);
+	for (size_t k = 0; k < naxes; k++)
+		free(names[k]);
+	free(names);
+	free(a);
+	free(p);
 }
 END_TEST
 
@@ -313,10 +353,12 @@ static Suite *table_suite(void)
 {
 	Suite *s = suite_create("report_table");
 	TCase *tc = tcase_create("table");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_table_plain_columns);
 	tcase_add_test(tc, test_table_throughput);
 	tcase_add_test(tc, test_table_words_left);
 	tcase_add_test(tc, test_table_escaped);
+	tcase_add_test(tc, test_table_many_axes);
 	tcase_add_test(tc, test_human_sweep);
 	tcase_add_test(tc, test_throughput_of);
 	tcase_add_test(tc, test_stats_overflow);
