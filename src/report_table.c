@@ -281,16 +281,35 @@ void report_print_throughput(FILE *out, const struct report *r)
 	fputc('\n', out);
 }
 
-/* One CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
+/*
+ * Would a spreadsheet take the cell for a formula?  One that starts with
+ * =, +, -, @, a tab or a carriage return (OWASP, CSV injection), unless
+ * it is a number ("-5", "+1e3"): an axis value such as
+ * =HYPERLINK("http://...") comes from a graph file, anyone's.
+ */
+static bool formula_lead(const char *s)
+{
+	double v;
+	return s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL && !number_text(s, &v);
+}
+
+/*
+ * One CSV field of text: a formula's lead neutralised by a ' before it,
+ * control characters and bytes that are not UTF-8 written as escapes
+ * (\x1b, \n: diag_esc's, as on a terminal), then quoted when it holds a
+ * comma or a quote (RFC 4180).
+ */
 static void csv_field(FILE *out, bool first, const char *s)
 {
 	if (!first)
 		fputc(',', out);
-	if (s[strcspn(s, ",\"\r\n")] == '\0') {
-		fputs(s, out);
+	const char *lead = formula_lead(s) ? "'" : "";
+	s = diag_esc(s);
+	if (s[strcspn(s, ",\"")] == '\0') {
+		fprintf(out, "%s%s", lead, s);
 		return;
 	}
-	fputc('"', out);
+	fprintf(out, "\"%s", lead);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);

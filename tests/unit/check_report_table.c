@@ -337,7 +337,53 @@ START_TEST(test_csv_quoting)
 	struct report r = sweep_report(&p, 1, NAN);
 	char *csv = csv_of(&r);
 	ck_assert_int_eq(strncmp(csv, "\"name, \"\"q\"\"\",label,", 20), 0);
-	ck_assert_ptr_nonnull(strstr(csv, "\r\n\"a\"\"b\",\"x\ny\",,,,,,,0,instantiate,"));
+	/* a line break is a control character: escaped, on the row's line */
+	ck_assert_ptr_nonnull(strstr(csv, "\r\n\"a\"\"b\",x\\ny,,,,,,,0,instantiate,"));
+	free(csv);
+}
+END_TEST
+
+/*
+ * CSV injection (issue 30, item 7): an axis value from a graph file that
+ * a spreadsheet would run as a formula gets a ' before it, OWASP's
+ * advice, unless it is a number; control characters are escaped, never
+ * written raw (an ESC drove the terminal that showed the file).
+ */
+START_TEST(test_csv_formulas)
+{
+	static const char *const cells[][2] = {
+		{"=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""},
+		{"+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"},
+		{"-2+3", "'-2+3"},
+		{"@SUM(A1:A9)", "'@SUM(A1:A9)"},
+		{"\t=1", "'\\t=1"},
+		{"\r=1", "'\\r=1"},
+		{"-5", "-5"},
+		{"+1e3", "+1e3"},
+		{"-0.5", "-0.5"},
+		{"-inf", "'-inf"},
+		{"a\x1b[2Jb\x7f", "a\\x1b[2Jb\\x7f"},
+		{"c\xc2\x9b" "d\xff", "c\\u009bd\\xff"},
+		{"2^10", "2^10"},
+	};
+	size_t n = sizeof cells / sizeof *cells;
+	struct point_report p[sizeof cells / sizeof *cells];
+	struct axis_value a[sizeof cells / sizeof *cells][1];
+	for (size_t i = 0; i < n; i++) {
+		a[i][0] = (struct axis_value){"v", cells[i][0]};
+		p[i] = (struct point_report){.label = "", .axes = a[i], .naxes = 1, .bytes = NAN,
+					     .items = NAN};
+	}
+	struct report r = sweep_report(p, n, NAN);
+	char *csv = csv_of(&r);
+	for (size_t i = 0; i < n; i++) {
+		char *want = xasprintf("\r\n%s,,", cells[i][1]);
+		ck_assert_msg(strstr(csv, want) != NULL, "no %s in\n%s", want, csv);
+		free(want);
+	}
+	for (const char *c = csv; *c; c++)
+		ck_assert_msg((unsigned char)*c >= 0x20 || *c == '\r' || *c == '\n',
+			      "control byte 0x%02x", (unsigned char)*c);
 	free(csv);
 }
 END_TEST
@@ -368,6 +414,7 @@ static Suite *table_suite(void)
 	tcase_add_test(tc, test_csv_sweep);
 	tcase_add_test(tc, test_csv_plain_and_unknown);
 	tcase_add_test(tc, test_csv_quoting);
+	tcase_add_test(tc, test_csv_formulas);
 	tcase_add_test(tc, test_csv_unwritable);
 	suite_add_tcase(s, tc);
 	return s;
