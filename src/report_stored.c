@@ -68,28 +68,6 @@ static int plot_stored(const struct options *o)
 	return status;
 }
 
-/* An output option that only a run writes, or NULL: nothing runs here. */
-static const char *run_output(const struct options *o)
-{
-	if (o->json)
-		return "--json";
-	if (o->csv)
-		return "--csv";
-	if (o->junit)
-		return "--junit";
-	if (o->describe)
-		return "--describe";
-	if (o->dot)
-		return "--dot";
-	if (o->trace)
-		return "--trace";
-	if (o->profile)
-		return "--profile";
-	if (o->ndumps)
-		return "--dump";
-	return NULL;
-}
-
 int report_stored_main(const struct options *o)
 {
 	if (o->nfiles != 1) {
@@ -98,11 +76,16 @@ int report_stored_main(const struct options *o)
 			    o->files[0]);
 		return 2;
 	}
-	const char *opt = run_output(o);
+	const char *opt = cli_output_given(o, OUT_NOT_STORED);
 	if (opt) {
 		usage_error("%s writes what a run makes, and %s is a stored report: nothing runs "
 			    "(a stored report is compared, --compare, or drawn, --plot)", opt,
 			    o->file);
+		return 2;
+	}
+	if (o->stdout_output && o->compare_doc) {
+		usage_error("%s=- and --compare's table both write to standard output: give the "
+			    "plot a file", o->stdout_output);
 		return 2;
 	}
 	/* the plot never replaces the report or the base it reads (OUTPUT FILES) */

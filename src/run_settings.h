@@ -43,6 +43,7 @@ struct run_outputs {
 	/* --compare: the base, read and checked before the run; NULL when not asked for */
 	const struct cmp_doc *compare;
 	double compare_threshold;       /* --compare-threshold, a fraction (0.05) */
+	bool stdout_taken;              /* an output is on standard output ("-"): no report there */
 };
 
 /*
