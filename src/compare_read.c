@@ -572,9 +572,12 @@ static bool read_files(struct rd *r, void *ctx)
 static bool read_root(struct rd *r)
 {
 	enum jtype t;
-	const char *s = r->p->s + strspn(r->p->s, " \t\r\n");
+	/* the text need not end in a NUL: only its len bytes are read */
+	const char *s = r->p->s, *end = s + r->p->len;
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+		s++;
 	/* a graph file given where a report belongs, most likely */
-	if (s < r->p->s + r->p->len && ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))) {
+	if (s < end && ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))) {
 		struct jr_mark m = {(size_t)(s - r->p->s), 1, 0};
 		for (const char *c = r->p->s; c < s; c++)
 			if (*c == '\n') {

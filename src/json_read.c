@@ -19,17 +19,21 @@ const char *const jtype_names[] = {
 
 /*
  * The keys of the object open at one level, for finding a key given twice:
- * open addressing over twice JSON_MAX_KEYS slots, a slot counting only
- * when its generation is the object's, so that a new object at the level
- * starts empty without clearing anything.
+ * open addressing, at most half full (it doubles past that, so at most
+ * four slots a key up to JSON_MAX_KEYS), a slot counting only when its
+ * generation is the object's, so that a new object at the level starts
+ * empty without clearing anything.
  */
-#define KEY_SLOTS (2 * JSON_MAX_KEYS + 48)
+struct key_slot {
+	uint64_t gen;
+	uint64_t hash;
+	struct jr_mark m;       /* the key's opening quote */
+};
+
 struct jr_keys {
-	struct key_slot {
-		uint64_t gen;
-		uint64_t hash;
-		struct jr_mark m;       /* the key's opening quote */
-	} slot[KEY_SLOTS];
+	struct key_slot *slot;
+	size_t cap;             /* a power of two */
+	size_t n;               /* the object's keys so far */
 	uint64_t gen;
 };
 
@@ -45,7 +49,10 @@ void jr_init(struct jr *p, const char *text, size_t len, struct diag *d)
 void jr_free(struct jr *p)
 {
 	for (unsigned i = 0; i < JSON_MAX_DEPTH; i++)
-		free(p->keys[i]);
+		if (p->keys[i]) {
+			free(p->keys[i]->slot);
+			free(p->keys[i]);
+		}
 	free(p->sbuf);
 	free(p->kbuf);
 	memset(p, 0, sizeof *p);
@@ -500,6 +507,7 @@ bool jr_begin(struct jr *p)
 		if (p->keys[p->depth] == NULL)
 			p->keys[p->depth] = xcalloc(1, sizeof *p->keys[p->depth]);
 		p->keys[p->depth]->gen = ++p->generation;
+		p->keys[p->depth]->n = 0;
 	}
 	p->depth++;
 	p->m.at++;
@@ -529,13 +537,34 @@ static bool same_key(struct jr *p, struct jr_mark m, size_t len)
 	return same;
 }
 
+/* Room for one more key in k: twice the slots, the object's keys placed again. */
+static void keys_grow(struct jr_keys *k)
+{
+	if (2 * (k->n + 1) <= k->cap)
+		return;
+	size_t cap = k->cap ? 2 * k->cap : 32;
+	struct key_slot *slot = xcalloc(cap, sizeof *slot);
+	for (size_t i = 0; i < k->cap; i++) {
+		if (k->slot[i].gen != k->gen)
+			continue;
+		size_t j = k->slot[i].hash & (cap - 1);
+		while (slot[j].gen == k->gen)
+			j = (j + 1) & (cap - 1);
+		slot[j] = k->slot[i];
+	}
+	free(k->slot);
+	k->slot = slot;
+	k->cap = cap;
+}
+
 /* The key just read (p->kbuf, len; its quote at m) among its object's; false when again. */
 static bool key_once(struct jr *p, struct jr_mark m, size_t len)
 {
 	struct jr_keys *k = p->keys[p->depth - 1];
 	uint64_t h = hash_bytes(p->kbuf, len);
-	size_t i = h % KEY_SLOTS;
-	for (; k->slot[i].gen == k->gen; i = (i + 1) % KEY_SLOTS) {
+	keys_grow(k);
+	size_t i = h & (k->cap - 1);
+	for (; k->slot[i].gen == k->gen; i = (i + 1) & (k->cap - 1)) {
 		if (k->slot[i].hash == h && same_key(p, k->slot[i].m, len)) {
 			struct pos first = jr_pos_of(p, k->slot[i].m);
 			char what[64];
@@ -545,6 +574,7 @@ static bool key_once(struct jr *p, struct jr_mark m, size_t len)
 		}
 	}
 	k->slot[i] = (struct key_slot){k->gen, h, m};
+	k->n++;
 	return true;
 }
 
@@ -681,6 +711,7 @@ void jr_fork(const struct jr *p, struct jr *q)
 	/* the keys before here are p's: q checks those after it */
 	q->keys[0] = xcalloc(1, sizeof *q->keys[0]);
 	q->keys[0]->gen = ++q->generation;
+	q->keys[0]->n = 0;
 }
 
 bool jr_end(struct jr *p)

@@ -47,8 +47,18 @@ static int plot_stored(const struct options *o)
 		cmp_doc_free(doc);
 		return 2;
 	}
-	const struct cmp_file *f = &doc->files[0];
-	struct report r = {.name = f->name, .file = f->file, .peak_gb_per_s = f->peak_gb_per_s};
+	struct report r;
+	report_of_stored(&doc->files[0], &r);
+	int status = report_plot(o->plot, &r);
+	free((struct point_report *)r.points);
+	cmp_doc_free(doc);
+	return status;
+}
+
+void report_of_stored(const struct cmp_file *f, struct report *r)
+{
+	*r = (struct report){.name = f->name, .file = f->file, .peak_gb_per_s = f->peak_gb_per_s,
+			     .bytes = NAN, .items = NAN};
 	/* a plain file's report is one point without a label: no points to draw */
 	bool sweep = f->npoints > 0 && f->points[0].label != NULL;
 	struct point_report *pts = xcalloc(sweep ? f->npoints : 1, sizeof *pts);
@@ -60,12 +70,8 @@ static int plot_stored(const struct options *o)
 			.bytes = p->bytes, .items = p->items, .eval_s = NAN,
 		};
 	}
-	r.points = pts;
-	r.npoints = sweep ? f->npoints : 0;
-	int status = report_plot(o->plot, &r);
-	free(pts);
-	cmp_doc_free(doc);
-	return status;
+	r->points = pts;
+	r->npoints = sweep ? f->npoints : 0;
 }
 
 int report_stored_main(const struct options *o)
