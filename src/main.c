@@ -97,7 +97,8 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 		.describe_buffers = o->describe_buffers,
 		.csv = o->csv, .plot = o->plot,
 		.compare = o->compare_doc, .compare_threshold = o->compare_threshold,
-		.stdout_taken = o->stdout_output != NULL,
+		/* a suite's worker writes to its pipe, which the suite lays out */
+		.stdout_taken = o->stdout_output != NULL && o->json_capture == NULL,
 	};
 }
 
