@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "monotime.h"
 #include "report.h"
 #include "report_table.h"
 #include "stats.h"
@@ -69,6 +69,17 @@ static struct report sweep_report(const struct point_report *p, size_t n, double
 		.file = "sweep.yaml", .points = p, .npoints = n, .peak_gb_per_s = peak,
 		.bytes = NAN, .items = NAN,
 	};
+}
+
+/*
+ * This process's CPU time, in seconds: what a bound on work measures,
+ * whatever else the machine runs (wall time on a busy one is not).
+ */
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 START_TEST(test_table_plain_columns)
@@ -156,12 +167,13 @@ END_TEST
 
 /*
  * A sweep of many axes: each cell's value is found at its axis's place,
- * not searched for among the point's axes (1,000 axes over 1,000 points
- * were a billion name comparisons; issue 30, item 5).
+ * not searched for among the point's axes (2,000 axes over 500 points
+ * were two billion name comparisons, some 10 s; issue 30, item 5).  Now a
+ * fraction of a second of CPU, the sanitizers' included.
  */
 START_TEST(test_table_many_axes)
 {
-	size_t naxes = 1000, n = 1000;
+	size_t naxes = 2000, n = 500;
 	struct axis_value *a = xcalloc(naxes, sizeof *a);
 	char **names = xcalloc(naxes, sizeof *names);
 	for (size_t k = 0; k < naxes; k++) {
@@ -173,16 +185,16 @@ START_TEST(test_table_many_axes)
 		p[i] = (struct point_report){.label = "", .axes = a, .naxes = naxes, .samples = s1,
 					     .nsamples = 3, .bytes = NAN, .items = NAN};
 	struct report r = sweep_report(p, n, NAN);
-	double t0 = monotime();
+	double t0 = cpu_seconds();
 	char *s = captured(report_print_table, &r);
 	char path[] = "/tmp/check_table.XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	ck_assert_int_eq(report_write_csv(path, &r), 0);
-	double secs = monotime() - t0;
+	double secs = cpu_seconds() - t0;
 	unlink(path);
-	ck_assert_msg(secs < 2, "%.2f s for %zu points of %zu axes", secs, n, naxes);
+	ck_assert_msg(secs < 3, "%.2f s of CPU for %zu points of %zu axes", secs, n, naxes);
 	ck_assert_ptr_nonnull(strstr(s, "axis999"));
 	free(s);
 	for (size_t k = 0; k < naxes; k++)
