@@ -38,7 +38,7 @@ struct options {
 	struct dump_req *dumps;
 	size_t ndumps, ndumps_cap;
 	bool json;
-	const char *json_file;          /* NULL: stdout */
+	const char *json_file;          /* NULL: stdout (--json, --json=-) */
 	/* Overrides of the file's run: section; has_* says given. */
 	bool has_repeat, has_warmup, has_device, has_timeout, has_instantiate;
 	uint32_t repeat, warmup;
@@ -83,6 +83,11 @@ struct options {
 	struct output_name *outputs;
 	size_t noutputs, capoutputs;
 	const char *complete;           /* --complete=WHAT (hidden: complete_names.h) */
+	unsigned given;                 /* bit k: cli.c's output option k was given */
+	unsigned stdout_opts;           /* bit k: ... given as "-" (--json without a file) */
+	size_t nstdout;                 /* --dump=BUF=- given how many times */
+	/* the option whose output is standard output, in place of the report, or NULL */
+	const char *stdout_output;
 	const char *json_capture;       /* a suite worker's: this file's JSON report (not --json's) */
 	int file_fd;                    /* a suite worker's: file open already (-1: not) */
 	/* a suite worker's under --processes: its records' file, and whether it is a sample (run_settings.h) */
@@ -110,6 +115,16 @@ const struct cli_opt *cli_options(size_t *n);
 
 /* --modules' words, by enum module_api */
 extern const char *const module_api_names[2];
+/* What an output option may not go with (cli.c's table of them). */
+enum output_flag {
+	OUT_RUN = 1,            /* made by a run: a usage error under --validate */
+	OUT_ONE_FILE = 2,       /* one file of its own: not for a suite */
+	OUT_ONE_POINT = 4,      /* one point's: not for a sweep of several */
+	OUT_NOT_STORED = 8,     /* no stored report gives it: not beside one */
+};
+
+/* The first output option given that has flag ("--dump"), or NULL. */
+const char *cli_output_given(const struct options *o, unsigned flag);
 
 enum cli_result cli_parse(int argc, char **argv, struct options *o);
 void cli_free(struct options *o);

@@ -103,6 +103,8 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 		.csv = o->csv, .plot = o->plot,
 		.compare = o->compare_doc, .compare_threshold = o->compare_threshold,
 		.records = o->proc_records, .sample = o->proc_sample,
+		/* a suite's worker writes to its pipe, which the suite lays out */
+		.stdout_taken = o->stdout_output != NULL && o->json_capture == NULL,
 	};
 }
 
@@ -132,8 +134,7 @@ static int write_json(const struct options *o, struct report *rep, int status, s
  */
 static bool one_point_outputs(const struct sweep *sw, const struct options *o)
 {
-	const char *what = o->ndumps ? "--dump" : o->trace ? "--trace" :
-		o->profile ? "--profile" : NULL;
+	const char *what = cli_output_given(o, OUT_ONE_POINT);
 	if (what == NULL || o->validate || sw->npoints < 2)
 		return true;
 	usage_error("%s is for one point, and %s sweeps %zu: pick one with --set NAME=VALUE "
@@ -248,7 +249,8 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		fo->skipped = true;
 		snprintf(fo->note, sizeof fo->note, "%s", g->run.skip);
 	} else if (skip) {
-		if (o->verbosity > VERB_QUIET)
+		/* an output on standard output (--json) says so itself, alone there */
+		if (o->verbosity > VERB_QUIET && o->stdout_output == NULL)
 			printf("%s: skipped: %s\n", diag_esc(o->file), diag_esc(g->run.skip));
 	} else if (describe_only) {
 		status = write_description(g, o);

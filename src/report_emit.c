@@ -90,8 +90,8 @@ int report_emit(struct report *r, const struct run_settings *s)
 		r->exit_status = status_worse(r->exit_status, 2);
 	if (o->plot && report_plot(o->plot, r) != 0)
 		r->exit_status = status_worse(r->exit_status, 2);
-	bool json_stdout = o->json && o->json_file == NULL;
-	if (s->verbosity > VERB_QUIET && !json_stdout && !csv_stdout) {
+	/* an output given "-" (--json without a file too) is on standard output in its place */
+	if (s->verbosity > VERB_QUIET && !o->stdout_taken) {
 		report_print_human(stdout, r);
 		if (r->comparison)
 			comparison_print(stdout, r->comparison);

@@ -76,16 +76,23 @@ static int format_rate(double v, char *buf, size_t len)
 	return snprintf(buf, len, "%.*f", prec, v);
 }
 
-/* The point's value of axis name, or "" when it has none. */
-static const char *axis_text(const struct point_report *p, const char *name)
+/*
+ * The point's value of the axis that is the first point's at, or "" when
+ * it has none: looked for at at first, where a sweep's points all have it
+ * (a search per cell made a table of many axes quadratic in them).
+ */
+static const char *axis_text(const struct point_report *p, const struct point_report *first,
+			     size_t at)
 {
+	const char *name = first->axes[at].name;
+	if (at < p->naxes && strcmp(p->axes[at].name, name) == 0)
+		return p->axes[at].text;
 	for (size_t i = 0; i < p->naxes; i++)
 		if (strcmp(p->axes[i].name, name) == 0)
 			return p->axes[i].text;
 	return "";
 }
 
-/* Does the axis value read as a number ("1024", "0.5", "2^20")?  Numbers align right. */
 static bool any_throughput(const struct report *r)
 {
 	for (size_t i = 0; i < r->npoints; i++)
@@ -176,7 +183,7 @@ void report_print_table(FILE *out, const struct report *r)
 		bool numeric = true;
 		double v;
 		for (size_t i = 0; i < r->npoints && numeric; i++)
-			numeric = number_text(axis_text(&r->points[i], first->axes[a].name), &v);
+			numeric = number_text(axis_text(&r->points[i], first, a), &v);
 		g.right[c++] = numeric;
 	}
 	for (size_t k = 0; k < nfixed; k++) {
@@ -201,7 +208,7 @@ void report_print_table(FILE *out, const struct report *r)
 		stats_compute(p->samples, p->nsamples, &st);
 		c = 0;
 		for (size_t a = 0; a < first->naxes; a++)
-			row[c++] = xstrdup(diag_esc(axis_text(p, first->axes[a].name)));
+			row[c++] = xstrdup(diag_esc(axis_text(p, first, a)));
 		if (p->nsamples) {
 			format_duration(st.median, buf[0], sizeof buf[0]);
 			format_duration(st.min, buf[1], sizeof buf[1]);
@@ -289,16 +296,35 @@ void report_print_throughput(FILE *out, const struct report *r)
 	fputc('\n', out);
 }
 
-/* One CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
+/*
+ * Would a spreadsheet take the cell for a formula?  One that starts with
+ * =, +, -, @, a tab or a carriage return (OWASP, CSV injection), unless
+ * it is a number ("-5", "+1e3"): an axis value such as
+ * =HYPERLINK("http://...") comes from a graph file, anyone's.
+ */
+static bool formula_lead(const char *s)
+{
+	double v;
+	return s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL && !number_text(s, &v);
+}
+
+/*
+ * One CSV field of text: a formula's lead neutralised by a ' before it,
+ * control characters and bytes that are not UTF-8 written as escapes
+ * (\x1b, \n: diag_esc's, as on a terminal), then quoted when it holds a
+ * comma or a quote (RFC 4180).
+ */
 static void csv_field(FILE *out, bool first, const char *s)
 {
 	if (!first)
 		fputc(',', out);
-	if (s[strcspn(s, ",\"\r\n")] == '\0') {
-		fputs(s, out);
+	const char *lead = formula_lead(s) ? "'" : "";
+	s = diag_esc(s);
+	if (s[strcspn(s, ",\"")] == '\0') {
+		fprintf(out, "%s%s", lead, s);
 		return;
 	}
-	fputc('"', out);
+	fprintf(out, "\"%s", lead);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);
@@ -326,8 +352,8 @@ static void csv_row(FILE *out, const struct report *r, const struct point_report
 	const struct point_report *first = report_is_sweep(r) ? &r->points[0] : NULL;
 	size_t naxes = first ? first->naxes : 0;
 	for (size_t a = 0; a < naxes; a++)
-		csv_field(out, a == 0, axis_text(p, first->axes[a].name));
-	csv_field(out, naxes == 0, p->label ? p->label : "");
+		csv_field(out, a == 0, axis_text(p, first, a));
+	csv_field(out, naxes == 0, p && p->label ? p->label : "");
 	struct stats st;
 	stats_compute(p->samples, p->nsamples, &st);
 	bool timed = p->nsamples > 0;

@@ -51,6 +51,7 @@ struct run_outputs {
 	 */
 	const char *records;
 	bool sample;
+	bool stdout_taken;              /* an output is on standard output ("-"): no report there */
 };
 
 /*

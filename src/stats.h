@@ -13,6 +13,8 @@ struct stats {
 
 /* Statistics over n samples (seconds); zeros when n is 0. */
 void stats_compute(const double *samples, size_t n, struct stats *out);
+/* (a + b) / 2 without overflow: the median of an even count, and the bootstrap's. */
+double stats_midpoint(double a, double b);
 /* v[0..n) in ascending order, in place. */
 void stats_sort(double *v, size_t n);
 /* The n samples in ascending order, malloc'd (the caller frees it). */

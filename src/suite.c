@@ -847,9 +847,7 @@ static void print_result(struct suite *st, size_t i)
 /* Options that write one file of their own have no meaning for many; nor two for one stdout. */
 static bool single_file_options(const struct options *o)
 {
-	const char *what = o->describe ? "--describe" : o->dot ? "--dot" :
-		o->ndumps ? "--dump" : o->trace ? "--trace" : o->csv ? "--csv" :
-		o->plot ? "--plot" : NULL;
+	const char *what = cli_output_given(o, OUT_ONE_FILE);
 	if (what == NULL && o->junit && strcmp(o->junit, "-") == 0 && o->json &&
 	    o->json_file == NULL) {
 		usage_error("--junit=- and --json both write to standard output: give one of "
