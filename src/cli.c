@@ -12,6 +12,7 @@
 #include "mod_check.h"
 #include "model.h"
 #include "scalar.h"
+#include "term.h"
 #include "xmalloc.h"
 
 /* CU_GRAPH_DEBUG_DOT_FLAGS_*: name i is bit i, as in the driver's enum. */
@@ -27,19 +28,25 @@ enum {
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
-	OPT_MODULES, OPT_NO_PEER,
+	OPT_MODULES, OPT_NO_PEER, OPT_COLOR, OPT_COMPLETE, OPT_PROCESSES, OPT_COLD_L2,
+	OPT_GPU_TIME,
 };
 
 /*
- * Every option that names a file cugraphrun writes.  cli_parse lists each
- * one given in o->outputs, and every rule of cugraphrun(1) OUTPUT FILES
- * holds for all of them alike: a value that is a file name and no YAML
- * name (here), no two naming one file, none a file the run reads, each
- * writable before anything runs (outputs_prepare, outputs.c), and each
- * written whole or not at all (output_open and output_close).  A new
- * output option is one entry here, and a writer that goes through
- * output_open and output_close.  (--compare's BASE is read, not written:
- * it is an input, which no output may replace; outputs.h.)
+ * Every option that names a file cugraphrun writes, and the two that make
+ * what only a run makes without naming one (--profile's table, --compare's
+ * comparison).  cli_parse lists each file given in o->outputs, and every
+ * rule of cugraphrun(1) OUTPUT FILES holds for all of them alike: a value
+ * that is a file name and no YAML name (here), "-" for standard output,
+ * in place of the report and for one option at most (here), no two naming
+ * one file, none a file the run reads, each writable before anything
+ * runs (outputs_prepare, outputs.c), and each written whole or not at all
+ * (output_open and output_close).  Where an option may not go is its
+ * flags (cli.h: OUT_*), which main, the stored report and the suite ask
+ * through cli_output_given.  A new output option is one entry here, and
+ * a writer that goes through output_open and output_close.  (--compare's
+ * BASE is read, not written: an input, which no output may replace;
+ * outputs.h.)
  */
 static const struct output_opt {
 	int val;                        /* the option's getopt value */
@@ -47,29 +54,41 @@ static const struct output_opt {
 	const char *example;            /* its = form, for messages */
 	char after;                     /* the file follows this in the value ("BUF=FILE") */
 	bool repeatable;                /* each one a file; else the last one counts */
-	bool dash;                      /* "-" is standard output */
+	bool file;                      /* names a file written; else only flags */
+	unsigned flags;                 /* OUT_* */
 } output_opts[] = {
-	{OPT_CSV, "--csv", "--csv=points.csv", 0, false, true},
-	{OPT_DESCRIBE, "--describe", "--describe=graph.dot", 0, false, true},
-	{OPT_DOT, "--dot", "--dot=driver.dot", 0, false, false},
-	{OPT_DUMP, "--dump", "--dump=BUFFER=out.npy", '=', true, false},
-	{OPT_JSON, "--json", "--json=report.json", 0, false, false},
-	{OPT_JUNIT, "--junit", "--junit=junit.xml", 0, false, true},
-	/* "-" is refused (cli_parse): the SVG cannot share standard output with the report */
-	{OPT_PLOT, "--plot", "--plot=times.svg", 0, false, false},
-	{OPT_TRACE, "--trace", "--trace=trace.json", 0, false, false},
+	{OPT_CSV, "--csv", "--csv=points.csv", 0, false, true,
+	 OUT_RUN | OUT_ONE_FILE | OUT_NOT_STORED},
+	{OPT_DESCRIBE, "--describe", "--describe=graph.dot", 0, false, true,
+	 OUT_ONE_FILE | OUT_NOT_STORED},
+	{OPT_DOT, "--dot", "--dot=driver.dot", 0, false, true,
+	 OUT_RUN | OUT_ONE_FILE | OUT_NOT_STORED},
+	{OPT_DUMP, "--dump", "--dump=BUFFER=out.npy", '=', true, true,
+	 OUT_RUN | OUT_ONE_FILE | OUT_ONE_POINT | OUT_NOT_STORED},
+	{OPT_JSON, "--json", "--json=report.json", 0, false, true, OUT_NOT_STORED},
+	{OPT_JUNIT, "--junit", "--junit=junit.xml", 0, false, true, OUT_NOT_STORED},
+	{OPT_PLOT, "--plot", "--plot=times.svg", 0, false, true, OUT_RUN | OUT_ONE_FILE},
+	{OPT_PROFILE, "--profile", "--profile", 0, false, false,
+	 OUT_RUN | OUT_ONE_POINT | OUT_NOT_STORED},
+	{OPT_TRACE, "--trace", "--trace=trace.json", 0, false, true,
+	 OUT_RUN | OUT_ONE_FILE | OUT_ONE_POINT | OUT_NOT_STORED},
+	{OPT_COMPARE, "--compare", "--compare=base.json", 0, false, false, OUT_RUN},
 };
 #define NOUTPUT_OPTS (sizeof output_opts / sizeof *output_opts)
 
-/* The one option table: getopt's view and the help text side by side. */
-static const struct opt_help {
-	struct option opt;
-	const char *arg;
-	const char *help;
-} opts[] = {
-	{{"repeat", required_argument, NULL, 'n'}, "N", "timed launches (default: run.repeat, else 100)"},
+/* --modules' words, by enum module_api */
+const char *const module_api_names[2] = {
+	[MODULE_API_MODULE] = "module", [MODULE_API_LIBRARY] = "library",
+};
+
+/* The one option table: getopt's view and the help text side by side (cli.h). */
+static const struct cli_opt opts[] = {
+	{{"repeat", required_argument, NULL, 'n'}, "N", "timed launches (default: run.repeat, else until\n                                the median is known to 0.5%, 0.5 s at most)"},
 	{{"warmup", required_argument, NULL, 'w'}, "N", "untimed launches before them (default: run.warmup,\n                                else 3)"},
 	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default: run.device, else 0); in a\n                                suite, the one GPU unless --devices is given"},
+	{{"processes", required_argument, NULL, OPT_PROCESSES}, "P", "time each file in P fresh processes, the files\n                                in a new order each round (default 1)"},
+	{{"cold-l2", no_argument, NULL, OPT_COLD_L2}, NULL, "write an L2-sized buffer before each timed launch,\n                                outside its time"},
+	{{"gpu-time", no_argument, NULL, OPT_GPU_TIME}, NULL, "time the GPU's work only: hold the stream until\n                                each launch is queued whole (blocking kernel)"},
 	{{"timeout", required_argument, NULL, OPT_TIMEOUT}, "DURATION", "abort when one launch takes longer (\"10 s\", \"500ms\")"},
 	{{"instantiate", required_argument, NULL, OPT_INSTANTIATE}, "LIST", "instantiate flags: upload, auto_free_on_launch,\n                                use_node_priority, device_launch (or \"none\")"},
 	{{"axis", required_argument, NULL, 'a'}, "NAME=V1,V2,...", "sweep axis NAME over these values (replacing the\n                                file's, or adding one its expressions use);\n                                repeatable"},
@@ -77,12 +96,12 @@ static const struct opt_help {
 	{{"disable", required_argument, NULL, OPT_DISABLE}, "IDS", "switch these nodes off at every launch (kernel,\n                                memset and copy nodes of the top-level graph);\n                                comma-separated, repeatable"},
 	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only, its kernels against their\n                                modules too; no driver is loaded"},
 	{{"arch", required_argument, NULL, OPT_ARCH}, "sm_XY", "with --validate: the GPU architecture to check\n                                fatbins and compile CUDA C++ for (default sm_90)"},
-	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout); no GPU\n                                unless --profile"},
-	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers as nodes too"},
+	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout), or drawn\n                                as FILE.svg, .png or .pdf; no GPU unless --profile"},
+	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers too, each read and write\n                                an arrow the way the data goes"},
 	{{"dot", required_argument, NULL, OPT_DOT}, "FILE", "write the driver's DOT of the built graph"},
 	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},
 	{{"dump", required_argument, NULL, OPT_DUMP}, "BUF=FILE", "after the verification launch, write a buffer\n                                (raw; .npy or .txt by extension); repeatable"},
-	{{"json", optional_argument, NULL, OPT_JSON}, "[=FILE]", "the report as JSON (stdout without FILE)"},
+	{{"json", optional_argument, NULL, OPT_JSON}, "[=FILE]", "the report as JSON (stdout without FILE, or -)"},
 	{{"csv", required_argument, NULL, OPT_CSV}, "FILE", "write the report's rows (a sweep's points) as CSV\n                                (- for stdout, in place of the report)"},
 	{{"plot", required_argument, NULL, OPT_PLOT}, "FILE", "draw a sweep's median times (and GB/s) against its\n                                first axis as SVG, with gnuplot; a sweep's --json\n                                report named for FILE.yaml is drawn again (no GPU)"},
 	{{"compare", required_argument, NULL, OPT_COMPARE}, "BASE", "compare the times with an earlier --json report:\n                                SAME, FASTER, SLOWER (exit 4) or UNCERTAIN"},
@@ -98,6 +117,9 @@ static const struct opt_help {
 	{{"no-cache", no_argument, NULL, OPT_NO_CACHE}, NULL, "compile CUDA C++ modules afresh; neither read nor\n                                write the compile cache"},
 	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
 	{{"verbose", no_argument, NULL, 'v'}, NULL, "print each phase and each node as it is added"},
+	{{"color", required_argument, NULL, OPT_COLOR}, "WHEN", "colour the diagnostics as gcc does (auto: on a\n                                terminal, unless NO_COLOR is set; always; never)"},
+	/* hidden: what the shells' completions ask of a file (complete_names.h) */
+	{{"complete", required_argument, NULL, OPT_COMPLETE}, "WHAT", NULL},
 	{{"help", no_argument, NULL, 'h'}, NULL, "show this help and exit"},
 	{{"version", no_argument, NULL, 'V'}, NULL, "show the version and exit"},
 };
@@ -115,6 +137,8 @@ void cli_usage(FILE *out)
 		const struct option *o = &opts[i].opt;
 		char left[64];
 		int n;
+		if (opts[i].help == NULL)
+			continue;
 		if (o->val < 256)
 			n = snprintf(left, sizeof left, "  -%c, --%s", o->val, o->name);
 		else
@@ -125,8 +149,8 @@ void cli_usage(FILE *out)
 		fprintf(out, "%-32s%s\n", left, opts[i].help);
 	}
 	fputs("\nExit status: 0 ran and every check passed (or valid with --validate),\n"
-	      "1 a check failed, 2 usage error or invalid file, 3 CUDA error,\n"
-	      "4 --compare found a time SLOWER than the base's,\n"
+	      "1 a check failed, 2 usage error, invalid file or out of memory,\n"
+	      "3 CUDA error, 4 --compare found a time SLOWER than the base's,\n"
 	      "124 a launch did not finish within --timeout.  A suite exits with the\n"
 	      "worst of its files' statuses, in the order 124, 3, 2, 1, 4, 0.\n"
 	      "The file format is described in cugraphrun(5), the command in cugraphrun(1).\n",
@@ -221,6 +245,17 @@ bool parse_inst_flags(const char *s, unsigned *out, char *bad, size_t badlen)
 	return parse_name_bits(s, inst_flag_names, INST_FLAG_COUNT, out, bad, badlen);
 }
 
+/* Which of names[0..n) s is, into *out; false when none. */
+static bool word_of(const char *s, const char *const *names, unsigned n, unsigned *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return true;
+		}
+	return false;
+}
+
 /* --devices: "all", or ordinals "0,1,3" (each below 64) into a bit mask. */
 static bool parse_devices(const char *s, struct options *o)
 {
@@ -261,15 +296,20 @@ static bool parse_shard(const char *s, struct options *o)
 	return true;
 }
 
-/* Option c with value arg, if it names an output: into o->outputs. */
+/*
+ * Option c with value arg, if it is one of output_opts: its bit in
+ * o->given, its file in o->outputs (the last one's, unless repeatable);
+ * "-", standard output, is no file and goes in o->stdout_opts.
+ */
 static void note_output(struct options *o, int c, const char *arg)
 {
-	const struct output_opt *oo = NULL;
-	for (size_t i = 0; i < NOUTPUT_OPTS && oo == NULL; i++)
-		if (output_opts[i].val == c)
-			oo = &output_opts[i];
-	if (oo == NULL)
+	size_t k = 0;
+	while (k < NOUTPUT_OPTS && output_opts[k].val != c)
+		k++;
+	if (k == NOUTPUT_OPTS)
 		return;
+	const struct output_opt *oo = &output_opts[k];
+	o->given |= 1u << k;
 	for (size_t i = 0; i < o->noutputs && !oo->repeatable; i++)
 		if (o->outputs[i].option == oo->name) {
 			memmove(&o->outputs[i], &o->outputs[i + 1],
@@ -277,11 +317,54 @@ static void note_output(struct options *o, int c, const char *arg)
 			o->noutputs--;
 			break;
 		}
+	/* --json without a file is standard output too */
 	const char *path = arg && oo->after ? strchr(arg, oo->after) + 1 : arg;
-	if (path == NULL || (oo->dash && strcmp(path, "-") == 0))
+	bool to_stdout = oo->file && (path == NULL || strcmp(path, "-") == 0);
+	if (!oo->repeatable)
+		o->stdout_opts &= ~(1u << k);
+	if (to_stdout) {
+		o->stdout_opts |= 1u << k;
+		o->nstdout += oo->repeatable;
+	}
+	if (!oo->file || to_stdout)
 		return;
 	*VEC_PUSH(o->outputs, o->noutputs, o->capoutputs) =
 		(struct output_name){.option = oo->name, .path = path, .example = oo->example};
+}
+
+const char *cli_output_given(const struct options *o, unsigned flag)
+{
+	for (size_t k = 0; k < NOUTPUT_OPTS; k++)
+		if ((output_opts[k].flags & flag) && (o->given & 1u << k))
+			return output_opts[k].name;
+	return NULL;
+}
+
+/*
+ * Standard output takes one output at most, in place of the report: the
+ * one that takes it in o->stdout_output, or a usage error naming two.
+ */
+static enum cli_result check_stdout(struct options *o)
+{
+	const char *on[2] = {NULL, NULL};
+	size_t n = 0;
+	for (size_t k = 0; k < NOUTPUT_OPTS; k++) {
+		if (!(o->stdout_opts & 1u << k))
+			continue;
+		for (size_t times = output_opts[k].repeatable ? o->nstdout : 1; times > 0;
+		     times--, n++)
+			if (n < 2)
+				on[n] = output_opts[k].name;
+	}
+	if (n > 1) {
+		/* --json goes there without a file: named second, as it was given */
+		bool swap = strcmp(on[0], "--json") == 0;
+		const char *second = on[!swap];
+		return usage_error("%s=- and %s%s both write to standard output: give one of them "
+				   "a file", on[swap], second, strcmp(second, "--json") ? "=-" : "");
+	}
+	o->stdout_output = on[0];
+	return CLI_OK;
 }
 
 /* Whether name ends in .yaml or .yml, in any case. */
@@ -326,7 +409,7 @@ enum cli_result usage_error(const char *fmt, ...)
 	int n = vasprintf(&text, fmt, ap);
 	va_end(ap);
 	/* the one form of every error without a file: "cugraphrun: error: ..." */
-	fputs("cugraphrun: error: ", stderr);
+	diag_write_lead(stderr, DIAG_ERROR);
 	if (n < 0) {
 		fputs("usage", stderr);
 	} else if ((size_t)n <= 2 * USAGE_KEEP + 40) {
@@ -388,7 +471,10 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	o->profile_launches = 20;
 	o->compare_threshold = COMPARE_THRESHOLD_DEFAULT;
 	o->module_api = MODULE_API_DEFAULT;
+	o->processes = 1;
 	char bad[128];
+	/* decided now, before any fork, and again if --color says otherwise (term.h) */
+	term_color_choose(COLOR_AUTO);
 
 	opterr = 0;
 	/* 0, not 1: glibc then also forgets a "-xv" an earlier call left half read. */
@@ -474,7 +560,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		}
 		case OPT_JSON:
 			o->json = true;
-			o->json_file = optarg;
+			o->json_file = optarg && strcmp(optarg, "-") != 0 ? optarg : NULL;
 			break;
 		case OPT_DEVICES:
 			if (!parse_devices(optarg, o))
@@ -510,6 +596,18 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		case OPT_NO_PEER:
 			o->no_peer = true;
 			break;
+		case OPT_PROCESSES:
+			if (!parse_count(optarg, &o->processes) || o->processes == 0 ||
+			    o->processes > PROCESSES_MAX)
+				return usage_error("invalid --processes '%s': expected a count of "
+						   "processes from 1 to %d", optarg, PROCESSES_MAX);
+			break;
+		case OPT_COLD_L2:
+			o->cold_l2 = true;
+			break;
+		case OPT_GPU_TIME:
+			o->gpu_time = true;
+			break;
 		case OPT_CSV:
 			o->csv = optarg;
 			break;
@@ -535,13 +633,22 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			}
 			break;
 		}
-		case OPT_MODULES:
-			if (strcmp(optarg, "module") == 0)
-				o->module_api = MODULE_API_MODULE;
-			else if (strcmp(optarg, "library") == 0)
-				o->module_api = MODULE_API_LIBRARY;
-			else
+		case OPT_MODULES: {
+			unsigned api;
+			if (!word_of(optarg, module_api_names, 2, &api))
 				return usage_error("invalid --modules '%s': expected module or library", optarg);
+			o->module_api = (enum module_api)api;
+			break;
+		}
+		case OPT_COLOR: {
+			unsigned when;
+			if (!word_of(optarg, color_when_names, COLOR_WHEN_COUNT, &when))
+				return usage_error("invalid --color '%s': expected auto, always or never", optarg);
+			term_color_choose((enum color_when)when);
+			break;
+		}
+		case OPT_COMPLETE:
+			o->complete = optarg;
 			break;
 		case 'q':
 			o->verbosity = VERB_QUIET;
@@ -578,25 +685,23 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		return usage_error("%s", "--dot-flags needs --dot=FILE");
 	if (o->has_compare_threshold && o->compare == NULL)
 		return usage_error("%s", "--compare-threshold needs --compare=BASE.json");
-	if (o->plot && strcmp(o->plot, "-") == 0)
-		return usage_error("%s", "--plot=- cannot be: the report is on standard output; "
-				   "give the SVG a file");
-	if (o->csv && strcmp(o->csv, "-") == 0 && o->json && o->json_file == NULL)
-		return usage_error("%s", "--csv=- and --json both write to standard output: give "
-				   "one of them a file");
 	if (o->has_arch && !o->validate)
 		return usage_error("%s", "--arch goes with --validate: a run checks and compiles for its device");
+	/* the processes are a run's: nothing else would be repeated */
+	if (o->processes > 1 && (o->validate || (o->describe && !o->profile)))
+		return usage_error("--processes times a run in several processes, and %s runs "
+				   "nothing", o->validate ? "--validate" : "--describe alone");
+	if (o->processes > 1 && stdins)
+		return usage_error("%s", "--processes reads each file once a process, and standard "
+				   "input ('-') can be read only once: give a file");
 	if (o->describe_buffers && o->describe == NULL)
 		return usage_error("%s", "--describe-buffers needs --describe=FILE");
-	/* with --profile the DOT is written after a run, beside the report on stdout */
-	if (o->profile && !o->validate && o->describe && strcmp(o->describe, "-") == 0)
-		return usage_error("%s", "--describe=- cannot go with --profile (or --trace): "
-				   "the report is on standard output; use --describe=FILE");
-	/* --json writes a report whatever runs, --describe with it too */
-	if (o->json && o->json_file == NULL && o->describe && strcmp(o->describe, "-") == 0)
-		return usage_error("%s", "--describe=- and --json both write to standard output: "
-				   "give one of them a file");
-	return CLI_OK;
+	/* what only a run makes, where nothing runs: it would write nothing, and say nothing */
+	const char *run_only = o->validate ? cli_output_given(o, OUT_RUN) : NULL;
+	if (run_only)
+		return usage_error("%s needs a run, and --validate runs nothing: drop one of them",
+				   run_only);
+	return check_stdout(o);
 }
 
 void cli_free(struct options *o)
@@ -615,4 +720,10 @@ void cli_free(struct options *o)
 	free(o->outputs);
 	o->outputs = NULL;
 	o->noutputs = o->capoutputs = 0;
+}
+
+const struct cli_opt *cli_options(size_t *n)
+{
+	*n = NOPTS;
+	return opts;
 }

@@ -7,6 +7,7 @@
 #ifndef CGR_CLI_H
 #define CGR_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +18,9 @@
 #include "sweep.h"
 
 struct cmp_doc;
+
+/* The most --processes: a base of 13 and a few new ones is what --compare wants. */
+#define PROCESSES_MAX 1000
 
 /* --compare-threshold when not given: 5% */
 #define COMPARE_THRESHOLD_DEFAULT 0.05
@@ -34,7 +38,7 @@ struct options {
 	struct dump_req *dumps;
 	size_t ndumps, ndumps_cap;
 	bool json;
-	const char *json_file;          /* NULL: stdout */
+	const char *json_file;          /* NULL: stdout (--json, --json=-) */
 	/* Overrides of the file's run: section; has_* says given. */
 	bool has_repeat, has_warmup, has_device, has_timeout, has_instantiate;
 	uint32_t repeat, warmup;
@@ -56,6 +60,8 @@ struct options {
 	const char *trace;              /* --trace=FILE */
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
 	bool no_peer;                   /* --no-peer: no peer access between a file's GPUs */
+	uint32_t processes;             /* --processes: fresh processes per file (default 1) */
+	bool cold_l2, gpu_time;         /* --cold-l2, --gpu-time (run_settings.h) */
 	/* -a/--axis NAME=V1,... and --set NAME=V, in order (sweep.h) */
 	struct axis_arg *axis_args;
 	size_t naxis_args, axis_args_cap;
@@ -76,8 +82,17 @@ struct options {
 	 */
 	struct output_name *outputs;
 	size_t noutputs, capoutputs;
+	const char *complete;           /* --complete=WHAT (hidden: complete_names.h) */
+	unsigned given;                 /* bit k: cli.c's output option k was given */
+	unsigned stdout_opts;           /* bit k: ... given as "-" (--json without a file) */
+	size_t nstdout;                 /* --dump=BUF=- given how many times */
+	/* the option whose output is standard output, in place of the report, or NULL */
+	const char *stdout_output;
 	const char *json_capture;       /* a suite worker's: this file's JSON report (not --json's) */
 	int file_fd;                    /* a suite worker's: file open already (-1: not) */
+	/* a suite worker's under --processes: its records' file, and whether it is a sample (run_settings.h) */
+	const char *proc_records;
+	bool proc_sample;
 };
 
 enum cli_result {
@@ -85,6 +100,31 @@ enum cli_result {
 	CLI_EXIT_OK,     /* --help or --version printed: exit 0 */
 	CLI_USAGE,       /* misuse, message printed: exit 2 */
 };
+
+/*
+ * A row of the option table: getopt's view, the value's name in the help
+ * ("N", "[=FILE]"; NULL: none) and the help text (NULL: a hidden option).
+ */
+struct cli_opt {
+	struct option opt;
+	const char *arg;
+	const char *help;
+};
+/* The table, in --help's order, hidden rows too: for the completion scripts (complete_script.h). */
+const struct cli_opt *cli_options(size_t *n);
+
+/* --modules' words, by enum module_api */
+extern const char *const module_api_names[2];
+/* What an output option may not go with (cli.c's table of them). */
+enum output_flag {
+	OUT_RUN = 1,            /* made by a run: a usage error under --validate */
+	OUT_ONE_FILE = 2,       /* one file of its own: not for a suite */
+	OUT_ONE_POINT = 4,      /* one point's: not for a sweep of several */
+	OUT_NOT_STORED = 8,     /* no stored report gives it: not beside one */
+};
+
+/* The first output option given that has flag ("--dump"), or NULL. */
+const char *cli_output_given(const struct options *o, unsigned flag);
 
 enum cli_result cli_parse(int argc, char **argv, struct options *o);
 void cli_free(struct options *o);

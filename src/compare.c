@@ -315,20 +315,13 @@ struct cmp_doc *cmp_doc_of_report(const struct report *r)
 	f->has_report = true;
 	f->name = r->name;
 	f->peak_gb_per_s = r->peak_gb_per_s;
-	f->npoints = r->npoints ? r->npoints : 1;
+	const struct point_report *rows = report_rows(r, &f->npoints);
 	struct cmp_point *pts = arena_alloc(&doc->arena, f->npoints * sizeof *pts);
 	f->points = pts;
-	if (r->npoints == 0) {
-		pts[0].samples = r->samples;
-		pts[0].nsamples = r->nsamples;
-		pts[0].bytes = r->bytes;
-		pts[0].items = r->items;
-	}
-	for (size_t i = 0; i < r->npoints; i++)
+	for (size_t i = 0; i < f->npoints; i++)
 		pts[i] = (struct cmp_point){
-			r->points[i].label, r->points[i].axes, r->points[i].naxes,
-			r->points[i].samples, r->points[i].nsamples,
-			r->points[i].bytes, r->points[i].items,
+			rows[i].label, rows[i].axes, rows[i].naxes, rows[i].samples,
+			rows[i].nsamples, rows[i].bytes, rows[i].items,
 		};
 	return doc;
 }

@@ -1,429 +1,649 @@
 /*
- * Reading JSON reports back (compare_read.h): libyaml's events into a
- * tree of values, then the tree as a report.
+ * Reading JSON reports back (compare_read.h): the text as it is read
+ * (json_read.h), each object by a table of the keys it keeps.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "compare_read.h"
 #include "fileio.h"
+#include "json_read.h"
 #include "strmap.h"
+#include "sweep.h"
 
-/* The parser and where the tree goes. */
-struct jp {
-	yaml_parser_t parser;
-	yaml_event_t ev;
-	bool have_ev;
-	struct jdoc *doc;
+/* The reader: its parser, the document it fills, and the path of the value it reads. */
+struct rd {
+	struct jr *p;
+	struct cmp_doc *doc;
 	struct diag *d;
-	bool failed;
+	char path[256];         /* a JSON Pointer, "/points/3/launch/samples_s/7" */
+	size_t pathlen;
+	size_t item;            /* SIZE_MAX, or the index in the list at path being read */
 };
 
-static struct pos mark_pos(yaml_mark_t m)
+/* Append "/" and what to the path (a long key cut short); the length to go back to. */
+static size_t path_push(struct rd *r, const char *what)
 {
-	return (struct pos){(uint32_t)m.line + 1, (uint32_t)m.column + 1};
-}
-
-static __attribute__((cold)) void syntax_error(struct jp *p)
-{
-	const yaml_parser_t *y = &p->parser;
-	const char *problem = y->problem ? y->problem : "syntax error";
-	p->failed = true;
-	if (y->error == YAML_READER_ERROR) {
-		diag_error(p->d, (struct pos){0, 0}, "not UTF-8 text: %s (at byte %zu)", problem,
-			   y->problem_offset);
-		return;
+	size_t was = r->pathlen, room = sizeof r->path - 4;
+	if (r->pathlen < room)
+		r->path[r->pathlen++] = '/';
+	/* a JSON Pointer writes ~ as ~0 and / as ~1 */
+	for (size_t n = 0; *what && r->pathlen < room; what++, n++) {
+		if (n == 40) {
+			memcpy(r->path + r->pathlen, "...", 3);
+			r->pathlen += 3;
+			break;
+		}
+		if (*what == '~' || *what == '/') {
+			r->path[r->pathlen++] = '~';
+			r->path[r->pathlen++] = *what == '~' ? '0' : '1';
+		} else {
+			r->path[r->pathlen++] = *what;
+		}
 	}
-	if (y->context)
-		diag_error(p->d, mark_pos(y->problem_mark), "invalid JSON: %s (%s at %u:%u)",
-			   problem, y->context, mark_pos(y->context_mark).line,
-			   mark_pos(y->context_mark).col);
-	else
-		diag_error(p->d, mark_pos(y->problem_mark), "invalid JSON: %s", problem);
+	r->path[r->pathlen] = '\0';
+	return was;
 }
 
-/* The next event into p->ev; false after a message. */
-static bool next(struct jp *p)
+static size_t path_index(struct rd *r, size_t i)
 {
-	if (p->have_ev)
-		yaml_event_delete(&p->ev);
-	p->have_ev = false;
-	if (!yaml_parser_parse(&p->parser, &p->ev)) {
-		syntax_error(p);
-		return false;
-	}
-	p->have_ev = true;
-	return true;
+	char n[24];
+	snprintf(n, sizeof n, "%zu", i);
+	return path_push(r, n);
 }
 
-static __attribute__((cold)) bool fail(struct jp *p, struct pos pos, const char *what)
+static void path_pop(struct rd *r, size_t len)
 {
-	diag_error(p->d, pos, "%s", what);
-	p->failed = true;
+	r->pathlen = len;
+	r->path[len] = '\0';
+}
+
+/* An error about the value at m, after its path: the reading stops. */
+static __attribute__((format(printf, 3, 4), cold)) bool fail_at(struct rd *r, struct jr_mark m,
+								const char *fmt, ...)
+{
+	char what[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	if (r->item != SIZE_MAX)
+		path_index(r, r->item);
+	jr_error(r->p, m, "%s: %s", r->pathlen ? r->path : "/", what);
 	return false;
 }
 
-/* A JSON number as RFC 8259 writes it: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)? */
-static bool json_number_text(const char *s)
+/* The next value is of type t, or null where null_ok: which in *got; false after a message. */
+static bool want(struct rd *r, enum jtype t, bool null_ok, enum jtype *got)
 {
-	s += *s == '-';
-	if (*s == '0')
-		s++;
-	else if (*s >= '1' && *s <= '9')
-		s += strspn(s, "0123456789");
-	else
+	enum jtype g;
+	if (!jr_peek(r->p, &g))
 		return false;
-	if (*s == '.') {
-		size_t n = strspn(++s, "0123456789");
-		if (n == 0)
-			return false;
-		s += n;
-	}
-	if (*s == 'e' || *s == 'E') {
-		s++;
-		s += *s == '+' || *s == '-';
-		size_t n = strspn(s, "0123456789");
-		if (n == 0)
-			return false;
-		s += n;
-	}
-	return *s == '\0';
-}
-
-static bool parse_value(struct jp *p, struct jv *v, unsigned depth);
-
-/* The scalar event in p->ev as a value. */
-static bool scalar(struct jp *p, struct jv *v)
-{
-	const yaml_event_t *e = &p->ev;
-	const char *text = (const char *)e->data.scalar.value;
-	size_t len = e->data.scalar.length;
-	v->text = arena_strndup(&p->doc->arena, text, len);
-	if (strlen(v->text) != len)
-		return fail(p, v->pos, "a string holds a NUL character (\\u0000): not read");
-	if (e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
-		v->type = JSTR;
+	if (got)
+		*got = g;
+	if (g == t || (null_ok && g == JNULL))
 		return true;
-	}
-	if (strcmp(v->text, "null") == 0) {
-		v->type = JNULL;
-	} else if (strcmp(v->text, "true") == 0 || strcmp(v->text, "false") == 0) {
-		v->type = JBOOL;
-		v->b = v->text[0] == 't';
-	} else if (json_number_text(v->text)) {
-		v->type = JNUM;
-		v->num = strtod(v->text, NULL);
-	} else {
-		char msg[160];
-		snprintf(msg, sizeof msg, "not JSON: '%.60s' is no number, true, false or null "
-			 "(a string is in double quotes)", v->text);
-		return fail(p, v->pos, msg);
-	}
-	return true;
+	return fail_at(r, jr_here(r->p), "%s, not %s%s", jtype_names[g], jtype_names[t],
+		       null_ok ? " or null" : "");
 }
 
-/* A sequence's or mapping's items, read up to its end event. */
-static bool collection(struct jp *p, struct jv *v, unsigned depth)
-{
-	bool map = p->ev.type == YAML_MAPPING_START_EVENT;
-	yaml_event_type_t end = map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
-	size_t cap = 0, kcap = 0, nkeys = 0;
-	v->type = map ? JOBJ : JARR;
-	if (depth >= JSON_MAX_DEPTH)
-		return fail(p, v->pos, "nested more than 64 levels deep: no cugraphrun report is");
-	for (;;) {
-		if (!next(p))
-			return false;
-		if (p->ev.type == end)
-			return true;
-		if (map) {
-			struct pos kpos = mark_pos(p->ev.start_mark);
-			if (p->ev.type != YAML_SCALAR_EVENT ||
-			    p->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
-				return fail(p, kpos, "not JSON: an object's key must be a string "
-					    "in double quotes");
-			const char **key = ARENA_PUSH(&p->doc->arena, v->keys, nkeys, kcap);
-			*key = arena_strndup(&p->doc->arena, (const char *)p->ev.data.scalar.value,
-					     p->ev.data.scalar.length);
-			if (!next(p))
-				return false;
-		}
-		struct jv *item = ARENA_PUSH(&p->doc->arena, v->items, v->n, cap);
-		if (!parse_value(p, item, depth + 1))
-			return false;
-	}
-}
+/* Reading an object by a table of the keys it keeps ----------------------- */
 
-/* The value whose first event is in p->ev. */
-static bool parse_value(struct jp *p, struct jv *v, unsigned depth)
-{
-	const yaml_event_t *e = &p->ev;
-	v->pos = mark_pos(e->start_mark);
-	switch (e->type) {
-	case YAML_ALIAS_EVENT:
-		return fail(p, v->pos, "not JSON: a YAML alias (*name)");
-	case YAML_SCALAR_EVENT:
-		if (e->data.scalar.anchor || e->data.scalar.tag)
-			return fail(p, v->pos, "not JSON: a YAML anchor or tag");
-		return scalar(p, v);
-	case YAML_SEQUENCE_START_EVENT:
-		if (e->data.sequence_start.anchor || e->data.sequence_start.tag)
-			return fail(p, v->pos, "not JSON: a YAML anchor or tag");
-		return collection(p, v, depth);
-	case YAML_MAPPING_START_EVENT:
-		if (e->data.mapping_start.anchor || e->data.mapping_start.tag)
-			return fail(p, v->pos, "not JSON: a YAML anchor or tag");
-		/* a graph file given where a report belongs, most likely */
-		if (e->data.mapping_start.style == YAML_BLOCK_MAPPING_STYLE)
-			return fail(p, v->pos, "not JSON but YAML in block style: not a "
-				    "cugraphrun report, which --json writes");
-		return collection(p, v, depth);
-	default:
-		return fail(p, v->pos, "invalid JSON: a value was expected");
-	}
-}
-
-struct jdoc *jdoc_parse(const char *name, const char *text, size_t len, struct diag *d)
-{
-	(void)name;
-	struct jp p = {.d = d};
-	struct jdoc *doc = xcalloc(1, sizeof *doc);
-	p.doc = doc;
-	if (!yaml_parser_initialize(&p.parser)) {
-		errorx("out of memory while reading JSON");
-		exit(3);
-	}
-	yaml_parser_set_input_string(&p.parser, (const unsigned char *)text, len);
-	bool ok = next(&p) && p.ev.type == YAML_STREAM_START_EVENT && next(&p);
-	if (ok && p.ev.type == YAML_STREAM_END_EVENT) {
-		ok = fail(&p, mark_pos(p.ev.start_mark), "empty: no JSON value");
-	} else if (ok) {
-		/* a document start, then the value */
-		doc->root = arena_alloc(&doc->arena, sizeof *doc->root);
-		ok = next(&p) && parse_value(&p, doc->root, 0) && next(&p) &&
-			p.ev.type == YAML_DOCUMENT_END_EVENT && next(&p);
-		if (ok && p.ev.type != YAML_STREAM_END_EVENT)
-			ok = fail(&p, mark_pos(p.ev.start_mark),
-				  "invalid JSON: more than one value");
-	}
-	if (p.have_ev)
-		yaml_event_delete(&p.ev);
-	yaml_parser_delete(&p.parser);
-	if (!ok || p.failed) {
-		jdoc_free(doc);
-		return NULL;
-	}
-	return doc;
-}
-
-void jdoc_free(struct jdoc *doc)
-{
-	if (doc == NULL)
-		return;
-	arena_free(&doc->arena);
-	free(doc);
-}
-
-const struct jv *jv_get(const struct jv *obj, const char *key)
-{
-	if (obj == NULL || obj->type != JOBJ)
-		return NULL;
-	for (size_t i = 0; i < obj->n; i++)
-		if (strcmp(obj->keys[i], key) == 0)
-			return &obj->items[i];
-	return NULL;
-}
-
-/* Reading the tree as a report ------------------------------------------- */
-
-static const char *const type_names[] = {
-	[JNULL] = "null", [JBOOL] = "a boolean", [JNUM] = "a number", [JSTR] = "a string",
-	[JARR] = "a list", [JOBJ] = "an object",
+struct field {
+	const char *key;
+	bool required;
+	bool (*read)(struct rd *r, void *ctx);  /* its value, at the parser */
 };
 
-/* obj's key of type t; NULL after a message when it is missing or of another type. */
-static const struct jv *want(const struct jv *obj, const char *key, enum jtype t,
-			     const char *where, struct diag *d)
+/*
+ * The object at the parser (want(JOBJ) said so): each key of fields read
+ * by its handler, any other key checked and passed over; false after a
+ * message, a required key that is missing included.
+ */
+static bool read_object(struct rd *r, const struct field *fields, size_t n, void *ctx)
 {
-	const struct jv *v = jv_get(obj, key);
-	if (v == NULL)
-		diag_error(d, obj->pos, "%s has no \"%s\"", where, key);
-	else if (v->type != t)
-		diag_error(d, v->pos, "%s: \"%s\" is %s, not %s", where, key, type_names[v->type],
-			   type_names[t]);
-	else
-		return v;
-	return NULL;
+	struct jr_mark m = jr_here(r->p);
+	uint32_t seen = 0;
+	const char *key;
+	if (!jr_begin(r->p))
+		return false;
+	while (jr_next_key(r->p, &key, NULL)) {
+		size_t i = 0;
+		while (i < n && strcmp(fields[i].key, key) != 0)
+			i++;
+		size_t was = path_push(r, key);
+		bool ok = i < n ? fields[i].read(r, ctx) : jr_skip(r->p);
+		path_pop(r, was);
+		if (!ok)
+			return false;
+		seen |= i < n ? UINT32_C(1) << i : 0;
+	}
+	if (jr_failed(r->p))
+		return false;
+	bool ok = true;
+	for (size_t i = 0; i < n; i++)
+		if (fields[i].required && !(seen & UINT32_C(1) << i)) {
+			diag_error(r->d, jr_pos_of(r->p, m), "%s has no \"%s\"",
+				   r->pathlen ? r->path : "the report", fields[i].key);
+			ok = false;
+			r->p->failed = true;
+		}
+	return ok;
 }
 
-/* A launch object's samples_s into pt; false after a message. */
-static bool read_samples(struct cmp_doc *doc, const struct jv *launch, struct cmp_point *pt,
-			 const char *where, struct diag *d)
+/* Values ------------------------------------------------------------------ */
+
+/* A string (or null, where null_ok: NULL) copied into the document. */
+static bool read_text(struct rd *r, bool null_ok, const char **out)
 {
-	const struct jv *s = want(launch, "samples_s", JARR, where, d);
-	if (s == NULL)
+	struct jscalar s;
+	if (!want(r, JSTR, null_ok, NULL) || !jr_scalar(r->p, &s))
 		return false;
-	double *samples = arena_alloc(&doc->arena, (s->n ? s->n : 1) * sizeof *samples);
-	pt->samples = samples;
-	for (size_t i = 0; i < s->n; i++) {
-		const struct jv *x = &s->items[i];
-		/* a sample that was not finite is written as null: it has no time */
-		if (x->type == JNULL || (x->type == JNUM && !isfinite(x->num)))
-			continue;
-		if (x->type != JNUM) {
-			diag_error(d, x->pos, "%s: a sample is %s, not a number", where,
-				   type_names[x->type]);
-			return false;
-		}
-		samples[pt->nsamples++] = x->num;
-	}
+	*out = s.type == JNULL ? NULL : arena_strndup(&r->doc->arena, s.text, s.len);
 	return true;
 }
 
-/* obj's number under key, or NaN when it has none (null, absent, no number). */
-static double number_or_nan(const struct jv *obj, const char *key)
+/*
+ * A time in seconds, the one check of every time read: above 0 and at
+ * most REPORT_TIME_MAX_S, or null (a time that was not finite is written
+ * so: none, NaN).  A figure that a comparison or a plot divides by must
+ * be one a launch can take.
+ */
+static bool read_time(struct rd *r, double *v)
 {
-	const struct jv *v = jv_get(obj, key);
-	return v && v->type == JNUM ? v->num : NAN;
+	struct jscalar s;
+	if (!want(r, JNUM, true, NULL))
+		return false;
+	struct jr_mark m = jr_here(r->p);
+	if (!jr_scalar(r->p, &s))
+		return false;
+	*v = s.type == JNULL ? NAN : s.num;
+	if (s.type == JNULL || (s.num > 0 && s.num <= REPORT_TIME_MAX_S))
+		return true;
+	return fail_at(r, m, "%.40s%s s is no time a launch takes: a report's times are above "
+		       "0 and at most %.0f s (a day)", s.text, s.len > 40 ? "..." : "",
+		       REPORT_TIME_MAX_S);
 }
 
-/* A point of a sweep: its label, axes, launch and declared throughput. */
-static bool read_point(struct cmp_doc *doc, const struct jv *o, struct cmp_point *pt,
-		       struct diag *d)
+/* A count or size a report declares (bytes, items, GB/s): 0 or more, finite; null is NaN. */
+static bool read_amount(struct rd *r, double *v)
 {
-	if (o->type != JOBJ) {
-		diag_error(d, o->pos, "a point is %s, not an object", type_names[o->type]);
+	struct jscalar s;
+	if (!want(r, JNUM, true, NULL))
 		return false;
-	}
-	const struct jv *label = want(o, "label", JSTR, "a point", d);
-	const struct jv *axes = want(o, "axes", JOBJ, "a point", d);
-	const struct jv *launch = want(o, "launch", JOBJ, "a point", d);
-	if (label == NULL || axes == NULL || launch == NULL)
+	struct jr_mark m = jr_here(r->p);
+	if (!jr_scalar(r->p, &s))
 		return false;
-	pt->label = label->text;
-	struct axis_value *values = arena_alloc(&doc->arena, (axes->n ? axes->n : 1) *
-						sizeof *values);
-	pt->naxes = axes->n;
-	pt->axes = values;
-	for (size_t i = 0; i < axes->n; i++) {
-		const struct jv *v = &axes->items[i];
-		if (v->type != JNUM && v->type != JSTR) {
-			diag_error(d, v->pos, "point '%s': axis '%s' is %s, not a number or a "
-				   "string", pt->label, axes->keys[i], type_names[v->type]);
+	*v = s.type == JNULL ? NAN : s.num;
+	if (s.type == JNULL || (s.num >= 0 && isfinite(s.num)))
+		return true;
+	return fail_at(r, m, "%.40s%s is no amount: it is 0 or more, and finite", s.text,
+		       s.len > 40 ? "..." : "");
+}
+
+/* samples_s: every time, counted first so that they are kept in one array of their size. */
+static bool read_samples(struct rd *r, void *ctx)
+{
+	struct cmp_point *pt = ctx;
+	size_t n;
+	if (!want(r, JARR, false, NULL) || !jr_numbers_bound(r->p, &n) || !jr_begin(r->p))
+		return false;
+	/* the array's pages are touched only as far as it is filled */
+	double *samples = arena_alloc(&r->doc->arena, n * sizeof *samples);
+	pt->samples = samples;
+	for (size_t i = 0; jr_next_item(r->p); i++) {
+		double v;
+		/* the index goes on the path only for a message: a report holds millions */
+		r->item = i;
+		if (!read_time(r, &v))
 			return false;
-		}
-		values[i] = (struct axis_value){axes->keys[i], v->text};
+		/* past the bound only after an item that is no number, which read_time refuses */
+		if (i >= n)
+			return fail_at(r, jr_here(r->p), "not a list of times");
+		if (!isnan(v))
+			samples[pt->nsamples++] = v;
 	}
-	const struct jv *tp = jv_get(o, "throughput");
-	pt->bytes = number_or_nan(tp, "bytes");
-	pt->items = number_or_nan(tp, "items");
-	return read_samples(doc, launch, pt, "a point's launch", d);
+	r->item = SIZE_MAX;
+	return !jr_failed(r->p);
 }
 
-/* One file's report (plain or sweep) into f. */
-static bool read_report(struct cmp_doc *doc, const struct jv *r, struct cmp_file *f,
-			struct diag *d)
+static const struct field launch_fields[] = {
+	{"samples_s", true, read_samples},
+};
+
+static bool read_launch(struct rd *r, struct cmp_point *pt)
 {
-	const struct jv *fmt = want(r, "report_format", JNUM, "the report", d);
-	if (fmt == NULL)
+	return read_object(r, launch_fields, sizeof launch_fields / sizeof *launch_fields, pt);
+}
+
+static bool read_bytes(struct rd *r, void *ctx)
+{
+	return read_amount(r, &((struct cmp_point *)ctx)->bytes);
+}
+
+static bool read_items(struct rd *r, void *ctx)
+{
+	return read_amount(r, &((struct cmp_point *)ctx)->items);
+}
+
+static const struct field throughput_fields[] = {
+	{"bytes", false, read_bytes},
+	{"items", false, read_items},
+};
+
+/* A point ----------------------------------------------------------------- */
+
+static bool read_label(struct rd *r, void *ctx)
+{
+	return read_text(r, false, &((struct cmp_point *)ctx)->label);
+}
+
+/* {name: value}: each value a number (its text as written) or a string. */
+static bool read_axes(struct rd *r, void *ctx)
+{
+	struct cmp_point *pt = ctx;
+	size_t n;
+	const char *key;
+	size_t klen;
+	if (!want(r, JOBJ, false, NULL) || !jr_count(r->p, &n) || !jr_begin(r->p))
 		return false;
-	if (fmt->num > REPORT_FORMAT_READ) {
-		diag_error(d, fmt->pos, "report_format %s is newer than this cugraphrun reads "
-			   "(%d): compare with the cugraphrun that wrote it", fmt->text,
-			   REPORT_FORMAT_READ);
+	struct axis_value *values = arena_alloc(&r->doc->arena, (n ? n : 1) * sizeof *values);
+	pt->axes = values;
+	while (jr_next_key(r->p, &key, &klen)) {
+		struct axis_value *a = &values[pt->naxes++];
+		a->name = arena_strndup(&r->doc->arena, key, klen);
+		size_t was = path_push(r, a->name);
+		enum jtype t;
+		struct jscalar s = {.text = ""};
+		bool ok = jr_peek(r->p, &t) &&
+			((t == JNUM || t == JSTR) ? jr_scalar(r->p, &s) :
+			 fail_at(r, jr_here(r->p), "%s, not a number or a string", jtype_names[t]));
+		path_pop(r, was);
+		if (!ok)
+			return false;
+		a->text = arena_strndup(&r->doc->arena, s.text, s.len);
+	}
+	return !jr_failed(r->p);
+}
+
+static bool read_point_launch(struct rd *r, void *ctx)
+{
+	return want(r, JOBJ, false, NULL) && read_launch(r, ctx);
+}
+
+static bool read_point_throughput(struct rd *r, void *ctx)
+{
+	enum jtype t;
+	if (!want(r, JOBJ, true, &t))
+		return false;
+	if (t == JNULL)
+		return jr_skip(r->p);
+	return read_object(r, throughput_fields,
+			   sizeof throughput_fields / sizeof *throughput_fields, ctx);
+}
+
+static const struct field point_fields[] = {
+	{"label", true, read_label},
+	{"axes", true, read_axes},
+	{"launch", true, read_point_launch},
+	{"throughput", false, read_point_throughput},
+};
+
+/* One file's report ------------------------------------------------------- */
+
+/* What reading a report object gathers before it is a cmp_file. */
+struct rep {
+	struct cmp_file *f;
+	bool has_format;        /* report_format was read, and is one this reader knows */
+	bool has_file;
+	bool has_launch;        /* an object; a sweep's is null */
+	struct jr_mark launch_null;     /* where a null launch is, when it is */
+	bool launch_was_null;
+	struct cmp_point launch;
+	bool has_points;
+	struct cmp_point *points;
+	size_t npoints, cap;
+	bool root;              /* the document itself (it may be a suite's) */
+	bool has_files;
+};
+
+static bool read_format(struct rd *r, void *ctx)
+{
+	struct rep *c = ctx;
+	struct jscalar s;
+	if (!want(r, JNUM, false, NULL))
+		return false;
+	struct jr_mark m = jr_here(r->p);
+	if (!jr_scalar(r->p, &s))
+		return false;
+	bool whole = isfinite(s.num) && s.num == floor(s.num);
+	if (whole && s.num > REPORT_FORMAT_READ)
+		return fail_at(r, m, "%.20s is newer than this cugraphrun reads (%d): compare "
+			       "with the cugraphrun that wrote it", s.text, REPORT_FORMAT_READ);
+	if (!whole || s.num < REPORT_FORMAT_FIRST) {
+		char known[32];
+		if (REPORT_FORMAT_FIRST == REPORT_FORMAT_READ)
+			snprintf(known, sizeof known, "%d", REPORT_FORMAT_READ);
+		else
+			snprintf(known, sizeof known, "%d to %d", REPORT_FORMAT_FIRST,
+				 REPORT_FORMAT_READ);
+		return fail_at(r, m, "%.20s is no report format: this cugraphrun reads %s",
+			       s.text, known);
+	}
+	c->has_format = true;
+	return true;
+}
+
+/*
+ * report_format says how to read the rest, so before a launch or points
+ * are read, the rest of the object is looked through for it when it has
+ * not come yet (a report that cugraphrun wrote has it second).  Missing,
+ * it is said at the object's end.
+ */
+static bool format_first(struct rd *r, struct rep *c)
+{
+	if (c->has_format)
+		return true;
+	struct jr q, *p = r->p;
+	jr_fork(p, &q);
+	r->p = &q;
+	const char *key;
+	bool ok = jr_skip(&q);
+	while (ok && jr_next_key(&q, &key, NULL)) {
+		if (strcmp(key, "report_format") != 0) {
+			ok = jr_skip(&q);
+			continue;
+		}
+		/* its path is the object's, not the key's being read */
+		char was[sizeof r->path];
+		size_t waslen = r->pathlen;
+		memcpy(was, r->path, sizeof was);
+		path_pop(r, (size_t)(strrchr(r->path, '/') - r->path));
+		path_push(r, "report_format");
+		ok = read_format(r, c);
+		memcpy(r->path, was, sizeof was);
+		r->pathlen = waslen;
+		break;
+	}
+	ok = ok && !jr_failed(&q);
+	r->p = p;
+	jr_free(&q);
+	if (!ok)
+		p->failed = true;
+	return ok;
+}
+
+static bool read_file_name(struct rd *r, void *ctx)
+{
+	struct rep *c = ctx;
+	c->has_file = true;
+	return read_text(r, false, &c->f->file);
+}
+
+static bool read_name(struct rd *r, void *ctx)
+{
+	return read_text(r, true, &((struct rep *)ctx)->f->name);
+}
+
+static bool read_peak(struct rd *r, void *ctx)
+{
+	return read_amount(r, &((struct cmp_file *)ctx)->peak_gb_per_s);
+}
+
+static const struct field device_fields[] = {
+	{"peak_bandwidth_gb_per_s", false, read_peak},
+};
+
+static bool read_device(struct rd *r, void *ctx)
+{
+	enum jtype t;
+	if (!want(r, JOBJ, true, &t))
+		return false;
+	if (t == JNULL)
+		return jr_skip(r->p);
+	return read_object(r, device_fields, 1, ((struct rep *)ctx)->f);
+}
+
+static bool read_report_launch(struct rd *r, void *ctx)
+{
+	struct rep *c = ctx;
+	enum jtype t;
+	if (!format_first(r, c) || !want(r, JOBJ, true, &t))
+		return false;
+	if (t == JNULL) {
+		c->launch_was_null = true;
+		c->launch_null = jr_here(r->p);
+		return jr_skip(r->p);
+	}
+	c->has_launch = true;
+	c->launch.bytes = c->launch.items = NAN;
+	return read_launch(r, &c->launch);
+}
+
+static bool read_points(struct rd *r, void *ctx)
+{
+	struct rep *c = ctx;
+	enum jtype t;
+	if (!format_first(r, c) || !want(r, JARR, true, &t))
+		return false;
+	if (t == JNULL)
+		return jr_skip(r->p);
+	c->has_points = true;
+	if (!jr_begin(r->p))
+		return false;
+	for (size_t i = 0; jr_next_item(r->p); i++) {
+		size_t was = path_index(r, i);
+		if (i == SWEEP_MAX_POINTS)
+			return fail_at(r, jr_here(r->p), "more than %d points: a run writes at most "
+				       "%d a file", SWEEP_MAX_POINTS, SWEEP_MAX_POINTS);
+		struct cmp_point *pt = ARENA_PUSH(&r->doc->arena, c->points, c->npoints, c->cap);
+		pt->bytes = pt->items = NAN;
+		bool ok = want(r, JOBJ, false, NULL) &&
+			read_object(r, point_fields, sizeof point_fields / sizeof *point_fields, pt);
+		path_pop(r, was);
+		if (!ok)
+			return false;
+	}
+	return !jr_failed(r->p);
+}
+
+static bool read_files(struct rd *r, void *ctx);
+
+#define REPORT_FIELDS \
+	{"report_format", false, read_format}, \
+	{"file", false, read_file_name}, \
+	{"name", false, read_name}, \
+	{"device", false, read_device}, \
+	{"launch", false, read_report_launch}, \
+	{"points", false, read_points}
+
+static const struct field report_fields[] = {REPORT_FIELDS};
+/* The document: a report, or a suite's with its files' reports */
+static const struct field root_fields[] = {REPORT_FIELDS, {"files", false, read_files}};
+
+/* The object at m read as c gathered it: into c->f, or false after a message. */
+static bool report_done(struct rd *r, struct rep *c, struct jr_mark m)
+{
+	const char *where = c->root ? "the report" : r->path;
+	struct cmp_file *f = c->f;
+	if (!c->has_format) {
+		jr_error(r->p, m, "%s has no \"report_format\"", where);
 		return false;
 	}
-	const struct jv *file = want(r, "file", JSTR, "the report", d);
-	if (file == NULL)
+	if (!c->has_file) {
+		jr_error(r->p, m, "%s has no \"file\"", where);
 		return false;
-	f->file = file->text;
+	}
 	f->has_report = true;
-	const struct jv *name = jv_get(r, "name");
-	f->name = name && name->type == JSTR ? name->text : NULL;
-	f->peak_gb_per_s = number_or_nan(jv_get(r, "device"), "peak_bandwidth_gb_per_s");
-	const struct jv *points = jv_get(r, "points");
-	if (points && points->type == JARR) {
-		f->npoints = points->n;
-		f->points = arena_alloc(&doc->arena, (points->n ? points->n : 1) * sizeof *f->points);
-		for (size_t i = 0; i < points->n; i++)
-			if (!read_point(doc, &points->items[i], &f->points[i], d))
-				return false;
+	if (c->has_points) {
+		f->points = c->points;
+		f->npoints = c->npoints;
 		return true;
 	}
-	if (points && points->type != JNULL) {
-		diag_error(d, points->pos, "the report: \"points\" is %s, not a list",
-			   type_names[points->type]);
+	if (c->launch_was_null)
+		return fail_at(r, c->launch_null, "launch: null, not an object (a report without "
+			       "points has its launch)");
+	if (!c->has_launch) {
+		jr_error(r->p, m, "%s has no \"launch\"", where);
 		return false;
 	}
-	const struct jv *launch = want(r, "launch", JOBJ, "the report", d);
-	if (launch == NULL)
-		return false;
 	f->npoints = 1;
-	f->points = arena_alloc(&doc->arena, sizeof *f->points);
-	f->points[0].bytes = f->points[0].items = NAN;
-	return read_samples(doc, launch, &f->points[0], "the report's launch", d);
+	f->points = arena_alloc(&r->doc->arena, sizeof *f->points);
+	f->points[0] = c->launch;
+	return true;
 }
 
-struct cmp_doc *cmp_doc_from_json(const char *name, const struct jdoc *json, struct diag *d)
+/* One file's report (plain or sweep) at the parser into f. */
+static bool read_report(struct rd *r, struct cmp_file *f)
+{
+	struct rep c = {.f = f};
+	struct jr_mark m = jr_here(r->p);
+	f->peak_gb_per_s = NAN;
+	return read_object(r, report_fields, sizeof report_fields / sizeof *report_fields, &c) &&
+		report_done(r, &c, m);
+}
+
+/* A suite ----------------------------------------------------------------- */
+
+static bool read_entry_file(struct rd *r, void *ctx)
+{
+	struct cmp_file *f = ctx;
+	const char *file;
+	if (!read_text(r, false, &file))
+		return false;
+	/* a report's own path wins, as it names the file the same way */
+	if (!f->has_report)
+		f->file = file;
+	return true;
+}
+
+static bool read_entry_report(struct rd *r, void *ctx)
+{
+	enum jtype t;
+	if (!want(r, JOBJ, true, &t))
+		return false;
+	/* null: the file made no report (it was skipped, or could not be read) */
+	if (t == JNULL)
+		return jr_skip(r->p);
+	return read_report(r, ctx);
+}
+
+static const struct field entry_fields[] = {
+	{"file", true, read_entry_file},
+	{"report", false, read_entry_report},
+};
+
+static bool read_files(struct rd *r, void *ctx)
+{
+	struct rep *c = ctx;
+	struct cmp_doc *doc = r->doc;
+	size_t cap = 0;
+	if (!want(r, JARR, false, NULL) || !jr_begin(r->p))
+		return false;
+	c->has_files = true;
+	for (size_t i = 0; jr_next_item(r->p); i++) {
+		size_t was = path_index(r, i);
+		if (i == CMP_MAX_FILES)
+			return fail_at(r, jr_here(r->p), "more than %d files: a suite's report holds "
+				       "at most %d", CMP_MAX_FILES, CMP_MAX_FILES);
+		struct cmp_file *f = ARENA_PUSH(&doc->arena, doc->files, doc->nfiles, cap);
+		f->peak_gb_per_s = NAN;
+		bool ok = want(r, JOBJ, false, NULL) &&
+			read_object(r, entry_fields, sizeof entry_fields / sizeof *entry_fields, f);
+		path_pop(r, was);
+		if (!ok)
+			return false;
+	}
+	return !jr_failed(r->p);
+}
+
+/* The document ------------------------------------------------------------ */
+
+/* The root object: a suite's document (files) or one file's report (report_format). */
+static bool read_root(struct rd *r)
+{
+	enum jtype t;
+	/* the text need not end in a NUL: only its len bytes are read */
+	const char *s = r->p->s, *end = s + r->p->len;
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+		s++;
+	/* a graph file given where a report belongs, most likely */
+	if (s < end && ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))) {
+		struct jr_mark m = {(size_t)(s - r->p->s), 1, 0};
+		for (const char *c = r->p->s; c < s; c++)
+			if (*c == '\n') {
+				m.line++;
+				m.line_at = (size_t)(c + 1 - r->p->s);
+			}
+		jr_error(r->p, m, "not JSON but YAML or other text: not a cugraphrun report, "
+			 "which --json writes");
+		return false;
+	}
+	if (!jr_peek(r->p, &t))
+		return false;
+	struct jr_mark m = jr_here(r->p);
+	if (t != JOBJ) {
+		jr_error(r->p, m, "not a cugraphrun report: %s, not an object", jtype_names[t]);
+		return false;
+	}
+	struct cmp_file one = {.peak_gb_per_s = NAN};
+	struct rep c = {.f = &one, .root = true};
+	if (!read_object(r, root_fields, sizeof root_fields / sizeof *root_fields, &c))
+		return false;
+	if (c.has_files) {
+		r->doc->suite = true;
+		return true;
+	}
+	if (!c.has_format && !c.has_file && !c.has_launch && !c.has_points) {
+		jr_error(r->p, m, "not a cugraphrun report: no \"report_format\" (one file's "
+			 "report) or \"files\" (a suite's)");
+		return false;
+	}
+	if (!report_done(r, &c, m))
+		return false;
+	r->doc->nfiles = 1;
+	r->doc->files = arena_alloc(&r->doc->arena, sizeof *r->doc->files);
+	r->doc->files[0] = one;
+	return true;
+}
+
+/* A suite's files by normal path, for cmp_doc_find. */
+static void index_files(struct cmp_doc *doc)
+{
+	doc->index = strmap_new(doc->nfiles);
+	char path[4096];
+	for (size_t i = 0; i < doc->nfiles; i++) {
+		compare_normal_path(doc->files[i].file, path, sizeof path);
+		/* the first of two files of one path is the one matched */
+		strmap_put(doc->index, arena_strndup(&doc->arena, path, strlen(path)), (long)i,
+			   NULL);
+	}
+}
+
+struct cmp_doc *cmp_doc_parse(const char *name, const char *text, size_t len, struct diag *d)
 {
 	struct cmp_doc *doc = xcalloc(1, sizeof *doc);
 	doc->path = name;
-	const struct jv *root = json->root;
-	const struct jv *files = jv_get(root, "files");
-	bool ok = true;
-	if (root->type != JOBJ) {
-		diag_error(d, root->pos, "not a cugraphrun report: %s, not an object",
-			   type_names[root->type]);
-		ok = false;
-	} else if (files && files->type == JARR) {
-		/* a suite: each file's report, or null when it made none */
-		doc->suite = true;
-		doc->nfiles = files->n;
-		doc->files = arena_alloc(&doc->arena, (files->n ? files->n : 1) * sizeof *doc->files);
-		for (size_t i = 0; i < files->n && ok; i++) {
-			const struct jv *e = &files->items[i];
-			const struct jv *file = e->type == JOBJ ?
-				want(e, "file", JSTR, "a suite's file", d) : NULL;
-			if (e->type != JOBJ)
-				diag_error(d, e->pos, "a suite's file is %s, not an object",
-					   type_names[e->type]);
-			if (file == NULL) {
-				ok = false;
-				break;
-			}
-			doc->files[i].file = file->text;
-			const struct jv *r = jv_get(e, "report");
-			if (r && r->type == JOBJ)
-				ok = read_report(doc, r, &doc->files[i], d);
-		}
-	} else if (jv_get(root, "report_format")) {
-		doc->nfiles = 1;
-		doc->files = arena_alloc(&doc->arena, sizeof *doc->files);
-		ok = read_report(doc, root, &doc->files[0], d);
-	} else {
-		diag_error(d, root->pos, "not a cugraphrun report: no \"report_format\" (one "
-			   "file's report) or \"files\" (a suite's)");
-		ok = false;
-	}
+	struct jr p;
+	jr_init(&p, text, len, d);
+	struct rd r = {.p = &p, .doc = doc, .d = d, .item = SIZE_MAX};
+	bool ok = read_root(&r) && jr_end(&p);
+	jr_free(&p);
 	if (!ok) {
 		cmp_doc_free(doc);
 		return NULL;
 	}
-	if (doc->suite) {
-		doc->index = strmap_new(doc->nfiles);
-		char path[4096];
-		for (size_t i = 0; i < doc->nfiles; i++) {
-			compare_normal_path(doc->files[i].file, path, sizeof path);
-			/* the first of two files of one path is the one matched */
-			strmap_put(doc->index, arena_strndup(&doc->arena, path, strlen(path)),
-				   (long)i, NULL);
-		}
-	}
+	if (doc->suite)
+		index_files(doc);
 	return doc;
 }
 
@@ -466,11 +686,79 @@ bool compare_same_path(const char *a, const char *b)
 }
 
 
+/* A byte that JSON text never holds: a control character but white space, or no UTF-8's. */
+static bool never_json(unsigned char c)
+{
+	return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0xc0 || c == 0xc1 ||
+		c >= 0xf5;
+}
+
+/*
+ * The text at path (NUL-terminated), or NULL with errno (EFBIG: past
+ * READ_MAX_BYTES).  A regular file is read in one buffer of its size; a
+ * stream stops a few bytes past its first byte that no JSON holds, which
+ * the parser then refuses as the whole would be.
+ */
+static char *read_text_file(const char *path, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	bool regular = S_ISREG(st.st_mode);
+	if (regular && (uintmax_t)st.st_size > READ_MAX_BYTES) {
+		close(fd);
+		errno = EFBIG;
+		return NULL;
+	}
+	size_t cap = regular && st.st_size > 0 ? (size_t)st.st_size + 2 : 65536, len = 0;
+	size_t checked = 0, stop = SIZE_MAX;
+	char *buf = xmalloc(cap);
+	int err = 0;
+	for (;;) {
+		if (len + 1 == cap)
+			buf = xreallocarray(buf, cap = cap > READ_MAX_BYTES / 2 ? READ_MAX_BYTES + 2 :
+					    cap * 2, 1);
+		ssize_t n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? errno : 0;
+			break;
+		}
+		len += (size_t)n;
+		if (len > READ_MAX_BYTES) {
+			err = EFBIG;
+			break;
+		}
+		for (; !regular && checked < len && stop == SIZE_MAX; checked++)
+			if (never_json((unsigned char)buf[checked]))
+				stop = checked + 4;
+		if (len >= stop)
+			break;
+	}
+	close(fd);
+	if (err) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+}
+
 struct cmp_doc *cmp_doc_read(const char *path, struct diag *d)
 {
-	size_t len;
-	/* a report is read whole, as a graph file may be: 1 GiB at most (a FIFO too) */
-	char *text = read_whole_file_max(path, READ_MAX_BYTES, &len);
+	size_t len = 0;
+	/* a report is read whole, as a graph file may be: 1 GiB at most */
+	char *text = read_text_file(path, &len);
 	if (text == NULL && errno == EFBIG) {
 		diag_error(d, (struct pos){0, 0}, "cannot read it: it is too large (the limit is "
 			   "%zu bytes)", READ_MAX_BYTES);
@@ -480,16 +768,8 @@ struct cmp_doc *cmp_doc_read(const char *path, struct diag *d)
 		diag_error(d, (struct pos){0, 0}, "cannot read it: %s", strerror(errno));
 		return NULL;
 	}
-	struct jdoc *json = jdoc_parse(path, text, len, d);
+	struct cmp_doc *doc = cmp_doc_parse(path, text, len, d);
 	free(text);
-	if (json == NULL)
-		return NULL;
-	struct cmp_doc *doc = cmp_doc_from_json(path, json, d);
-	if (doc == NULL) {
-		jdoc_free(json);
-		return NULL;
-	}
-	doc->json = json;
 	return doc;
 }
 
@@ -497,7 +777,6 @@ void cmp_doc_free(struct cmp_doc *doc)
 {
 	if (doc == NULL)
 		return;
-	jdoc_free(doc->json);
 	strmap_free(doc->index);
 	arena_free(&doc->arena);
 	free(doc);

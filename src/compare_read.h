@@ -1,22 +1,23 @@
 /*
  * Reading cugraphrun's JSON reports back: --compare's base (a file's
- * report, a sweep's, or a suite document), and the reports a suite's
- * workers wrote, for the per-point JUnit testcases.
+ * report, a sweep's, or a suite document), and a report given in place of
+ * a graph file (--compare, --plot).
  *
- * JSON is YAML (a flow collection of double-quoted strings and plain
- * numbers), so the text is parsed with libyaml's event API into a small
- * tree of values, each with its line:col for messages; an alias or a tag
- * is no JSON and is refused, and so are nesting deeper than 64 levels and
- * more than one document.  <yaml.h> is included here and in the loader
- * (load.c, load_events.c), nowhere else: see load.h.
+ * The text is read strictly as JSON (json_read.h: no YAML, comments,
+ * single quotes or trailing commas, no key twice) and kept only as far as
+ * a comparison or a plot needs it, as it is read: for every file, the
+ * samples of its timed launches (a plain file's, or each point's with its
+ * axis values), its declared throughput and its device's peak.  What is
+ * kept is checked: report_format is one this cugraphrun knows, every
+ * sample a time a launch can take (REPORT_TIME_MAX_S), at most
+ * SWEEP_MAX_POINTS points a file and CMP_MAX_FILES files a suite, each
+ * error at its line:col with the key's path ("/points/3/launch/samples_s/7").
+ * Memory stays within the text and a few times its size: arrays are
+ * counted before they are kept, and nothing that is not kept is stored.
+ * Errors go to a diag as FILE:LINE:COL: error: ..., and the reader returns
+ * NULL.
  *
- * Then the tree is read as a report: cmp_doc_read gives, for every file,
- * the samples of its timed launches (a plain file's, or each point's with
- * its axis values), which is all a comparison needs.  Errors go to a diag
- * as FILE:LINE:COL: error: ..., and the reader returns NULL.
- *
- * Ownership: a struct jdoc owns its values and their strings (jdoc_free);
- * a struct cmp_doc owns its files, points and samples, and its jdoc
+ * Ownership: a struct cmp_doc owns its files, points and samples
  * (cmp_doc_free).
  */
 #ifndef CGR_COMPARE_READ_H
@@ -26,36 +27,18 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "json_tree.h"
 #include "report.h"
 #include "xmalloc.h"
 
-enum jtype { JNULL, JBOOL, JNUM, JSTR, JARR, JOBJ };
-
-struct jv {
-	enum jtype type;
-	struct pos pos;
-	const char *text;       /* a scalar as written (a string unescaped); NULL for collections */
-	double num;             /* JNUM */
-	bool b;                 /* JBOOL */
-	size_t n;               /* JARR, JOBJ: how many items */
-	struct jv *items;       /* JARR: the values; JOBJ: the values of keys[] */
-	const char **keys;      /* JOBJ */
-};
-
-struct jdoc {
-	struct jv *root;
-	struct arena arena;
-};
-
-/* The deepest nesting read: a report is 5 levels deep, a suite's 7. */
-#define JSON_MAX_DEPTH 64
-
-/* Parse text (name: what messages call it).  NULL after errors in d. */
-struct jdoc *jdoc_parse(const char *name, const char *text, size_t len, struct diag *d);
-void jdoc_free(struct jdoc *doc);
-
-/* obj's value for key, or NULL when obj is no object or has no such key. */
-const struct jv *jv_get(const struct jv *obj, const char *key);
+/* The most files a suite's document may hold. */
+#define CMP_MAX_FILES 100000
+/*
+ * The longest launch a stored report may say it timed, in seconds (a
+ * day): a time of zero or less, or past this, is no launch of a graph,
+ * and would only feed the comparison and the plot nonsense.
+ */
+#define REPORT_TIME_MAX_S 86400.0
 
 /* One timed thing of a report: a plain file's launches, or one point of a sweep. */
 struct cmp_point {
@@ -84,15 +67,15 @@ struct cmp_doc {
 	struct cmp_file *files;
 	size_t nfiles;
 	struct strmap *index;           /* a suite's files by normal path (cmp_doc_find) */
-	struct jdoc *json;
 	struct arena arena;
 };
 
 /*
- * The newest report_format this reader knows (report.h: REPORT_FORMAT,
- * what this cugraphrun writes): a report that says more is refused
- * rather than misread.
+ * The report_formats this reader knows, 1 to REPORT_FORMAT_READ (report.h:
+ * REPORT_FORMAT, what this cugraphrun writes): a report that says more is
+ * refused rather than misread, and one that says 0, -1 or 0.5 is no report.
  */
+#define REPORT_FORMAT_FIRST 1
 #define REPORT_FORMAT_READ REPORT_FORMAT
 
 /* The same file, as the comparison matches them: "./a//b.yaml" is "a/b.yaml". */
@@ -109,9 +92,14 @@ void compare_normal_path(const char *p, char *out, size_t len);
  */
 long cmp_doc_find(const struct cmp_doc *doc, const char *path);
 
-/* A report (any shape) as a cmp_doc; NULL after errors in d. */
-struct cmp_doc *cmp_doc_from_json(const char *name, const struct jdoc *json, struct diag *d);
-/* The file at path read and parsed; NULL after errors in d. */
+/* The report (any shape) text[0..len) as a cmp_doc; NULL after errors in d. */
+struct cmp_doc *cmp_doc_parse(const char *name, const char *text, size_t len, struct diag *d);
+/*
+ * The file at path read and parsed; NULL after errors in d.  A regular
+ * file larger than READ_MAX_BYTES is refused unread; a stream (a FIFO, a
+ * device) is read only a few bytes past its first byte that JSON text
+ * cannot hold (/dev/zero's first NUL), and to READ_MAX_BYTES at most.
+ */
 struct cmp_doc *cmp_doc_read(const char *path, struct diag *d);
 void cmp_doc_free(struct cmp_doc *doc);
 

@@ -1,9 +1,11 @@
 /*
  * --describe: the description-level DOT of a validated definition, built
- * with libcgraph and written with agwrite.  One DOT node per graph node
- * (named by its YAML id), one edge per dependency, a cluster per child
- * graph or conditional body linked from its node, and optionally one node
- * per buffer with dashed edges to the nodes that touch it.
+ * with libcgraph and written with agwrite (or drawn: describe_render.h).
+ * One DOT node per graph node (named by its YAML id), one edge per
+ * dependency, a cluster per child graph or conditional body linked from
+ * its node, and optionally one node per buffer with an edge to each node
+ * that touches it, in the direction the data goes (model_uses.h says how
+ * each kind uses its buffers, kernel_access.h what a kernel does).
  *
  * Output is deterministic (file order, same bytes for the same input): see
  * seq_iddisc below for why cgraph needs help with that.
@@ -11,6 +13,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,8 @@
 #include <graphviz/cgraph.h>
 
 #include "describe.h"
+#include "kernel_access.h"
+#include "model_uses.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -272,6 +277,7 @@ struct writer {
 	size_t nmade, capmade;
 	struct sbuf label;
 	const struct describe_overlay *overlay;   /* NULL: none */
+	bool buffers;           /* the buffer diagram (put_buffers) */
 };
 
 /*
@@ -565,25 +571,30 @@ static void label_cond(struct writer *w, const struct node *n, struct sbuf *b)
 	}
 }
 
-/* How each kind looks: a shape, and the label lines after the id. */
+/*
+ * How each kind looks: a shape, the label lines after the id, and a margin
+ * around the label where the shape's own corners would touch it (arrows'
+ * heads, a cds's point, a box3d's side), NULL where dot's default clears.
+ */
 static const struct kind_look {
 	const char *shape;
 	label_fn *label;
+	const char *margin;
 } kind_looks[NK_COUNT] = {
-	[NK_KERNEL] = {"box", label_kernel},
-	[NK_MEMSET] = {"parallelogram", label_memset},
-	[NK_COPY] = {"cds", label_copy},
-	[NK_EMPTY] = {"circle", label_empty},
-	[NK_GRAPH] = {"box3d", label_graph},
-	[NK_ALLOC] = {"invhouse", label_mem},
-	[NK_FREE] = {"house", label_mem},
-	[NK_EVENT_RECORD] = {"rarrow", label_event},
-	[NK_EVENT_WAIT] = {"larrow", label_event},
-	[NK_HOST] = {"hexagon", label_host},
-	[NK_IF] = {"diamond", label_cond},
-	[NK_WHILE] = {"Mdiamond", label_cond},
-	[NK_SWITCH] = {"octagon", label_cond},
-	[NK_MEMOP] = {"component", label_memop},
+	[NK_KERNEL] = {"box", label_kernel, NULL},
+	[NK_MEMSET] = {"parallelogram", label_memset, NULL},
+	[NK_COPY] = {"cds", label_copy, "0.2,0.1"},
+	[NK_EMPTY] = {"circle", label_empty, NULL},
+	[NK_GRAPH] = {"box3d", label_graph, "0.15,0.1"},
+	[NK_ALLOC] = {"invhouse", label_mem, NULL},
+	[NK_FREE] = {"house", label_mem, NULL},
+	[NK_EVENT_RECORD] = {"rarrow", label_event, "0.2,0.12"},
+	[NK_EVENT_WAIT] = {"larrow", label_event, "0.2,0.12"},
+	[NK_HOST] = {"hexagon", label_host, NULL},
+	[NK_IF] = {"diamond", label_cond, NULL},
+	[NK_WHILE] = {"Mdiamond", label_cond, NULL},
+	[NK_SWITCH] = {"octagon", label_cond, NULL},
+	[NK_MEMOP] = {"component", label_memop, "0.2,0.08"},
 };
 
 /* The kinds that run on a device of their own (cugraphrun(5), Devices). */
@@ -622,6 +633,8 @@ static Agnode_t *put_node(struct writer *w, Agraph_t *sg, const struct node *n)
 	}
 	cg_set(an, "label", b->s);
 	cg_set(an, "shape", kind_looks[n->kind].shape);
+	if (kind_looks[n->kind].margin)
+		cg_set(an, "margin", kind_looks[n->kind].margin);
 	bool fill = marked && mk.fill, bold = marked && mk.bold;
 	if (fill || bold || n->disabled) {
 		char style[32];
@@ -689,6 +702,9 @@ static void put_body(struct writer *w, Agraph_t *sg, const struct node *owner,
 	Agedge_t *e = cg_edge(sg, owner_an, target);
 	cg_set(e, "lhead", cname);
 	cg_set(e, "style", "bold");
+	/* as heavy as a dependency: the body stays by its node among the data */
+	if (w->buffers)
+		cg_set(e, "weight", "4");
 }
 
 /* The nodes of gr into sg, then its dependencies; returns its first entry node. */
@@ -713,6 +729,9 @@ static Agnode_t *put_graph(struct writer *w, Agraph_t *sg, const struct graph *g
 			if (n->deps[d] >= gr->nnodes)
 				continue;
 			Agedge_t *e = cg_edge(sg, an[n->deps[d]], an[i]);
+			/* heavier than the data: the flow's column stays straight */
+			if (w->buffers)
+				cg_set(e, "weight", "4");
 			if (w->overlay && w->overlay->edge_bold &&
 			    w->overlay->edge_bold(w->overlay->ctx, gr->nodes[n->deps[d]], n)) {
 				cg_set(e, "style", "bold");
@@ -746,122 +765,186 @@ static Agnode_t *put_graph(struct writer *w, Agraph_t *sg, const struct graph *g
 	return entry;
 }
 
-/* How a node touches a buffer: reads it, writes it, or either (kernels). */
-enum use_dir { USE_IN = 1, USE_OUT = 2, USE_BOTH = 3 };
+/*
+ * The buffer diagram.  A person draws data beside the flow: a buffer next
+ * to the node that first uses it, a read as an arrow from the buffer into
+ * the node, a write as an arrow out of the node into the buffer.  So each
+ * buffer is ranked by its first use alone (above its first user when that
+ * reads it, below it otherwise), every other use is drawn without moving
+ * anything (constraint=false), buffers that one node places on one side
+ * keep their first-use order left to right, and the dependencies and the
+ * links to bodies weigh more than the data, which keeps the flow's column
+ * straight and each body by its node.
+ */
 
+/* One node's use of one buffer: the accesses of its uses merged. */
 struct use {
+	size_t made;            /* the node: w->made index */
 	long buf;
-	unsigned dir;
+	unsigned known;         /* USE_READ | USE_WRITE, as far as known */
+	bool unknown;           /* some use of it whose access is not known */
+	enum use_role role;
 };
 
-struct uses {
+struct use_list {
 	struct use *v;
 	size_t n, cap;
+	size_t node_start;      /* the current node's first use in v */
+	size_t made;
+	struct writer *w;
+	struct kernel_access *ka;
+	const struct node *node;
 };
 
-static void add_use(struct writer *w, struct uses *u, const struct name_ref *r, unsigned dir)
+/* What a use is drawn as. */
+enum use_look { LOOK_READ, LOOK_WRITE, LOOK_READWRITE, LOOK_UNKNOWN, LOOK_UNUSED,
+	LOOK_ALLOC, LOOK_FREE, LOOK_COUNT };
+
+static const struct edge_look {
+	bool from_buffer;       /* drawn from the buffer to the node */
+	const char *dir;        /* NULL: an arrowhead at the head */
+	const char *style;
+} edge_looks[LOOK_COUNT] = {
+	[LOOK_READ] = {true, NULL, "dashed"},
+	[LOOK_WRITE] = {false, NULL, "dashed"},
+	[LOOK_READWRITE] = {false, "both", "dashed"},
+	/* no arrowheads: not a guess at either direction */
+	[LOOK_UNKNOWN] = {false, "none", "dashed"},
+	/* a kernel argument its kernel never uses as an address */
+	[LOOK_UNUSED] = {false, "none", "dotted"},
+	/* the buffer comes out of its alloc node and goes into its free node */
+	[LOOK_ALLOC] = {false, NULL, "dotted"},
+	[LOOK_FREE] = {true, NULL, "dotted"},
+};
+
+static enum use_look look_of(const struct use *u)
 {
-	if (buf_of(w, r) == NULL)
-		return;
-	for (size_t i = 0; i < u->n; i++)
-		if (u->v[i].buf == r->idx) {
-			u->v[i].dir |= dir;
-			return;
-		}
-	struct use *nu = VEC_PUSH(u->v, u->n, u->cap);
-	nu->buf = r->idx;
-	nu->dir = dir;
+	static const enum use_look by_known[] = {LOOK_UNUSED, LOOK_READ, LOOK_WRITE,
+		LOOK_READWRITE};
+	if (u->role == ROLE_ALLOC || u->role == ROLE_FREE)
+		return u->role == ROLE_ALLOC ? LOOK_ALLOC : LOOK_FREE;
+	/* what is not known might add either, unless both are known already */
+	if (u->unknown && u->known != USE_READWRITE)
+		return LOOK_UNKNOWN;
+	return by_known[u->known & USE_READWRITE];
 }
 
-static void add_arg_uses(struct writer *w, struct uses *u, const struct arg *args, size_t n)
+/* One use of the node at hand, merged into its use of that buffer. */
+static bool collect_use(void *ctx, const struct buf_use *bu)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (args[i].kind == ARG_BUFFER)
-			add_use(w, u, &args[i].ref, USE_BOTH);
-		else if (args[i].kind == ARG_STRUCT)
-			add_arg_uses(w, u, args[i].fields, args[i].nfields);
+	struct use_list *l = ctx;
+	const struct name_ref *r = bu->buffer;
+	if (buf_of(l->w, r) == NULL)
+		return true;
+	enum use_access a = kernel_access_of(l->ka, l->node, bu);
+	struct use *u = NULL;
+	for (size_t i = l->node_start; i < l->n && u == NULL; i++)
+		if (l->v[i].buf == r->idx)
+			u = &l->v[i];
+	if (u == NULL) {
+		u = VEC_PUSH(l->v, l->n, l->cap);
+		u->made = l->made;
+		u->buf = r->idx;
+		u->role = bu->role;
 	}
+	if (a == USE_UNKNOWN)
+		u->unknown = true;
+	else
+		u->known |= a;
+	return true;
 }
 
-static void node_uses(struct writer *w, const struct node *n, struct uses *u)
+/* Every node's uses, node by node in file order. */
+static void collect_uses(struct writer *w, struct use_list *l)
 {
-	u->n = 0;
-	switch (n->kind) {
-	case NK_KERNEL:
-		add_arg_uses(w, u, n->u.kernel.args, n->u.kernel.nargs);
-		break;
-	case NK_MEMSET:
-		add_use(w, u, &n->u.memset.buffer, USE_OUT);
-		break;
-	case NK_COPY:
-		add_use(w, u, &n->u.copy.from.buffer, USE_IN);
-		add_use(w, u, &n->u.copy.to.buffer, USE_OUT);
-		break;
-	case NK_ALLOC:
-	case NK_FREE:
-		add_use(w, u, &n->u.buffer, USE_OUT);
-		break;
-	case NK_HOST:
-		if (n->u.host.action == HOST_DUMP) {
-			add_use(w, u, &n->u.host.buffer, USE_IN);
-		} else if (n->u.host.action == HOST_SET) {
-			add_use(w, u, &n->u.host.set->buffer, USE_OUT);
-		} else if (n->u.host.action == HOST_COPY) {
-			add_use(w, u, &n->u.host.copy->from.buffer, USE_IN);
-			add_use(w, u, &n->u.host.copy->to.buffer, USE_OUT);
-		}
-		break;
-	case NK_MEMOP:
-		for (size_t i = 0; i < n->u.memop.nops; i++) {
-			const struct memop *op = &n->u.memop.ops[i];
-			if (op->kind == MEMOP_WRITE || op->kind == MEMOP_WAIT)
-				add_use(w, u, &op->buffer, op->kind == MEMOP_WRITE ? USE_OUT : USE_IN);
-		}
-		break;
-	default:
-		break;
+	l->w = w;
+	l->ka = kernel_access_new(w->g);
+	for (size_t i = 0; i < w->nmade; i++) {
+		l->node_start = l->n;
+		l->made = i;
+		l->node = w->made[i].node;
+		node_buffer_uses(l->node, collect_use, l);
 	}
+	kernel_access_free(l->ka);
+	l->ka = NULL;
 }
 
-/* One cylinder per buffer after the graph, and dashed edges to its users. */
+/* The cylinder of buffer i. */
+static Agnode_t *put_buffer(struct writer *w, size_t i)
+{
+	const struct gdef *g = w->g;
+	const struct buffer *buf = &g->buffers[i];
+	struct sbuf *b = &w->label;
+	char *base = xasprintf("buf_%s", buf->name);
+	Agnode_t *bn = cg_node(w->root, fresh_name(w, w->names, base));
+	free(base);
+	sb_reset(b);
+	sb_text(b, buf->name, 0);
+	sb_line(b);
+	sb_printf(b, "%s x %" PRIu64 " (", elem_infos[buf->type].name, buf->count);
+	sb_size(b, buf->size);
+	sb_printf(b, ")");
+	sb_line(b);
+	sb_printf(b, "%s", mem_kind_names[buf->memory]);
+	if (buf->memory == MEM_DEVICE && (g->device_of || g->ndevices > 1))
+		sb_printf(b, " memory on device %u", buf->device);
+	cg_set(bn, "label", b->s);
+	cg_set(bn, "shape", "cylinder");
+	/* the top's curve stands inside the box: clear of the first line */
+	cg_set(bn, "margin", "0.11,0.1");
+	return bn;
+}
+
+/* The edge of use u between its node and the buffer's cylinder bn. */
+static Agedge_t *put_use(struct writer *w, const struct use *u, Agnode_t *bn)
+{
+	const struct edge_look *lk = &edge_looks[look_of(u)];
+	Agnode_t *an = w->made[u->made].an;
+	Agedge_t *e = lk->from_buffer ? cg_edge(w->root, bn, an) : cg_edge(w->root, an, bn);
+	cg_set(e, "style", lk->style);
+	if (lk->dir)
+		cg_set(e, "dir", lk->dir);
+	return e;
+}
+
+/* One cylinder per buffer, in the order of first use, and an edge per use. */
 static void put_buffers(struct writer *w)
 {
 	const struct gdef *g = w->g;
+	struct use_list l = {0};
+	collect_uses(w, &l);
+	size_t *first = xcalloc(g->nbuffers ? g->nbuffers : 1, sizeof *first);
 	Agnode_t **bn = xcalloc(g->nbuffers ? g->nbuffers : 1, sizeof *bn);
-	struct sbuf *b = &w->label;
-	for (size_t i = 0; i < g->nbuffers; i++) {
-		const struct buffer *buf = &g->buffers[i];
-		char *base = xasprintf("buf_%s", buf->name);
-		bn[i] = cg_node(w->root, fresh_name(w, w->names, base));
-		free(base);
-		sb_reset(b);
-		sb_text(b, buf->name, 0);
-		sb_line(b);
-		sb_printf(b, "%s x %" PRIu64 " (", elem_infos[buf->type].name, buf->count);
-		sb_size(b, buf->size);
-		sb_printf(b, ")");
-		sb_line(b);
-		sb_printf(b, "%s", mem_kind_names[buf->memory]);
-		if (buf->memory == MEM_DEVICE && (g->device_of || g->ndevices > 1))
-			sb_printf(b, " memory on device %u", buf->device);
-		cg_set(bn[i], "label", b->s);
-		cg_set(bn[i], "shape", "cylinder");
-	}
-	struct uses u = {0};
-	for (size_t i = 0; i < w->nmade; i++) {
-		node_uses(w, w->made[i].node, &u);
-		for (size_t k = 0; k < u.n; k++) {
-			Agnode_t *an = w->made[i].an, *bnode = bn[u.v[k].buf];
-			Agedge_t *e = u.v[k].dir == USE_IN ? cg_edge(w->root, bnode, an)
-							   : cg_edge(w->root, an, bnode);
-			cg_set(e, "style", "dashed");
-			/* Data, not order: left out of ranking, the flow stays top-down. */
-			cg_set(e, "constraint", "false");
-			if (u.v[k].dir == USE_BOTH)
-				cg_set(e, "dir", "both");
+	for (size_t i = 0; i < g->nbuffers; i++)
+		first[i] = SIZE_MAX;
+	for (size_t k = 0; k < l.n; k++)
+		if (first[l.v[k].buf] == SIZE_MAX) {
+			first[l.v[k].buf] = k;
+			bn[l.v[k].buf] = put_buffer(w, (size_t)l.v[k].buf);
 		}
+	/* those no node uses (a check's alone), after the others */
+	for (size_t i = 0; i < g->nbuffers; i++)
+		if (bn[i] == NULL)
+			bn[i] = put_buffer(w, i);
+	const struct use *placed = NULL;        /* the last use that placed a buffer */
+	for (size_t k = 0; k < l.n; k++) {
+		const struct use *u = &l.v[k];
+		Agedge_t *e = put_use(w, u, bn[u->buf]);
+		if (first[u->buf] != k) {
+			cg_set(e, "constraint", "false");
+			continue;
+		}
+		/* beside the last one its node placed on the same side: to its right */
+		if (placed && placed->made == u->made &&
+		    edge_looks[look_of(placed)].from_buffer == edge_looks[look_of(u)].from_buffer) {
+			Agedge_t *o = cg_edge(w->root, bn[placed->buf], bn[u->buf]);
+			cg_set(o, "style", "invis");
+			cg_set(o, "minlen", "0");
+		}
+		placed = u;
 	}
-	free(u.v);
+	free(l.v);
+	free(first);
 	free(bn);
 }
 
@@ -899,9 +982,26 @@ static char *graph_name(const struct gdef *g)
 	return len ? xstrndup(base, len) : xstrdup("graph");
 }
 
+/* The DOT of root drawn as f to out (describe_render.h); 0, or -1 after a message. */
+static int draw(Agraph_t *root, enum describe_format f, FILE *out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc = mem ? agwrite(root, mem) : -1;
+	if (mem && fclose(mem) != 0)
+		rc = -1;
+	if (rc != 0)
+		errorx("cannot write the description: %m");
+	else
+		rc = describe_render(text, f, out);     /* says itself why it failed */
+	free(text);
+	return rc;
+}
+
 int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *out)
 {
-	struct writer w = {.g = g, .overlay = o ? o->overlay : NULL};
+	struct writer w = {.g = g, .overlay = o ? o->overlay : NULL, .buffers = o && o->buffers};
 	char *name = graph_name(g), *dotname = dot_safe(name);
 	w.root = agopen(dotname, Agdirected, &seq_disc);
 	if (w.root == NULL) {
@@ -925,6 +1025,12 @@ int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *ou
 	cg_declare(w.root, AGEDGE, "dir", "");
 	cg_declare(w.root, AGEDGE, "lhead", "");
 	cg_declare(w.root, AGEDGE, "constraint", "");
+	if (w.buffers) {
+		/* room between a node and a buffer beside it for two arrowheads */
+		cg_declare(w.root, AGRAPH, "nodesep", "0.6");
+		cg_declare(w.root, AGEDGE, "minlen", "");
+		cg_declare(w.root, AGEDGE, "weight", "");
+	}
 	{
 		struct sbuf *b = &w.label;
 		sb_reset(b);
@@ -934,11 +1040,12 @@ int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *ou
 
 	reserve_ids(&w, g->root);
 	put_graph(&w, w.root, g->root);
-	if (o && o->buffers)
+	if (w.buffers)
 		put_buffers(&w);
 
-	int rc = 0;
-	if (agwrite(w.root, out) != 0 || fflush(out) != 0 || ferror(out)) {
+	bool drawn = o && o->format != DESCRIBE_DOT;
+	int rc = drawn ? draw(w.root, o->format, out) : 0;
+	if (rc == 0 && ((!drawn && agwrite(w.root, out) != 0) || fflush(out) != 0 || ferror(out))) {
 		errorx("cannot write the description: %m");
 		rc = -1;
 	}

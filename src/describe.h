@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "describe_render.h"
 #include "model.h"
 
 /* What an overlay lays over one node (a profile: its colour and time). */
@@ -29,10 +30,11 @@ struct describe_overlay {
 
 struct describe_opts {
 	bool buffers;       /* buffers as a second kind of node, edges to users */
+	enum describe_format format;    /* DOT text, or drawn (describe_render.h) */
 	const struct describe_overlay *overlay;   /* NULL: none */
 };
 
-/* Write g as DOT to out; 0 on success, -1 (with a message) on failure. */
+/* Write g as DOT (or drawn) to out; 0 on success, -1 (with a message) on failure. */
 int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *out);
 
 #endif

@@ -195,9 +195,15 @@ static bool direct_path(const char *path)
 	return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
 }
 
+/* "-" names standard output for every output option (cugraphrun(1), OUTPUT FILES). */
+static bool is_stdout(const char *path)
+{
+	return path == NULL || strcmp(path, "-") == 0;
+}
+
 FILE *output_open(const char *path)
 {
-	if (path == NULL)
+	if (is_stdout(path))
 		return stdout;
 	struct stat st;
 	bool exists = stat(path, &st) == 0;
@@ -272,7 +278,7 @@ int output_close(FILE *f, const char *path, enum output_written w)
 			at = i;
 	if (at < npending)
 		p = pending[at];
-	if ((path ? fclose(f) : fflush(f)) != 0 && w == OUTPUT_OK) {
+	if ((is_stdout(path) ? fflush(f) : fclose(f)) != 0 && w == OUTPUT_OK) {
 		err = errno;
 		w = OUTPUT_FAILED;
 	}
@@ -300,7 +306,7 @@ int output_close(FILE *f, const char *path, enum output_written w)
 	if (w == OUTPUT_OK)
 		return 0;
 	if (w == OUTPUT_FAILED)
-		errorx("cannot write %s: %s", path ? path : "standard output",
+		errorx("cannot write %s: %s", is_stdout(path) ? "standard output" : path,
 		       err ? strerror(err) : "write error");
 	return 2;
 }

@@ -57,7 +57,7 @@ char *read_whole_file_max(const char *path, size_t max, size_t *len);
 
 /*
  * An output the user named (--json, --junit, --describe, --trace, --dot,
- * --dump): standard output when path is NULL.  A regular file, or a new
+ * --dump): standard output when path is NULL or "-".  A regular file, or a new
  * one, is written to a temporary file in its folder (through a symbolic
  * link, the folder of the file it leads to), which output_close renames
  * into place once all of it was written: a run that fails or is killed

@@ -30,7 +30,8 @@ void launcher_init(struct launcher *ln, struct gpu *gp, const struct run_setting
 		.gp = gp, .s = s,
 		.gname = g->name ? g->name : g->file,
 		/* -n 0: the verification launch only, no warm-up either */
-		.warmup = s->repeat ? s->warmup : 0,
+		.warmup = s->repeat_given && s->repeat == 0 ? 0 : s->warmup,
+		.timed = UINT32_MAX,
 	};
 }
 
@@ -40,12 +41,14 @@ void launcher_words(const struct launcher *ln, long k, char *buf, size_t len)
 		snprintf(buf, len, "the verification launch");
 	else if ((uint64_t)k < ln->warmup)
 		snprintf(buf, len, "warm-up launch %ld of %u", k + 1, ln->warmup);
-	else if ((uint64_t)k >= (uint64_t)ln->warmup + ln->s->repeat)
+	else if (ln->timed != UINT32_MAX && (uint64_t)k >= (uint64_t)ln->warmup + ln->timed)
 		snprintf(buf, len, "profiled launch %ld of %u",
-			 k + 1 - (long)ln->warmup - (long)ln->s->repeat, ln->s->profile_launches);
-	else
+			 k + 1 - (long)ln->warmup - (long)ln->timed, ln->s->profile_launches);
+	else if (ln->s->repeat_given)
 		snprintf(buf, len, "timed launch %ld of %u", k + 1 - (long)ln->warmup,
 			 ln->s->repeat);
+	else
+		snprintf(buf, len, "timed launch %ld", k + 1 - (long)ln->warmup);
 }
 
 /* A limit as people write it: "1 s", "500 ms", "1.5 min". */

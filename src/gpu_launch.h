@@ -28,6 +28,8 @@ struct launcher {
 	const struct run_settings *s;   /* borrowed */
 	const char *gname;              /* the graph's name: or file, for messages */
 	uint32_t warmup;                /* s->warmup, or 0 when nothing is timed */
+	/* the timed launches made, once they are over (the profiled ones follow); UINT32_MAX before */
+	uint32_t timed;
 	CUgraphExec exec;               /* NULL until instantiated */
 	struct report *rep;             /* borrowed: written as --json on a timeout */
 };
@@ -43,7 +45,7 @@ CUresult launcher_queue(struct launcher *ln, CUevent start, CUevent end);
 int launcher_wait(struct launcher *ln, long k, CUevent end, double start);
 /* Say launch k failed with r; the context is unusable from here on.  Returns 3. */
 int launcher_failed(struct launcher *ln, long k, CUresult r);
-/* Launch k in words: "the verification launch", "timed launch 3 of 100". */
+/* Launch k in words: "the verification launch", "timed launch 3 of 100" ("timed launch 3" without a count). */
 void launcher_words(const struct launcher *ln, long k, char *buf, size_t len);
 
 #endif

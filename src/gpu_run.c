@@ -23,12 +23,14 @@
 #include "gpu_launch.h"
 #include "gpu_mem.h"
 #include "gpu_run.h"
+#include "gpu_timed.h"
 #include "monotime.h"
 #include "prof_run.h"
 #include "report.h"
 #include "report_emit.h"
 #include "buf_check.h"
 #include "buf_data.h"
+#include "stop_rule.h"
 #include "xmalloc.h"
 
 /* The buffer --dump=NAME=FILE names, or -1 after a message. */
@@ -79,8 +81,8 @@ static const void *read_buffer(struct run *rn, struct readback *rb, long b, int 
 	return p;
 }
 
-/* Checks and dumps after the verification launch. */
-static int verify(struct run *rn, struct report *rep)
+/* Checks and dumps after the verification launch; the checks count in p. */
+static int verify(struct run *rn, struct point_report *p)
 {
 	struct gpu *gp = rn->ln.gp;
 	struct gdef *g = gp->g;
@@ -104,9 +106,9 @@ static int verify(struct run *rn, struct report *rep)
 			break;
 		const struct check_others o = {g->buffers, (const void *const *)rb.data};
 		if (check_buffer(c, &g->buffers[c->buffer.idx], data, nothers ? &o : NULL, gp->d))
-			rep->checks_passed++;
+			p->checks_passed++;
 		else
-			rep->checks_failed++;
+			p->checks_failed++;
 	}
 	for (size_t i = 0; i < rn->ln.s->out.ndumps && rc == 0; i++) {
 		const struct dump_req *dr = &rn->ln.s->out.dumps[i];
@@ -155,74 +157,12 @@ static struct event_span *event_spans(struct run *rn, size_t *nspans)
 	return spans;
 }
 
-/*
- * For tests: CUGRAPHRUN_TEST_FAIL_LAUNCH=K makes queueing warm-up or timed
- * launch K (from 0) fail as if the driver had refused it; -1 when unset.
- */
-static long test_fail_launch(void)
-{
-	const char *e = getenv("CUGRAPHRUN_TEST_FAIL_LAUNCH");
-	return e && *e ? strtol(e, NULL, 10) : -1;
-}
-
-/* Warm-up and timed launches, back to back; samples in seconds. */
-static int timed_launches(struct run *rn, double *samples)
-{
-	size_t n = (size_t)rn->ln.warmup + rn->ln.s->repeat, queued = n;
-	long fail_at = test_fail_launch();
-	int failed = 0;
-	for (size_t k = 0; k < n; k++) {
-		CUresult r = (long)k == fail_at ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
-						: launcher_queue(&rn->ln, rn->ev[2 + 2 * k],
-								 rn->ev[3 + 2 * k]);
-		if (r != CUDA_SUCCESS) {
-			failed = launcher_failed(&rn->ln, (long)k, r);
-			queued = k;
-			break;
-		}
-	}
-	/*
-	 * each launch starts when the one before ends: its deadline follows.
-	 * After a refused launch, those queued before it are still waited
-	 * for: one that hangs would block the driver's teardown at exit, so
-	 * it must end in timed_out's _exit like any other.
-	 */
-	double t = monotime();
-	for (size_t k = 0; k < queued; k++) {
-		int rc = launcher_wait(&rn->ln, (long)k, rn->ev[3 + 2 * k], t);
-		if (rc)
-			return rc;
-		t = monotime();
-	}
-	if (failed)
-		return failed;
-	for (size_t k = rn->ln.warmup; k < n; k++) {
-		float ms = 0;
-		CUresult r = cu.EventElapsedTime(&ms, rn->ev[2 + 2 * k], rn->ev[3 + 2 * k]);
-		if (r != CUDA_SUCCESS) {
-			char words[64];
-			launcher_words(&rn->ln, (long)k, words, sizeof words);
-			errorx("cannot time %s: %s", words, cu_strerror(r));
-			return 3;
-		}
-		samples[k - rn->ln.warmup] = ms * 1e-3;
-	}
-	return 0;
-}
-
-/* Events enough for the verification launch, the warm-up and the timed ones.  0 or 3. */
+/* The verification launch's pair of events (the profiled launches' too).  0 or 3. */
 static int make_events(struct run *rn)
 {
-	size_t need = 2 * (1 + (size_t)rn->ln.warmup + rn->ln.s->repeat);
-	if (need <= rn->nev)
-		return 0;
-	for (size_t i = 0; i < rn->nev; i++)
+	for (size_t i = 0; i < sizeof rn->ev / sizeof *rn->ev; i++) {
 		if (rn->ev[i])
-			cu.EventDestroy(rn->ev[i]);
-	free(rn->ev);
-	rn->nev = need;
-	rn->ev = xcalloc(rn->nev, sizeof *rn->ev);
-	for (size_t i = 0; i < rn->nev; i++) {
+			continue;
 		CUresult r = cu.EventCreate(&rn->ev[i], CU_EVENT_DEFAULT);
 		if (r != CUDA_SUCCESS) {
 			rn->ev[i] = NULL;
@@ -233,7 +173,7 @@ static int make_events(struct run *rn)
 	return 0;
 }
 
-int run_launches(struct run *rn, struct report *rep)
+int run_launches(struct run *rn, struct report *rep, struct point_report *p)
 {
 	struct gpu *gp = rn->ln.gp;
 	const struct run_settings *s = rn->ln.s;
@@ -250,35 +190,44 @@ int run_launches(struct run *rn, struct report *rep)
 	float ms = 0;
 	rep->no_launch = false;
 	if ((r = cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1])) == CUDA_SUCCESS)
-		rep->first_launch_s = ms * 1e-3;
-	struct event_span *spans = event_spans(rn, &rep->nspans);
-	rep->spans = spans;
-	if ((rc = verify(rn, rep)) != 0)
+		p->first_launch_s = ms * 1e-3;
+	/* the first point's events stand for the report's */
+	if (rep->spans == NULL)
+		rep->spans = event_spans(rn, &rep->nspans);
+	if ((rc = verify(rn, p)) != 0)
 		return rc;
 
-	gpu_verbose(gp, "%u warm-up and %u timed launches", rn->ln.warmup, s->repeat);
-	double *samples = xcalloc(s->repeat ? s->repeat : 1, sizeof *samples);
-	rep->samples = samples;
+	if (s->repeat_given)
+		gpu_verbose(gp, "%u warm-up and %u timed launches", rn->ln.warmup, s->repeat);
+	else
+		gpu_verbose(gp, "%u warm-up launches, then timed ones until the median is known "
+			    "to %g%% or they add up to %g s", rn->ln.warmup, 100 * STOP_TARGET,
+			    STOP_CAP_S);
+	double *samples;
+	size_t n;
+	rc = timed_launches(&rn->timed, &rn->ln, p->first_launch_s, &samples, &n, &p->self);
+	p->samples = samples;
 	/* samples count in the report once they are all there */
-	if ((rc = timed_launches(rn, samples)) != 0)
+	if (rc != 0)
 		return rc;
-	rep->nsamples = s->repeat;
+	p->nsamples = n;
+	p->timed = true;
 	return 0;
 }
 
 void run_teardown(struct run *rn)
 {
 	struct gpu *gp = rn->ln.gp;
-	if (!gp->sticky && gp->ctx_retained) {
-		for (size_t i = 0; i < rn->nev; i++)
+	bool usable = !gp->sticky && gp->ctx_retained;
+	if (usable) {
+		for (size_t i = 0; i < sizeof rn->ev / sizeof *rn->ev; i++)
 			if (rn->ev[i])
 				cu.EventDestroy(rn->ev[i]);
 		launcher_drop(&rn->ln);
 	}
+	timed_free(&rn->timed, !usable);
 	prof_run_free(&rn->profile);
-	free(rn->ev);
-	rn->ev = NULL;
-	rn->nev = 0;
+	memset(rn->ev, 0, sizeof rn->ev);
 }
 
 /* The report and everything written from it (report_emit.h); the exit status. */
@@ -311,7 +260,7 @@ void run_report_stopped(struct run *rn, struct report *rep, int status)
  * functions, the argument check, buffers and events; build is
  * the conditional handles and every node.
  */
-static int run_stages(struct run *rn, struct report *rep)
+static int run_stages(struct run *rn, struct report *rep, struct point_report *p)
 {
 	struct gpu *gp = rn->ln.gp;
 	const struct run_settings *s = rn->ln.s;
@@ -325,15 +274,15 @@ static int run_stages(struct run *rn, struct report *rep)
 		return rc;
 	if (rep->has_graph_mem && (rc = gpu_mem_read(gp, &rep->mem_uploaded)) != 0)
 		return rc;
-	if ((rc = run_launches(rn, rep)) != 0)
+	if ((rc = run_launches(rn, rep, p)) != 0)
 		return rc;
 	if (rep->has_graph_mem && (rc = gpu_mem_read(gp, &rep->mem_launched)) != 0)
 		return rc;
 	/* the verification launch's pair of events is free again */
 	if (s->profile && (rc = prof_run_launches(&rn->profile, &rn->ln, rn->ev[0], rn->ev[1],
-						 rep)) != 0)
+						 p, rep)) != 0)
 		return rc;
-	int status = rep->checks_failed ? 1 : 0;
+	int status = p->exit_status = p->checks_failed ? 1 : 0;
 	/* before the report, so that its exit_status counts a failed write */
 	if ((rc = prof_run_outputs(&rn->profile, s, gp->g, rn->ln.gname, rep)) != 0)
 		status = rc;
@@ -389,7 +338,7 @@ int run_begin(struct run *rn, struct report *rep, const struct gdef *g,
 	rep->load_s = s->frontend_s;
 	rep->no_launch = true;
 	rep->diag = d;
-	rep->bytes = rep->items = rep->peak_gb_per_s = NAN;
+	rep->peak_gb_per_s = NAN;
 	memset(rn, 0, sizeof *rn);
 	/* bad --dump names before any GPU work */
 	for (size_t i = 0; i < s->out.ndumps; i++)
@@ -420,6 +369,10 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 	struct run rn;
 	if (run_begin(&rn, &rep, g, s, d) != 0)
 		return 2;
+	/* a plain file is one point without a label */
+	struct point_report one = {.bytes = NAN, .items = NAN, .eval_s = NAN};
+	rep.points = &one;
+	rep.npoints = 1;
 	struct gpu gp;
 	int rc = gpu_open(&gp, g, s->device, s->verbosity, d);
 	if (rc == 0)
@@ -432,17 +385,17 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 		run_report_device(&rn, &rep, name, sizeof name);
 		rep.devices = gpu_devices_report(&gp, &rep.ndevices);
 		/* throughput: in the file, or NaN */
-		rep.bytes = g->throughput.has_bytes ? g->throughput.bytes : NAN;
-		rep.items = g->throughput.has_items ? g->throughput.items : NAN;
+		one.bytes = g->throughput.has_bytes ? g->throughput.bytes : NAN;
+		one.items = g->throughput.has_items ? g->throughput.items : NAN;
 		gpu_verbose(&gp, "device %d: %s (sm_%d%d)", s->device, name, gp.cc_major,
 			    gp.cc_minor);
-		rc = run_stages(&rn, &rep);
+		rc = run_stages(&rn, &rep, &one);
 	}
 	/* --json whatever the status: a run that stopped early writes what it knows */
 	run_report_stopped(&rn, &rep, rc);
 	run_teardown(&rn);
 	free((void *)rep.spans);
-	free((void *)rep.samples);
+	free((void *)one.samples);
 	free((void *)rep.devices);
 	gpu_close(&gp);
 	diag_finish(d);

@@ -4,9 +4,10 @@
  * verification launch with its checks and dumps, then the warm-up and
  * timed launches; and the report printed at the end.
  *
- * Ownership: a struct run owns its events and the launcher's executable
- * graph (run_teardown); the report's spans and samples that run_launches
- * allocates are the caller's to free.
+ * Ownership: a struct run owns its events, the timed launches' state and
+ * the launcher's executable graph (run_teardown); the report's spans and
+ * the point's samples that run_launches allocates are the caller's to
+ * free.
  */
 #ifndef CGR_GPU_RUN_H
 #define CGR_GPU_RUN_H
@@ -14,25 +15,27 @@
 #include <stddef.h>
 
 #include "gpu_launch.h"
+#include "gpu_timed.h"
 #include "prof_run.h"
 #include "report.h"
 
 /* What the run needs besides the built graph. */
 struct run {
 	struct launcher ln;             /* the gpu, the settings, the executable graph */
-	CUevent *ev;                    /* start and end per launch */
-	size_t nev;
+	CUevent ev[2];                  /* the verification launch's start and end (the profiled ones') */
+	struct timed timed;             /* the warm-up and timed launches' (gpu_timed.h) */
 	struct prof_run profile;        /* --profile (prof_run.h) */
 	bool reported;                  /* run_report or run_report_stopped wrote it */
 };
 
 /*
- * On the instantiated graph, with rn->ln's settings: the buffers'
- * contents, the verification launch (rep->first_launch_s, spans, checks,
- * dumps), the warm-up and the timed launches (rep->samples, nsamples).
- * 0, or the exit status of what failed.
+ * Point p (a plain file's one, or a sweep's) on the instantiated graph,
+ * with rn->ln's settings: the buffers' contents, the verification launch
+ * (p->first_launch_s, its checks; dumps; the report's events unless an
+ * earlier point gave them), the warm-up and the timed launches
+ * (p->samples, nsamples).  0, or the exit status of what failed.
  */
-int run_launches(struct run *rn, struct report *rep);
+int run_launches(struct run *rn, struct report *rep, struct point_report *p);
 /*
  * The report and everything written from it (report_emit.h): the exit
  * status, rep->exit_status made worse by a regression or an output that

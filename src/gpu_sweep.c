@@ -24,15 +24,15 @@
 #include "monotime.h"
 #include "report.h"
 #include "sweep.h"
+#include "term_progress.h"
 #include "xmalloc.h"
 
-/* What the sweep keeps besides the run: its points' rows. */
+/* What the sweep keeps besides the run: its points' rows (the report's points). */
 struct sweep_run {
 	const struct sweep *sw;
 	const struct run_settings *ps;  /* per point */
-	struct point_report *pts;
+	struct point_report *pts;       /* their samples are the sweep's to free */
 	struct axis_value *axes;        /* npoints x naxes */
-	double **samples;               /* per point, the run's */
 };
 
 /* The point's settings on the launcher: its launches, its warm-up, its timeout. */
@@ -40,39 +40,24 @@ static void use_settings(struct run *rn, const struct run_settings *s)
 {
 	rn->ln.s = s;
 	/* -n 0: the verification launch only, no warm-up either (launcher_init) */
-	rn->ln.warmup = s->repeat ? s->warmup : 0;
+	rn->ln.warmup = s->repeat_given && s->repeat == 0 ? 0 : s->warmup;
 }
 
-/* Point k's launches into its row.  0, or the exit status of a CUDA error. */
+/*
+ * Point k's launches into its row, which counts in the report from now
+ * on (the points that ran, this one too).  0, or the exit status of a
+ * CUDA error.
+ */
 static int run_point(struct sweep_run *sr, struct run *rn, struct report *rep, size_t k)
 {
 	struct point_report *p = &sr->pts[k];
 	const struct gdef *g = sr->sw->models[k];
-	struct report one;
-	memset(&one, 0, sizeof one);
-	one.no_launch = true;
 	use_settings(rn, &sr->ps[k]);
-	int rc = run_launches(rn, &one);
-	p->first_launch_s = one.first_launch_s;
-	p->samples = one.samples;
-	p->nsamples = one.samples ? one.nsamples : 0;
-	sr->samples[k] = (double *)one.samples;
-	p->checks_passed = one.checks_passed;
-	p->checks_failed = one.checks_failed;
-	p->exit_status = rc ? rc : one.checks_failed ? 1 : 0;
+	rep->npoints = k + 1;
+	int rc = run_launches(rn, rep, p);
+	p->exit_status = rc ? rc : p->checks_failed ? 1 : 0;
 	p->bytes = g->throughput.has_bytes ? g->throughput.bytes : NAN;
 	p->items = g->throughput.has_items ? g->throughput.items : NAN;
-	rep->checks_passed += one.checks_passed;
-	rep->checks_failed += one.checks_failed;
-	/* the first point's events stand for the sweep's (the report's events) */
-	if (k == 0) {
-		rep->no_launch = one.no_launch;
-		rep->first_launch_s = one.first_launch_s;
-		rep->spans = one.spans;
-		rep->nspans = one.nspans;
-	} else {
-		free((void *)one.spans);
-	}
 	return rc;
 }
 
@@ -93,7 +78,10 @@ static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep
 	struct updater u = {.gp = gp, .ln = &rn->ln, .paired = true};
 	const char *prefix = gp->d->prefix;
 	int worst = 0;
+	/* -v says each point itself */
+	progress_start(sw->npoints, s->verbosity == VERB_NORMAL);
 	for (size_t k = 0; k < sw->npoints; k++) {
+		progress_update(k, sw->labels[k]);
 		u.label = sw->labels[k];
 		gp->d->prefix = k ? sw->labels[k] : NULL;
 		if (k > 0) {
@@ -110,15 +98,13 @@ static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep
 		if (sr->pts[k].exit_status > worst)
 			worst = sr->pts[k].exit_status;
 	}
+	progress_end();
 	gp->d->prefix = prefix;
 	/* --profile and --trace: main lets them through for one point (--set picks it) */
 	if (rc == 0 && s->profile && sw->npoints == 1) {
 		/* the point's timed launches are the median the profile is set against */
-		rep->samples = sr->pts[0].samples;
-		rep->nsamples = sr->pts[0].nsamples;
-		rc = prof_run_launches(&rn->profile, &rn->ln, rn->ev[0], rn->ev[1], rep);
-		rep->samples = NULL;
-		rep->nsamples = 0;
+		rc = prof_run_launches(&rn->profile, &rn->ln, rn->ev[0], rn->ev[1], &sr->pts[0],
+				       rep);
 		int out = rc ? 0 : prof_run_outputs(&rn->profile, s, gp->g, rn->ln.gname, rep);
 		if (out > worst)
 			worst = out;
@@ -126,8 +112,6 @@ static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep
 	/* a CUDA error: said where it happened, and no report (as for a plain file) */
 	if (rc)
 		return rc;
-	rep->points = sr->pts;
-	rep->npoints = sw->npoints;
 	/* as run_stages (gpu_run.c): the report's exit_status is the process's, run.expect applied */
 	int reported = rep->exit_status = s->expect_fail && worst <= 1 ? 1 - worst : worst;
 	run_expect_said(rn, worst);
@@ -145,7 +129,6 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct 
 		return 2;
 	struct sweep_run sr = {.sw = sw, .ps = ps};
 	sr.pts = xcalloc(sw->npoints, sizeof *sr.pts);
-	sr.samples = xcalloc(sw->npoints, sizeof *sr.samples);
 	sr.axes = xcalloc(sw->npoints * (sw->naxes ? sw->naxes : 1), sizeof *sr.axes);
 	for (size_t k = 0; k < sw->npoints; k++) {
 		struct point_report *p = &sr.pts[k];
@@ -159,6 +142,9 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct 
 		p->bytes = p->items = NAN;
 		p->eval_s = sw->eval_s ? sw->eval_s[k] : NAN;
 	}
+	/* none has run yet: they count as each begins (run_point) */
+	rep.points = sr.pts;
+	rep.npoints = 0;
 
 	struct gpu gp;
 	int rc = gpu_open(&gp, g, s->device, s->verbosity, d);
@@ -181,10 +167,9 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct 
 	run_teardown(&rn);
 	free((void *)rep.spans);
 	for (size_t k = 0; k < sw->npoints; k++) {
-		free(sr.samples[k]);
+		free((void *)sr.pts[k].samples);
 		free((void *)sr.pts[k].rebuild_why);
 	}
-	free(sr.samples);
 	free(sr.pts);
 	free(sr.axes);
 	gpu_close(&gp);

@@ -1831,9 +1831,19 @@ static void key_arg_scalar(struct ld *l, void *obj, const struct keydef *kd, str
 	get_num(l, kd->name, &a->num);
 }
 
+/* access: read|write|readwrite, beside buffer: what the kernel does through it */
+static void key_arg_access(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	int i = get_choice(l, "an access (read, write or readwrite)", "access", kd->name,
+			   arg_access_names + 1, ARG_ACCESS_COUNT - 1, NULL);
+	if (i >= 0)
+		((struct arg *)obj)->access = (uint8_t)(i + 1);
+}
+
 static const struct keydef arg_keys[] = {
 	{"buffer", key_arg_buffer, 0},
 	{"offset", key_arg_offset, 0},
+	{"access", key_arg_access, 0},
 	{"handle", key_arg_handle, 0},
 	{"bytes", key_arg_bytes, 0},
 	{"struct", key_arg_struct, 0},
@@ -1853,7 +1863,9 @@ static const struct keydef arg_keys[] = {
 static const struct keytab arg_tab = KEYTAB(arg_keys);
 #define ARG_BUFFER_BIT 1u
 #define ARG_OFFSET_BIT 2u
-#define ARG_FORMS (((1u << (sizeof arg_keys / sizeof *arg_keys)) - 1) & ~ARG_OFFSET_BIT)
+#define ARG_ACCESS_BIT 4u
+#define ARG_FORMS (((1u << (sizeof arg_keys / sizeof *arg_keys)) - 1) & ~ARG_OFFSET_BIT & \
+		   ~ARG_ACCESS_BIT)
 
 /* One kernel argument (or struct field). */
 static void parse_arg(struct ld *l, struct arg *a, const char *name)
@@ -1870,6 +1882,8 @@ static void parse_arg(struct ld *l, struct arg *a, const char *name)
 			two_forms(l, &arg_tab, &s, ARG_FORMS, "a kernel argument", "form");
 		else if ((s.mask & ARG_OFFSET_BIT) && !(s.mask & ARG_BUFFER_BIT))
 			err(l, s.at[1], "'offset' goes with 'buffer' in a kernel argument ({buffer: x, offset: n})");
+		else if ((s.mask & ARG_ACCESS_BIT) && !(s.mask & ARG_BUFFER_BIT))
+			err(l, s.at[2], "'access' goes with 'buffer' in a kernel argument ({buffer: x, access: read})");
 		return;
 	}
 	struct num n;

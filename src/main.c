@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "compare_cli.h"
+#include "complete_names.h"
 #include "describe.h"
 #include "diag.h"
 #include "fileio.h"
@@ -22,7 +23,7 @@
 #include "model.h"
 #include "monotime.h"
 #include "outputs.h"
-#include "report.h"
+#include "report_print.h"
 #include "report_plot.h"
 #include "report_stored.h"
 #include "suite.h"
@@ -34,8 +35,9 @@
 /* --describe=FILE: "-" is stdout. */
 static int write_description(const struct gdef *g, const struct options *o)
 {
-	struct describe_opts dopts = {.buffers = o->describe_buffers};
 	const char *path = strcmp(o->describe, "-") == 0 ? NULL : o->describe;
+	struct describe_opts dopts = {.buffers = o->describe_buffers,
+				      .format = describe_format_of(path)};
 	FILE *out = output_open(path);
 	if (out == NULL)
 		return 2;
@@ -72,7 +74,10 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 {
 	const struct run_defaults *r = &g->run;
 	memset(s, 0, sizeof *s);
-	s->repeat = o->has_repeat ? o->repeat : r->has_repeat ? r->repeat : 100;
+	s->repeat = o->has_repeat ? o->repeat : r->has_repeat ? r->repeat : 0;
+	s->repeat_given = o->has_repeat || r->has_repeat;
+	s->cold_l2 = o->cold_l2;
+	s->gpu_time = o->gpu_time;
 	s->warmup = o->has_warmup ? o->warmup : r->has_warmup ? r->warmup : 3;
 	s->device = o->has_device ? o->device : r->has_device ? r->device : 0;
 	s->device_mask = o->has_devices && !o->devices_all ? o->device_mask : 0;
@@ -97,6 +102,9 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 		.describe_buffers = o->describe_buffers,
 		.csv = o->csv, .plot = o->plot,
 		.compare = o->compare_doc, .compare_threshold = o->compare_threshold,
+		.records = o->proc_records, .sample = o->proc_sample,
+		/* a suite's worker writes to its pipe, which the suite lays out */
+		.stdout_taken = o->stdout_output != NULL && o->json_capture == NULL,
 	};
 }
 
@@ -126,8 +134,7 @@ static int write_json(const struct options *o, struct report *rep, int status, s
  */
 static bool one_point_outputs(const struct sweep *sw, const struct options *o)
 {
-	const char *what = o->ndumps ? "--dump" : o->trace ? "--trace" :
-		o->profile ? "--profile" : NULL;
+	const char *what = cli_output_given(o, OUT_ONE_POINT);
 	if (what == NULL || o->validate || sw->npoints < 2)
 		return true;
 	usage_error("%s is for one point, and %s sweeps %zu: pick one with --set NAME=VALUE "
@@ -213,6 +220,9 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		if (fo)
 			fo->clashed = clashed;
 	}
+	/* --describe=FILE.png: whether this Graphviz can draw it, before anything runs */
+	if (outputs_ok && o->describe && !describe_can_draw(o->describe))
+		outputs_ok = false;
 	if (!outputs_ok)
 		valid = false;
 	diag_finish(&d);
@@ -239,7 +249,8 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		fo->skipped = true;
 		snprintf(fo->note, sizeof fo->note, "%s", g->run.skip);
 	} else if (skip) {
-		if (o->verbosity > VERB_QUIET)
+		/* an output on standard output (--json) says so itself, alone there */
+		if (o->verbosity > VERB_QUIET && o->stdout_output == NULL)
 			printf("%s: skipped: %s\n", diag_esc(o->file), diag_esc(g->run.skip));
 	} else if (describe_only) {
 		status = write_description(g, o);
@@ -319,6 +330,11 @@ int main(int argc, char **argv)
 	int status = 0;
 	switch (cli_parse(argc, argv, &o)) {
 	case CLI_OK:
+		/* what a shell's completion asks of a file: nothing else runs */
+		if (o.complete) {
+			status = complete_names_main(&o);
+			break;
+		}
 		/* what a run needs from outside, settled before any file runs */
 		status = compare_open(&o);
 		if (status == 0 && o.plot && !o.validate)
@@ -326,7 +342,8 @@ int main(int argc, char **argv)
 		if (status == 0 && report_stored_wanted(&o))
 			status = report_stored_main(&o);
 		else if (status == 0)
-			status = suite_wanted(&o) ? suite_main(&o, run_file) : run_file(&o, NULL);
+			status = suite_wanted(&o) || o.processes > 1 ? suite_main(&o, run_file) :
+				run_file(&o, NULL);
 		compare_close(&o);
 		break;
 	case CLI_EXIT_OK:

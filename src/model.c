@@ -46,6 +46,7 @@ const char *const bound_symbols[BOUND_COUNT] = {
 	[BOUND_EQ] = "==", [BOUND_LT] = "<", [BOUND_LE] = "<=", [BOUND_GT] = ">", [BOUND_GE] = ">=",
 	[BOUND_NEAR] = "near",
 };
+const char *const arg_access_names[ARG_ACCESS_COUNT] = {"", "read", "write", "readwrite"};
 const char *const edge_port_names[PORT_COUNT] = {"default", "programmatic", "launch_order"};
 const char *const edge_type_names[ETYPE_COUNT] = {"default", "programmatic"};
 

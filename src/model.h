@@ -168,14 +168,25 @@ enum arg_kind {
 };
 
 /*
+ * What a kernel does through a buffer argument, as the file says
+ * (ARG_BUFFER's 'access:'), as bits: ARG_ACCESS_UNSAID when not said.
+ */
+enum arg_access { ARG_ACCESS_UNSAID, ARG_ACCESS_READ, ARG_ACCESS_WRITE, ARG_ACCESS_READWRITE,
+	ARG_ACCESS_COUNT };
+/* Their words in the format: "", "read", "write", "readwrite". */
+extern const char *const arg_access_names[ARG_ACCESS_COUNT];
+
+/*
  * One argument holds one form, so the forms share their storage (an
  * anonymous union: the field names are those of a plain struct): 48 bytes
  * rather than 120, times two or three per kernel node of a large file.
  * Only the members of a->kind's form are meaningful.  Arguments, their
- * bytes and their fields live in the gdef's arena.
+ * bytes and their fields live in the gdef's arena.  (kind is 8 bits so
+ * that access fits beside it in those 48 bytes.)
  */
 struct arg {
-	enum arg_kind kind;
+	enum arg_kind kind : 8;
+	uint8_t access;                 /* ARG_BUFFER: enum arg_access */
 	enum elem_type type;            /* ARG_SCALAR */
 	struct pos pos;
 	union {

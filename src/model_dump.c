@@ -67,7 +67,7 @@ static void args(FILE *out, const struct arg *a, size_t n, int depth)
 		switch (a[i].kind) {
 		case ARG_BUFFER:
 			ref(out, "ref", &a[i].ref);
-			fprintf(out, " offset=%" PRIu64, a[i].offset);
+			fprintf(out, " offset=%" PRIu64 " access=%d", a[i].offset, (int)a[i].access);
 			break;
 		case ARG_HANDLE:
 			ref(out, "ref", &a[i].ref);

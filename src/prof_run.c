@@ -23,12 +23,12 @@
  * instantiation goes first: a graph with memory nodes allows one.
  */
 int prof_run_launches(struct prof_run *pr, struct launcher *ln, CUevent start, CUevent end,
-		     struct report *rep)
+		     const struct point_report *timed, struct report *rep)
 {
 	struct gpu *gp = ln->gp;
 	uint32_t n = ln->s->profile_launches;
 	/* the run's number of the first profiled launch, after the warm-up and timed ones */
-	long first = (long)ln->warmup + (long)ln->s->repeat;
+	long first = (long)ln->warmup + (long)ln->timed;
 	/*
 	 * CUPTI is opened only now: opened before the timed launches, it made
 	 * a one-node graph's timed launches 2-3% faster on the H100 (measured).
@@ -63,9 +63,9 @@ int prof_run_launches(struct prof_run *pr, struct launcher *ln, CUevent start, C
 	size_t nrecs;
 	const struct prof_rec *recs = profiler_records(pr->prof, &nrecs);
 	struct stats st;
-	stats_compute(rep->samples, rep->nsamples, &st);
+	stats_compute(timed->samples, timed->nsamples, &st);
 	pr->summary = prof_summarize(gp->g, recs, nrecs, n, pr->samples,
-				     rep->nsamples > 0, st.median);
+				     timed->nsamples > 0, st.median);
 	pr->summary->dropped = profiler_dropped(pr->prof);
 	if (pr->summary->dropped)
 		diag_warning(gp->d, (struct pos){0}, "CUPTI dropped %llu activity records: "
@@ -106,7 +106,8 @@ int prof_run_outputs(struct prof_run *pr, const struct run_settings *s,
 	if (o->describe) {
 		struct describe_overlay ov;
 		prof_overlay(pr->summary, &ov);
-		struct describe_opts dopts = {.buffers = o->describe_buffers, .overlay = &ov};
+		struct describe_opts dopts = {.buffers = o->describe_buffers, .overlay = &ov,
+					      .format = describe_format_of(o->describe)};
 		/* never "-": cli refuses it with --profile (the report is on stdout) */
 		FILE *f = output_open(o->describe);
 		if (f == NULL)

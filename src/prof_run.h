@@ -38,11 +38,12 @@ struct prof_run {
  * The profiled launches: CUPTI opened (only now, after the timed
  * launches), ln's graph instantiated afresh, the settings' number of
  * launches one at a time, each between events start and end, the records
- * summarized into rep->profile with rep's timed samples as the plain
- * median.  0, or the exit status after a message.
+ * summarized into rep->profile with the timed samples of point timed (a
+ * plain file's, or a sweep's one point) as the plain median.  0, or the
+ * exit status after a message.
  */
 int prof_run_launches(struct prof_run *pr, struct launcher *ln, CUevent start, CUevent end,
-		     struct report *rep);
+		     const struct point_report *timed, struct report *rep);
 
 /*
  * --trace and the coloured --describe of s, when prof_run_launches took a

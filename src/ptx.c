@@ -331,3 +331,122 @@ long ptx_entries(const char *text, struct ptx_entry **out)
 	*out = v;
 	return (long)n;
 }
+
+/* An entry's parameter list and body ----------------------------------------- */
+
+static bool is_image(const char *text)
+{
+	const unsigned char *u = (const unsigned char *)text;
+	return (u[0] == 0x7f && strncmp(text + 1, "ELF", 3) == 0) ||
+	       (u[0] == 0x50 && u[1] == 0xed && u[2] == 0x55 && u[3] == 0xba);
+}
+
+/* The ')' closing the list opened before p, or NULL; comments and strings skipped. */
+static const char *close_paren(const char *p)
+{
+	while (*p && *p != ')') {
+		const char *q = skip_comment(p);
+		p = q != p ? q : p + 1;
+	}
+	return *p ? p : NULL;
+}
+
+/* The '}' closing the body opened before p (inner blocks nest), or NULL. */
+static const char *close_brace(const char *p)
+{
+	unsigned depth = 1;
+	while (*p) {
+		const char *q = skip_comment(p);
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '{')
+			depth++;
+		else if (*p == '}' && --depth == 0)
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+/*
+ * After an entry's name at p: its parameter list and body, or false for a
+ * declaration (ending in ';') or text that does not close.  Between the
+ * list and the body may stand performance directives (.maxntid 256, 1, 1).
+ */
+static bool entry_parts(const char *p, struct ptx_span *params, struct ptx_span *body)
+{
+	p = skip_space(p);
+	params->start = params->end = p;
+	if (*p == '(') {
+		const char *e = close_paren(p + 1);
+		if (e == NULL)
+			return false;
+		params->start = p + 1;
+		params->end = e;
+		p = e + 1;
+	}
+	for (;;) {
+		p = skip_space(p);
+		if (*p == '{' || *p == ';' || *p == '\0')
+			break;
+		p++;
+	}
+	if (*p != '{')
+		return false;
+	const char *e = close_brace(p + 1);
+	if (e == NULL)
+		return false;
+	body->start = p + 1;
+	body->end = e;
+	return true;
+}
+
+bool ptx_entry_span(const char *text, const char *name, struct ptx_span *params,
+		    struct ptx_span *body)
+{
+	if (text == NULL || name == NULL || *name == '\0' || is_image(text))
+		return false;
+	size_t nlen = strlen(name);
+	const char *p = text;
+	while (*p) {
+		const char *q = skip_comment(p);
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p != '.' || !word_at(text, p, ".entry", 6)) {
+			p++;
+			continue;
+		}
+		p = skip_space(p + 6);
+		if (strncmp(p, name, nlen) != 0 || ident_char(p[nlen]))
+			continue;
+		if (entry_parts(p + nlen, params, body))
+			return true;
+		p += nlen;
+	}
+	return false;
+}
+
+char *ptx_uncomment(struct ptx_span s)
+{
+	size_t n = (size_t)(s.end - s.start);
+	char *out = xmalloc(n + 1);
+	size_t k = 0;
+	for (const char *p = s.start; p < s.end;) {
+		const char *q = skip_comment(p);
+		bool str = *p == '"';
+		if (q == p) {
+			out[k++] = *p++;
+			continue;
+		}
+		/* a string as it is; a comment as spaces, keeping its newlines
+		 * (either stops at the span's end) */
+		for (; p < q && p < s.end; p++)
+			out[k++] = str || *p == '\n' ? *p : ' ';
+	}
+	out[k] = '\0';
+	return out;
+}

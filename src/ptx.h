@@ -7,10 +7,12 @@
  * the end: a failing call that compute-sanitizer reports as an API error.
  * cubin.h reads the count from a module's image instead, through here for
  * PTX (a file, the built-in module, NVRTC's PTX, a fatbin's PTX entry).
+ * It also finds an entry's body, for ptx_access.h's reading of it.
  */
 #ifndef CGR_PTX_H
 #define CGR_PTX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -49,5 +51,26 @@ struct ptx_entry {
  */
 long ptx_entries(const char *text, struct ptx_entry **out);
 void ptx_entries_free(struct ptx_entry *v, size_t n);
+
+/* A stretch of a text: [start, end). */
+struct ptx_span {
+	const char *start, *end;
+};
+
+/*
+ * Where the definition of `.entry name` stands in the NUL-terminated PTX
+ * text: its parameter list (inside the parentheses; empty when it has
+ * none) and its body (inside the braces).  A declaration without a body
+ * is passed over.  False when text is an ELF or fatbin image, or defines
+ * no such entry, or its body does not close.  (ptx_access.h reads them.)
+ */
+bool ptx_entry_span(const char *text, const char *name, struct ptx_span *params,
+		    struct ptx_span *body);
+
+/*
+ * A copy of the span (malloc'd, NUL-terminated) with its comments made
+ * spaces, newlines kept: what is left is statements and strings.
+ */
+char *ptx_uncomment(struct ptx_span s);
 
 #endif

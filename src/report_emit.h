@@ -7,8 +7,13 @@
  * that its exit_status counts every output before it.  The back end calls
  * it with the report it filled; nothing here touches CUDA.
  *
- * Ownership: the report is borrowed; its comparison pointer is set for
- * the writing and cleared again before returning.
+ * Every report lists its processes (proc_record.h): this one's records
+ * of its points, after the earlier processes' under --processes, read
+ * from the file they appended to.  A sample process of --processes
+ * (run_settings.h) writes nothing but its records to that file.
+ *
+ * Ownership: the report is borrowed; its comparison and processes are set
+ * for the writing and cleared again before returning.
  */
 #ifndef CGR_REPORT_EMIT_H
 #define CGR_REPORT_EMIT_H
@@ -25,9 +30,10 @@ int report_emit(struct report *r, const struct run_settings *s);
 
 /*
  * --json alone, for a run that stopped before its report (an error, a
- * timeout): the report as far as the run filled it.  0, or 2 after a
- * message when it cannot be written.
+ * timeout): the report as far as the run filled it (none from a sample
+ * process of --processes).  0, or 2 after a message when it cannot be
+ * written.
  */
-int report_emit_json(const struct report *r, const struct run_settings *s);
+int report_emit_json(struct report *r, const struct run_settings *s);
 
 #endif

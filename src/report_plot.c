@@ -20,6 +20,7 @@
 #include "report_table.h"
 #include "scalar.h"
 #include "stats.h"
+#include "strbuf.h"
 #include "xmalloc.h"
 
 extern char **environ;
@@ -85,15 +86,17 @@ static void gp_string(FILE *out, const char *s)
 	fputc('\'', out);
 }
 
+/* The point's value of axis name: where a sweep's points have it, first, else looked for. */
 static const char *axis_text(const struct point_report *p, const char *name)
 {
-	for (size_t i = 0; i < p->naxes; i++)
+	if (p->naxes && strcmp(p->axes[0].name, name) == 0)
+		return p->axes[0].text;
+	for (size_t i = 1; i < p->naxes; i++)
 		if (strcmp(p->axes[i].name, name) == 0)
 			return p->axes[i].text;
 	return "";
 }
 
-/* "2^20" as 1048576; false for anything else. */
 /* The plot's shape: the x of each point, and which line it is on. */
 struct shape {
 	const char *xname;              /* the first axis */
@@ -104,17 +107,85 @@ struct shape {
 	char **lines;                   /* each line's title: the other axes, "T=f32" */
 	size_t nlines;
 	size_t *line;                   /* per point: its line */
+	size_t *by_line;                /* the points, line by line, each line's in order */
+	size_t *line_at;                /* line l's points: by_line[line_at[l] .. line_at[l + 1]) */
 };
 
+/* "T=f32,v=2": the axes after the first, built in one pass (malloc'd). */
 static char *others_of(const struct point_report *p)
 {
-	char *s = xstrdup("");
+	struct strbuf sb = {0};
+	strbuf_add(&sb, "", 0);
 	for (size_t a = 1; a < p->naxes; a++) {
-		char *t = xasprintf("%s%s%s=%s", s, *s ? "," : "", p->axes[a].name, p->axes[a].text);
-		free(s);
-		s = t;
+		if (a > 1)
+			strbuf_addc(&sb, ',');
+		strbuf_add(&sb, p->axes[a].name, strlen(p->axes[a].name));
+		strbuf_addc(&sb, '=');
+		strbuf_add(&sb, p->axes[a].text, strlen(p->axes[a].text));
 	}
-	return s;
+	return sb.buf;
+}
+
+struct keyed {
+	const char *key;
+	size_t i;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * keys[0..n) grouped: id[i] is the group of keys[i], the groups numbered
+ * in the order of their first key, and first[g] the index of group g's
+ * first key.  The number of groups.  By sorting, O(n log n): looking each
+ * key up among the groups so far was O(n^2) (50,000 points: 11.7 s).
+ */
+static size_t group_keys(const char *const *keys, size_t n, size_t *id, size_t *first)
+{
+	struct keyed *k = xcalloc(n, sizeof *k);
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct keyed){keys[i], i};
+	qsort(k, n, sizeof *k, cmp_keyed);
+	/* each run of one key starts at its first index (ties sort by index) */
+	size_t ng = 0;
+	for (size_t j = 0; j < n; j++)
+		if (j == 0 || strcmp(k[j - 1].key, k[j].key) != 0)
+			first[ng++] = k[j].i;
+	qsort(first, ng, sizeof *first, cmp_size);
+	/* group g is the run whose first index is first[g]: id of the run's first, then the run's */
+	for (size_t g = 0; g < ng; g++)
+		id[first[g]] = g;
+	for (size_t j = 1; j < n; j++)
+		if (strcmp(k[j - 1].key, k[j].key) == 0)
+			id[k[j].i] = id[k[j - 1].i];
+	free(k);
+	return ng;
+}
+
+/* The points line by line (a counting sort by line, stable): what each panel writes. */
+static void order_by_line(struct shape *sh, size_t n)
+{
+	sh->line_at = xcalloc(sh->nlines + 1, sizeof *sh->line_at);
+	sh->by_line = xcalloc(n ? n : 1, sizeof *sh->by_line);
+	for (size_t i = 0; i < n; i++)
+		sh->line_at[sh->line[i] + 1]++;
+	for (size_t l = 0; l < sh->nlines; l++)
+		sh->line_at[l + 1] += sh->line_at[l];
+	size_t *next = xcalloc(sh->nlines ? sh->nlines : 1, sizeof *next);
+	memcpy(next, sh->line_at, sh->nlines * sizeof *next);
+	for (size_t i = 0; i < n; i++)
+		sh->by_line[next[sh->line[i]]++] = i;
+	free(next);
 }
 
 static void shape_of(const struct report *r, struct shape *sh)
@@ -124,7 +195,6 @@ static void shape_of(const struct report *r, struct shape *sh)
 	sh->xname = r->points[0].naxes ? r->points[0].axes[0].name : "point";
 	sh->x = xcalloc(n, sizeof *sh->x);
 	sh->line = xcalloc(n, sizeof *sh->line);
-	sh->lines = xcalloc(n, sizeof *sh->lines);
 	sh->words = xcalloc(n, sizeof *sh->words);
 	bool numbers = r->points[0].naxes > 0, pow2 = numbers;
 	for (size_t i = 0; i < n; i++) {
@@ -135,28 +205,36 @@ static void shape_of(const struct report *r, struct shape *sh)
 		sh->x[i] = v;
 	}
 	sh->xkind = pow2 ? X_POW2 : numbers ? X_NUMBER : X_WORDS;
-	for (size_t i = 0; i < n; i++) {
-		const struct point_report *p = &r->points[i];
-		if (sh->xkind == X_WORDS) {
-			/* a point without axes (a sweep of one) is at 0, named by its label */
-			const char *t = p->naxes ? axis_text(p, sh->xname) : p->label ? p->label : "";
-			size_t w = 0;
-			while (w < sh->nwords && strcmp(sh->words[w], t) != 0)
-				w++;
-			if (w == sh->nwords)
-				sh->words[sh->nwords++] = t;
-			sh->x[i] = (double)w;
+	const char **keys = xcalloc(n, sizeof *keys);
+	size_t *id = xcalloc(n, sizeof *id), *first = xcalloc(n, sizeof *first);
+	if (sh->xkind == X_WORDS) {
+		/* a point without axes (a sweep of one) is at 0, named by its label */
+		for (size_t i = 0; i < n; i++) {
+			const struct point_report *p = &r->points[i];
+			keys[i] = p->naxes ? axis_text(p, sh->xname) : p->label ? p->label : "";
 		}
-		char *key = others_of(p);
-		size_t l = 0;
-		while (l < sh->nlines && strcmp(sh->lines[l], key) != 0)
-			l++;
-		if (l == sh->nlines)
-			sh->lines[sh->nlines++] = key;
-		else
-			free(key);
-		sh->line[i] = l;
+		sh->nwords = group_keys(keys, n, id, first);
+		for (size_t w = 0; w < sh->nwords; w++)
+			sh->words[w] = keys[first[w]];
+		for (size_t i = 0; i < n; i++)
+			sh->x[i] = (double)id[i];
 	}
+	char **others = xcalloc(n, sizeof *others);
+	for (size_t i = 0; i < n; i++)
+		others[i] = others_of(&r->points[i]);
+	sh->nlines = group_keys((const char *const *)others, n, sh->line, first);
+	sh->lines = xcalloc(sh->nlines ? sh->nlines : 1, sizeof *sh->lines);
+	for (size_t l = 0; l < sh->nlines; l++) {
+		sh->lines[l] = others[first[l]];
+		others[first[l]] = NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(others[i]);
+	free(others);
+	free(keys);
+	free(id);
+	free(first);
+	order_by_line(sh, n);
 }
 
 static void shape_free(struct shape *sh)
@@ -167,20 +245,24 @@ static void shape_free(struct shape *sh)
 	free(sh->line);
 	free(sh->x);
 	free(sh->words);
+	free(sh->by_line);
+	free(sh->line_at);
 }
 
 /* One panel: a datablock per line, then the plot command; column 2 of rows is y. */
-static void panel(FILE *out, const struct report *r, const struct shape *sh, const double *y,
-		  const char *ylabel, const char *prefix)
+static void panel(FILE *out, const struct shape *sh, const double *y, const char *ylabel,
+		  const char *prefix)
 {
 	fputs("set ylabel ", out);
 	gp_string(out, ylabel);
 	fputc('\n', out);
 	for (size_t l = 0; l < sh->nlines; l++) {
 		fprintf(out, "$%s%zu << EOD\n", prefix, l);
-		for (size_t i = 0; i < r->npoints; i++)
-			if (sh->line[i] == l && isfinite(y[i]))
+		for (size_t k = sh->line_at[l]; k < sh->line_at[l + 1]; k++) {
+			size_t i = sh->by_line[k];
+			if (isfinite(y[i]))
 				fprintf(out, "%.9g %.9g\n", sh->x[i], y[i]);
+		}
 		fputs("EOD\n", out);
 	}
 	fputs("plot ", out);
@@ -212,14 +294,20 @@ void report_plot_script(FILE *out, const struct report *r)
 		gb[i] = th.gb_per_s;
 		tp |= !isnan(th.gb_per_s);
 	}
-	/* one unit for the whole axis, the one the largest median reads best in */
-	char unit[32], ylabel[64];
+	/*
+	 * One unit for the whole axis, the one the largest median reads best
+	 * in: the word after the number, which %.0f of any double fits
+	 * before (a median of 1e30 s overflowed 32 bytes, and the space was
+	 * not found).
+	 */
+	char unit[400], ylabel[64];
 	double scale;
 	int prec;
 	format_duration_scaled(tmax, unit, sizeof unit, &scale, &prec);
 	for (size_t i = 0; i < n; i++)
 		t[i] /= scale;
-	snprintf(ylabel, sizeof ylabel, "median launch time (%s)", strchr(unit, ' ') + 1);
+	const char *word = strrchr(unit, ' ');
+	snprintf(ylabel, sizeof ylabel, "median launch time (%s)", word ? word + 1 : "s");
 
 	fprintf(out, "set terminal svg size 800,%d dynamic noenhanced font 'sans,12' "
 		"background '#ffffff'\n", tp ? 760 : 460);
@@ -246,10 +334,10 @@ void report_plot_script(FILE *out, const struct report *r)
 	gp_string(out, title);
 	free(title);
 	fputc('\n', out);
-	panel(out, r, &sh, t, ylabel, "t");
+	panel(out, &sh, t, ylabel, "t");
 	if (tp) {
 		fputs("set title 'throughput'\n", out);
-		panel(out, r, &sh, gb, "GB/s", "g");
+		panel(out, &sh, gb, "GB/s", "g");
 		fputs("unset multiplot\n", out);
 	}
 	free(t);
@@ -309,7 +397,7 @@ static int run_gnuplot(const char *prog, const char *script, size_t len, int out
 
 int report_plot(const char *path, const struct report *r)
 {
-	if (r->npoints == 0) {
+	if (!report_is_sweep(r)) {
 		errorx("--plot: %s has no axes, so there is nothing to draw against: a plot "
 		       "needs a sweep", r->file);
 		return 2;

@@ -1,5 +1,5 @@
 /*
- * A sweep's points in the report (report_points.h).
+ * The report's points (report_points.h).
  */
 #include "config.h"
 
@@ -18,7 +18,7 @@ static const char *const prep_names[] = {
 	[PREP_SAME] = "same",
 };
 
-static void launch_json(FILE *out, const struct point_report *p, unsigned warmup, int depth)
+void report_launch_json(FILE *out, const struct point_report *p, unsigned warmup, int depth)
 {
 	static const char *const keys[] = {"median_s", "min_s", "mean_s", "max_s", "stddev_s"};
 	struct stats st;
@@ -42,6 +42,40 @@ static void launch_json(FILE *out, const struct point_report *p, unsigned warmup
 	}
 	fputc(']', out);
 	fprintf(out, "\n%*s}", 2 * depth, "");
+}
+
+void report_processes_json(FILE *out, const struct report *r, size_t k, int depth)
+{
+	size_t n;
+	const struct proc_record *recs = proc_records_of(r->procs, r->nprocs, (uint32_t)k, &n);
+	proc_records_json(out, recs, n, depth);
+}
+
+void report_print_processes(FILE *out, const struct report *r)
+{
+	if (r->nprocs == 0)
+		return;
+	const struct point_report *plain = report_plain_point(r);
+	size_t n;
+	const struct proc_record *recs = proc_records_of(r->procs, r->nprocs, 0, &n);
+	if (plain) {
+		fprintf(out, "  %-12s ", n == 1 ? "process" : "processes");
+		proc_records_print(out, recs, n);
+		fputc('\n', out);
+		return;
+	}
+	/* a sweep: how many a point, and their clocks over every point */
+	size_t most = 0;
+	for (size_t k = 0; k < r->npoints; k++) {
+		proc_records_of(r->procs, r->nprocs, (uint32_t)k, &n);
+		most = n > most ? n : most;
+	}
+	if (most > 1)
+		fprintf(out, "  %-12s %zu a point, ", "processes", most);
+	else
+		fprintf(out, "  %-12s ", "process");
+	proc_records_print_clock(out, r->procs, r->nprocs);
+	fputs(most > 1 ? "\n" : " over the points\n", out);
 }
 
 void report_points_json(FILE *out, const struct report *r, double peak_gb_per_s)
@@ -75,7 +109,9 @@ void report_points_json(FILE *out, const struct report *r, double peak_gb_per_s)
 		json_key(out, 3, false, "first_launch_s");
 		json_number(out, p->first_launch_s);
 		json_key(out, 3, false, "launch");
-		launch_json(out, p, r->warmup, 3);
+		report_launch_json(out, p, r->warmup, 3);
+		json_key(out, 3, false, "processes");
+		report_processes_json(out, r, k, 3);
 		json_key(out, 3, false, "checks");
 		fprintf(out, "{\"passed\": %u, \"failed\": %u}", p->checks_passed, p->checks_failed);
 		json_key(out, 3, false, "throughput");

@@ -1,9 +1,12 @@
 /*
- * A sweep's points in the report: the "points" list of the JSON report,
- * one object per point with its samples (as cugraphrun(1) and
- * schemas/report.schema.json give it; report_table.h prints them for
- * people).  No CUDA: the back end fills the report's points.  Nothing is
- * owned.
+ * The report's points (report.h) in JSON, read alike for a plain file
+ * (one point without a label) and a sweep (a labelled point each;
+ * report_shape.c answers which): the "launch" and "processes" of a plain
+ * file and of each point, the "processes" line for people, and the
+ * "points" list of a sweep's report, one object per point with its
+ * samples (as cugraphrun(1) and schemas/report.schema.json give it;
+ * report_table.h prints them for people).  No CUDA: the back end fills
+ * the report's points.  Nothing is owned.
  *
  * Each point of "points":
  *
@@ -23,6 +26,7 @@
  *     updated_nodes      nodes given new parameters
  *   first_launch_s     its verification launch
  *   launch             as the top-level launch of a plain file's report
+ *   processes          as the top-level processes of a plain file's report
  *   checks             {passed, failed}
  *   throughput         null unless the file declares throughput:, else
  *                      {bytes, items (each null when not declared),
@@ -35,6 +39,27 @@
 #include <stdio.h>
 
 #include "report.h"
+
+/*
+ * The "launch" object of a point (a plain file's at the top, depth 1; a
+ * sweep's point's, depth 3): its timed launches and warmup, the launches
+ * before them.
+ */
+void report_launch_json(FILE *out, const struct point_report *p, unsigned warmup, int depth);
+
+/*
+ * The "processes" array of point k (a plain file's: 0) from the report's
+ * records, at depth.
+ */
+void report_processes_json(FILE *out, const struct report *r, size_t k, int depth);
+
+/*
+ * A plain file's "process" (one) or "processes" line after its launch
+ * line: the clock and precision of one, the spread of several; nothing
+ * without a record.  A sweep's line after its table: the processes a
+ * point and their clocks.
+ */
+void report_print_processes(FILE *out, const struct report *r);
 
 /*
  * "points": [...] as the value of a key already written, at depth 1;

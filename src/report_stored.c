@@ -47,12 +47,20 @@ static int plot_stored(const struct options *o)
 		cmp_doc_free(doc);
 		return 2;
 	}
-	const struct cmp_file *f = &doc->files[0];
-	struct report r = {.name = f->name, .file = f->file, .peak_gb_per_s = f->peak_gb_per_s};
-	/* a plain file's report is one point without a label: no points to draw */
-	bool sweep = f->npoints > 0 && f->points[0].label != NULL;
-	struct point_report *pts = xcalloc(sweep ? f->npoints : 1, sizeof *pts);
-	for (size_t i = 0; sweep && i < f->npoints; i++) {
+	struct report r;
+	report_of_stored(&doc->files[0], &r);
+	int status = report_plot(o->plot, &r);
+	free((struct point_report *)r.points);
+	cmp_doc_free(doc);
+	return status;
+}
+
+void report_of_stored(const struct cmp_file *f, struct report *r)
+{
+	*r = (struct report){.name = f->name, .file = f->file, .peak_gb_per_s = f->peak_gb_per_s};
+	/* its points as they are: a plain file's one, unlabelled, has nothing to draw */
+	struct point_report *pts = xcalloc(f->npoints ? f->npoints : 1, sizeof *pts);
+	for (size_t i = 0; i < f->npoints; i++) {
 		const struct cmp_point *p = &f->points[i];
 		pts[i] = (struct point_report){
 			.label = p->label, .axes = p->axes, .naxes = p->naxes,
@@ -60,34 +68,8 @@ static int plot_stored(const struct options *o)
 			.bytes = p->bytes, .items = p->items, .eval_s = NAN,
 		};
 	}
-	r.points = pts;
-	r.npoints = sweep ? f->npoints : 0;
-	int status = report_plot(o->plot, &r);
-	free(pts);
-	cmp_doc_free(doc);
-	return status;
-}
-
-/* An output option that only a run writes, or NULL: nothing runs here. */
-static const char *run_output(const struct options *o)
-{
-	if (o->json)
-		return "--json";
-	if (o->csv)
-		return "--csv";
-	if (o->junit)
-		return "--junit";
-	if (o->describe)
-		return "--describe";
-	if (o->dot)
-		return "--dot";
-	if (o->trace)
-		return "--trace";
-	if (o->profile)
-		return "--profile";
-	if (o->ndumps)
-		return "--dump";
-	return NULL;
+	r->points = pts;
+	r->npoints = f->npoints;
 }
 
 int report_stored_main(const struct options *o)
@@ -98,11 +80,16 @@ int report_stored_main(const struct options *o)
 			    o->files[0]);
 		return 2;
 	}
-	const char *opt = run_output(o);
+	const char *opt = cli_output_given(o, OUT_NOT_STORED);
 	if (opt) {
 		usage_error("%s writes what a run makes, and %s is a stored report: nothing runs "
 			    "(a stored report is compared, --compare, or drawn, --plot)", opt,
 			    o->file);
+		return 2;
+	}
+	if (o->stdout_output && o->compare_doc) {
+		usage_error("%s=- and --compare's table both write to standard output: give the "
+			    "plot a file", o->stdout_output);
 		return 2;
 	}
 	/* the plot never replaces the report or the base it reads (OUTPUT FILES) */

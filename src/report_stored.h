@@ -8,7 +8,7 @@
  * gnuplot, drawn on another machine.  The report is read alone: a graph
  * file or a second report beside it is a usage error.
  *
- * Nothing is owned past a call.
+ * Nothing is owned past a call, but report_of_stored's points.
  */
 #ifndef CGR_REPORT_STORED_H
 #define CGR_REPORT_STORED_H
@@ -16,6 +16,16 @@
 #include <stdbool.h>
 
 #include "cli.h"
+#include "report.h"
+
+struct cmp_file;
+
+/*
+ * A stored file's report as a run's struct report of points, as --plot
+ * draws it (a plain file's has none): r borrows f's strings and samples,
+ * and owns r->points, which the caller frees.
+ */
+void report_of_stored(const struct cmp_file *f, struct report *r);
 
 /* Does the command line name a stored report for --compare or --plot? */
 bool report_stored_wanted(const struct options *o);

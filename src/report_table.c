@@ -76,16 +76,23 @@ static int format_rate(double v, char *buf, size_t len)
 	return snprintf(buf, len, "%.*f", prec, v);
 }
 
-/* The point's value of axis name, or "" when it has none. */
-static const char *axis_text(const struct point_report *p, const char *name)
+/*
+ * The point's value of the axis that is the first point's at, or "" when
+ * it has none: looked for at at first, where a sweep's points all have it
+ * (a search per cell made a table of many axes quadratic in them).
+ */
+static const char *axis_text(const struct point_report *p, const struct point_report *first,
+			     size_t at)
 {
+	const char *name = first->axes[at].name;
+	if (at < p->naxes && strcmp(p->axes[at].name, name) == 0)
+		return p->axes[at].text;
 	for (size_t i = 0; i < p->naxes; i++)
 		if (strcmp(p->axes[i].name, name) == 0)
 			return p->axes[i].text;
 	return "";
 }
 
-/* Does the axis value read as a number ("1024", "0.5", "2^20")?  Numbers align right. */
 static bool any_throughput(const struct report *r)
 {
 	for (size_t i = 0; i < r->npoints; i++)
@@ -161,7 +168,10 @@ void report_print_table(FILE *out, const struct report *r)
 	const struct point_report *first = &r->points[0];
 	size_t nfixed = sizeof fixed / sizeof *fixed;
 	bool tp = any_throughput(r);
-	struct grid g = {.ncols = first->naxes + nfixed + (tp ? 3 : 0), .nrows = r->npoints + 1};
+	/* --processes: the range of each point's process medians */
+	bool procs = r->nprocs > r->npoints;
+	struct grid g = {.ncols = first->naxes + nfixed + procs + (tp ? 3 : 0),
+			 .nrows = r->npoints + 1};
 	g.cells = xcalloc(g.ncols * g.nrows, sizeof *g.cells);
 	g.right = xcalloc(g.ncols, sizeof *g.right);
 
@@ -173,12 +183,16 @@ void report_print_table(FILE *out, const struct report *r)
 		bool numeric = true;
 		double v;
 		for (size_t i = 0; i < r->npoints && numeric; i++)
-			numeric = number_text(axis_text(&r->points[i], first->axes[a].name), &v);
+			numeric = number_text(axis_text(&r->points[i], first, a), &v);
 		g.right[c++] = numeric;
 	}
 	for (size_t k = 0; k < nfixed; k++) {
 		head[c] = xstrdup(fixed[k]);
 		g.right[c++] = k < 4;
+	}
+	if (procs) {
+		head[c] = xstrdup("processes");
+		g.right[c++] = true;
 	}
 	for (size_t k = 0; tp && k < 3; k++) {
 		head[c] = xstrdup(rates[k]);
@@ -194,7 +208,7 @@ void report_print_table(FILE *out, const struct report *r)
 		stats_compute(p->samples, p->nsamples, &st);
 		c = 0;
 		for (size_t a = 0; a < first->naxes; a++)
-			row[c++] = xstrdup(diag_esc(axis_text(p, first->axes[a].name)));
+			row[c++] = xstrdup(diag_esc(axis_text(p, first, a)));
 		if (p->nsamples) {
 			format_duration(st.median, buf[0], sizeof buf[0]);
 			format_duration(st.min, buf[1], sizeof buf[1]);
@@ -210,6 +224,13 @@ void report_print_table(FILE *out, const struct report *r)
 		}
 		row[c++] = prep_cell(p);
 		row[c++] = checks_cell(p->checks_passed, p->checks_failed);
+		if (procs) {
+			size_t np;
+			const struct proc_record *pr = proc_records_of(r->procs, r->nprocs,
+								       (uint32_t)i, &np);
+			proc_records_range(pr, np, buf[0], sizeof buf[0]);
+			row[c++] = xstrdup(buf[0]);
+		}
 		if (tp) {
 			struct throughput t;
 			throughput_of(p->bytes, p->items, p->nsamples ? st.median : NAN,
@@ -249,12 +270,13 @@ void report_print_table(FILE *out, const struct report *r)
 
 void report_print_throughput(FILE *out, const struct report *r)
 {
-	if (!throughput_declared(r->bytes, r->items))
+	const struct point_report *p = report_plain_point(r);
+	if (p == NULL || !throughput_declared(p->bytes, p->items))
 		return;
 	struct stats st;
-	stats_compute(r->samples, r->nsamples, &st);
+	stats_compute(p->samples, p->nsamples, &st);
 	struct throughput t;
-	throughput_of(r->bytes, r->items, r->nsamples ? st.median : NAN, r->peak_gb_per_s, &t);
+	throughput_of(p->bytes, p->items, p->nsamples ? st.median : NAN, r->peak_gb_per_s, &t);
 	char gb[32], items[32];
 	format_rate(t.gb_per_s, gb, sizeof gb);
 	format_si(t.items_per_s, items, sizeof items);
@@ -274,16 +296,35 @@ void report_print_throughput(FILE *out, const struct report *r)
 	fputc('\n', out);
 }
 
-/* One CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
+/*
+ * Would a spreadsheet take the cell for a formula?  One that starts with
+ * =, +, -, @, a tab or a carriage return (OWASP, CSV injection), unless
+ * it is a number ("-5", "+1e3"): an axis value such as
+ * =HYPERLINK("http://...") comes from a graph file, anyone's.
+ */
+static bool formula_lead(const char *s)
+{
+	double v;
+	return s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL && !number_text(s, &v);
+}
+
+/*
+ * One CSV field of text: a formula's lead neutralised by a ' before it,
+ * control characters and bytes that are not UTF-8 written as escapes
+ * (\x1b, \n: diag_esc's, as on a terminal), then quoted when it holds a
+ * comma or a quote (RFC 4180).
+ */
 static void csv_field(FILE *out, bool first, const char *s)
 {
 	if (!first)
 		fputc(',', out);
-	if (s[strcspn(s, ",\"\r\n")] == '\0') {
-		fputs(s, out);
+	const char *lead = formula_lead(s) ? "'" : "";
+	s = diag_esc(s);
+	if (s[strcspn(s, ",\"")] == '\0') {
+		fprintf(out, "%s%s", lead, s);
 		return;
 	}
-	fputc('"', out);
+	fprintf(out, "\"%s", lead);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);
@@ -299,51 +340,44 @@ static void csv_number(FILE *out, double v)
 		fprintf(out, "%.9g", v);
 }
 
-/* What a CSV row needs of a point, or of a plain file's report. */
-struct csv_row {
-	const struct point_report *p;   /* NULL: a plain file */
-	const double *samples;
-	size_t nsamples;
-	double first_launch_s, bytes, items;
-	unsigned passed, failed;
-	int exit_status;
-};
-
-static void csv_row(FILE *out, const struct report *r, const struct csv_row *row)
+/*
+ * Point p's row: a plain file's (no label) has no axis or preparation
+ * cells, and the run's exit status, where a sweep's point has its own.
+ */
+static void csv_row(FILE *out, const struct report *r, const struct point_report *p)
 {
 	static const char *const prep_words[] = {
 		[PREP_INSTANTIATE] = "instantiate", [PREP_UPDATE] = "update", [PREP_SAME] = "same",
 	};
-	const struct point_report *first = r->npoints ? &r->points[0] : NULL;
-	const struct point_report *p = row->p;
+	const struct point_report *first = report_is_sweep(r) ? &r->points[0] : NULL;
 	size_t naxes = first ? first->naxes : 0;
 	for (size_t a = 0; a < naxes; a++)
-		csv_field(out, a == 0, axis_text(p, first->axes[a].name));
+		csv_field(out, a == 0, axis_text(p, first, a));
 	csv_field(out, naxes == 0, p && p->label ? p->label : "");
 	struct stats st;
-	stats_compute(row->samples, row->nsamples, &st);
-	bool timed = row->nsamples > 0;
+	stats_compute(p->samples, p->nsamples, &st);
+	bool timed = p->nsamples > 0;
 	double spread = timed && st.median > 0 ? 100 * st.stddev / st.median : NAN;
 	const double stat[] = {st.median, st.min, st.mean, st.max, st.stddev};
 	for (size_t k = 0; k < sizeof stat / sizeof *stat; k++)
 		csv_number(out, timed ? stat[k] : NAN);
 	csv_number(out, spread);
-	fprintf(out, ",%zu", row->nsamples);
-	if (p) {
+	fprintf(out, ",%zu", p->nsamples);
+	if (p->label) {
 		csv_field(out, false, prep_words[p->prep]);
 		csv_number(out, p->prep_s);
 		fprintf(out, ",%u", p->updated_nodes);
 	} else {
 		fputs(",,,", out);
 	}
-	csv_number(out, row->first_launch_s);
-	fprintf(out, ",%u,%u", row->passed, row->failed);
+	csv_number(out, p->first_launch_s);
+	fprintf(out, ",%u,%u", p->checks_passed, p->checks_failed);
 	struct throughput t;
-	throughput_of(row->bytes, row->items, timed ? st.median : NAN, r->peak_gb_per_s, &t);
-	const double tp[] = {row->bytes, row->items, t.gb_per_s, t.items_per_s, t.peak_percent};
+	throughput_of(p->bytes, p->items, timed ? st.median : NAN, r->peak_gb_per_s, &t);
+	const double tp[] = {p->bytes, p->items, t.gb_per_s, t.items_per_s, t.peak_percent};
 	for (size_t k = 0; k < sizeof tp / sizeof *tp; k++)
 		csv_number(out, tp[k]);
-	fprintf(out, ",%d\r\n", row->exit_status);
+	fprintf(out, ",%d\r\n", p->label ? p->exit_status : r->exit_status);
 }
 
 int report_write_csv(const char *path, const struct report *r)
@@ -357,27 +391,16 @@ int report_write_csv(const char *path, const struct report *r)
 	FILE *out = output_open(path);
 	if (out == NULL)
 		return 2;
-	const struct point_report *first = r->npoints ? &r->points[0] : NULL;
+	const struct point_report *first = report_is_sweep(r) ? &r->points[0] : NULL;
 	size_t naxes = first ? first->naxes : 0;
 	for (size_t a = 0; a < naxes; a++)
 		csv_field(out, a == 0, first->axes[a].name);
 	for (size_t k = 0; k < sizeof columns / sizeof *columns; k++)
 		csv_field(out, naxes == 0 && k == 0, columns[k]);
 	fputs("\r\n", out);
-	if (r->npoints == 0) {
-		struct csv_row row = {
-			NULL, r->samples, r->nsamples, r->first_launch_s, r->bytes, r->items,
-			r->checks_passed, r->checks_failed, r->exit_status,
-		};
-		csv_row(out, r, &row);
-	}
-	for (size_t i = 0; i < r->npoints; i++) {
-		const struct point_report *p = &r->points[i];
-		struct csv_row row = {
-			p, p->samples, p->nsamples, p->first_launch_s, p->bytes, p->items,
-			p->checks_passed, p->checks_failed, p->exit_status,
-		};
-		csv_row(out, r, &row);
-	}
+	size_t n;
+	const struct point_report *rows = report_rows(r, &n);
+	for (size_t i = 0; i < n; i++)
+		csv_row(out, r, &rows[i]);
 	return output_close(out, path, OUTPUT_OK);
 }

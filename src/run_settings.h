@@ -43,6 +43,15 @@ struct run_outputs {
 	/* --compare: the base, read and checked before the run; NULL when not asked for */
 	const struct cmp_doc *compare;
 	double compare_threshold;       /* --compare-threshold, a fraction (0.05) */
+	/*
+	 * --processes (suite_rounds.h): the file of this file's processes'
+	 * records (proc_record.h), NULL for a run of one process; a sample
+	 * process appends its records there and writes nothing else, the
+	 * reporting one reports them all.
+	 */
+	const char *records;
+	bool sample;
+	bool stdout_taken;              /* an output is on standard output ("-"): no report there */
 };
 
 /*
@@ -54,8 +63,12 @@ enum module_api { MODULE_API_MODULE, MODULE_API_LIBRARY };
 #define MODULE_API_DEFAULT MODULE_API_MODULE
 
 struct run_settings {
-	uint32_t repeat;                /* default 100 */
+	uint32_t repeat;                /* the timed launches, when repeat_given */
+	/* -n or run.repeat gave the count; else the stopping rule decides (stop_rule.h) */
+	bool repeat_given;
 	uint32_t warmup;                /* default 3 */
+	bool cold_l2;                   /* --cold-l2: an L2-sized memset before each launch */
+	bool gpu_time;                  /* --gpu-time: each launch behind the blocking kernel */
 	int device;                     /* default 0: the file's device 0 (cugraphrun(5), Devices) */
 	/* the GPUs the file's other devices may be (--devices in a suite), bit i: GPU i; 0: all */
 	uint64_t device_mask;

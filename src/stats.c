@@ -31,8 +31,20 @@ double *stats_sorted(const double *samples, size_t n)
 }
 
 /*
+ * Half way between a and b: (a + b) / 2, the same to the last bit, where
+ * a + b does not overflow; else from the halves (two times of 1e308).
+ */
+double stats_midpoint(double a, double b)
+{
+	double m = (a + b) / 2;
+	return isinf(m) && isfinite(a) && isfinite(b) ? a / 2 + b / 2 : m;
+}
+
+/*
  * The standard deviation is the sample one (divided by n - 1): the timed
  * launches are a sample of what the graph costs, not every launch there is.
+ * Sums that would overflow are taken over the samples scaled down by the
+ * largest; the results are the same as unscaled ones otherwise.
  */
 void stats_compute(const double *samples, size_t n, struct stats *out)
 {
@@ -42,16 +54,31 @@ void stats_compute(const double *samples, size_t n, struct stats *out)
 	double *s = stats_sorted(samples, n);
 	out->min = s[0];
 	out->max = s[n - 1];
-	out->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	out->median = n % 2 ? s[n / 2] : stats_midpoint(s[n / 2 - 1], s[n / 2]);
+	double big = fmax(fabs(s[0]), fabs(s[n - 1]));
+	/* past 1e150 a square overflows; n of them summed, sooner */
+	double scale = isfinite(big) && big > 1e150 ? big : 1;
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
-		sum += s[i];
-	out->mean = sum / (double)n;
+		sum += s[i] / scale;
+	double mean = sum / (double)n;
+	out->mean = mean * scale;
 	if (n > 1) {
 		double ss = 0;
 		for (size_t i = 0; i < n; i++)
-			ss += (s[i] - out->mean) * (s[i] - out->mean);
-		out->stddev = sqrt(ss / (double)(n - 1));
+			ss += (s[i] / scale - mean) * (s[i] / scale - mean);
+		out->stddev = sqrt(ss / (double)(n - 1)) * scale;
 	}
 	free(s);
+}
+
+double stats_quantile(const double *sorted, size_t n, double q)
+{
+	if (n == 0)
+		return NAN;
+	double at = q * (double)(n - 1);
+	size_t lo = (size_t)floor(at);
+	if (lo + 1 >= n)
+		return sorted[n - 1];
+	return sorted[lo] + (at - (double)lo) * (sorted[lo + 1] - sorted[lo]);
 }

@@ -13,9 +13,17 @@ struct stats {
 
 /* Statistics over n samples (seconds); zeros when n is 0. */
 void stats_compute(const double *samples, size_t n, struct stats *out);
+/* (a + b) / 2 without overflow: the median of an even count, and the bootstrap's. */
+double stats_midpoint(double a, double b);
 /* v[0..n) in ascending order, in place. */
 void stats_sort(double *v, size_t n);
 /* The n samples in ascending order, malloc'd (the caller frees it). */
 double *stats_sorted(const double *samples, size_t n);
+/*
+ * The q-quantile (0 <= q <= 1) of n sorted values, between the two
+ * nearest order statistics (numpy's default; q = 0.5 is the median as
+ * stats_compute takes it); NaN when n is 0.
+ */
+double stats_quantile(const double *sorted, size_t n, double q);
 
 #endif

@@ -40,6 +40,8 @@
 #include "suite_files.h"
 #include "suite_junit.h"
 #include "suite_result.h"
+#include "term_progress.h"
+#include "suite_rounds.h"
 #include "validate.h"
 #include "xmalloc.h"
 
@@ -60,11 +62,18 @@ struct wmsg {
 	char note[256];                 /* the skip reason; a hello's or a failure's message */
 };
 
+/* Parent to worker: a file to run, and what for (suite_rounds.h). */
+struct wjob {
+	int32_t index;
+	int32_t role;                   /* enum run_role */
+};
+
 struct worker {
 	pid_t pid;                      /* 0: none */
 	int device;                     /* -1: no GPU (--validate) */
 	int to_fd, from_fd;             /* assignments out, results in */
 	long file;                      /* in flight, or -1 */
+	enum run_role role;             /* its last file's run's */
 	bool running;                   /* the worker said it started that file */
 	double started;
 	bool retiring;                  /* its last file ended in 3 or 124 */
@@ -78,7 +87,13 @@ struct suite {
 	struct file_result *res;
 	struct worker *w;
 	size_t nw, capw;
-	size_t next;                    /* the next file to hand out */
+	size_t next;                    /* the next position in order to hand out */
+	size_t finished;                /* files done, for the status line (term_progress.h) */
+	/* --processes (suite_rounds.h): this round of rounds, its order, each file's runs */
+	unsigned round, rounds;
+	size_t *order;
+	struct rounds_file *rf;
+	bool lone;                      /* one file, no suite asked for: its own output */
 	size_t *again;                  /* files whose worker died before starting them */
 	size_t nagain, capagain;
 	char *tmpdir;                   /* NULL until made */
@@ -167,6 +182,7 @@ static void first_line(const char *path, char *buf, size_t len)
 	char *text = read_whole_file(path, &n);
 	buf[0] = '\0';
 	if (text) {
+		text[diag_strip_color(text, n)] = '\0';
 		const char *p = text;
 		static const char prefix[] = "cugraphrun: error: ";
 		if (strncmp(p, prefix, sizeof prefix - 1) == 0)
@@ -226,6 +242,70 @@ static int open_walked(const char *path)
 }
 
 /*
+ * One file in a worker, its output kept in the suite's captures (a
+ * sample's apart: the parent keeps them only when they say more than the
+ * report); its result into m.
+ */
+static void worker_run(struct suite *st, const struct worker *me, const struct wjob *job,
+		       struct wmsg *m)
+{
+	size_t i = (size_t)job->index;
+	const struct listed *f = &st->list.v[i];
+	bool sample = job->role == ROLE_SAMPLE;
+	char *out = capture_path(st, i, sample ? "sout" : "out");
+	char *err = capture_path(st, i, sample ? "serr" : "err");
+	char *json = capture_path(st, i, "json");
+	char *records = capture_path(st, i, "procs");
+	fflush(stdout);
+	fflush(stderr);
+	memset(m, 0, sizeof *m);
+	m->index = job->index;
+	double t = monotime();
+	if (!redirect(STDOUT_FILENO, out) || !redirect(STDERR_FILENO, err)) {
+		m->status = 2;
+		snprintf(m->note, sizeof m->note, "not run: cannot keep its output in %s: %s",
+			 st->tmpdir, strerror(errno));
+		redirect(STDOUT_FILENO, NULL);
+		redirect(STDERR_FILENO, NULL);
+	} else {
+		struct options o = *st->o;
+		o.file = f->path;
+		o.file_fd = -1;
+		if (me->device >= 0) {
+			o.has_device = true;
+			o.device = me->device;
+		}
+		/* the JUnit document reads each file's points from its report */
+		if (!st->lone && (o.json || o.junit)) {
+			o.json = true;
+			o.json_capture = json;
+		}
+		rounds_options(&o, (enum run_role)job->role, records);
+		struct file_outcome fo;
+		memset(&fo, 0, sizeof fo);
+		/* a lone file reports as the single-file command does (main's run_file) */
+		bool lone = st->lone && job->role == ROLE_REPORT;
+		if (f->walked && (o.file_fd = open_walked(f->path)) < 0) {
+			m->status = 2;
+		} else {
+			m->status = st->run_file(&o, lone ? NULL : &fo);
+			m->skipped = fo.skipped;
+			m->xfail = fo.xfail;
+			m->clashed = fo.clashed;
+			memcpy(m->note, fo.note, sizeof m->note);
+			m->note[sizeof m->note - 1] = '\0';
+		}
+	}
+	fflush(stdout);
+	fflush(stderr);
+	free(out);
+	free(err);
+	free(json);
+	free(records);
+	m->seconds = monotime() - t;
+}
+
+/*
  * A worker: start the driver once (not under --validate), then run each
  * file the parent sends until it closes the pipe.  Leaves with _exit: the
  * driver's teardown may block on a wedged context, and the parent's stdio
@@ -234,64 +314,23 @@ static int open_walked(const char *path)
 static _Noreturn void worker_main(struct suite *st, struct worker *me)
 {
 	struct wmsg m;
-	if (me->device >= 0)
+	/*
+	 * A lone file's worker runs it once and starts the driver in the run,
+	 * as the single-file command does: a driver that does not start is
+	 * then that run's error, in its report.
+	 */
+	if (me->device >= 0 && !st->lone)
 		worker_hello(st, me);
-	int32_t idx;
-	while (read_full(me->to_fd, &idx, sizeof idx) && idx >= 0 &&
-	       (size_t)idx < st->list.n) {
-		const struct listed *f = &st->list.v[idx];
+	struct wjob job;
+	while (read_full(me->to_fd, &job, sizeof job) && job.index >= 0 &&
+	       (size_t)job.index < st->list.n) {
 		/* so that a death before the file starts is not the file's */
 		memset(&m, 0, sizeof m);
-		m.index = idx;
+		m.index = job.index;
 		m.started = 1;
 		if (!write_full(me->from_fd, &m, sizeof m))
 			_exit(0);
-		char *out = capture_path(st, (size_t)idx, "out");
-		char *err = capture_path(st, (size_t)idx, "err");
-		char *json = capture_path(st, (size_t)idx, "json");
-		fflush(stdout);
-		fflush(stderr);
-		memset(&m, 0, sizeof m);
-		m.index = idx;
-		double t = monotime();
-		if (!redirect(STDOUT_FILENO, out) || !redirect(STDERR_FILENO, err)) {
-			m.status = 2;
-			snprintf(m.note, sizeof m.note, "not run: cannot keep its output in %s: %s",
-				 st->tmpdir, strerror(errno));
-			redirect(STDOUT_FILENO, NULL);
-			redirect(STDERR_FILENO, NULL);
-		} else {
-			struct options o = *st->o;
-			o.file = f->path;
-			o.file_fd = -1;
-			if (me->device >= 0) {
-				o.has_device = true;
-				o.device = me->device;
-			}
-			/* the JUnit document reads each file's points from its report */
-			if (o.json || o.junit) {
-				o.json = true;
-				o.json_capture = json;
-			}
-			struct file_outcome fo;
-			memset(&fo, 0, sizeof fo);
-			if (f->walked && (o.file_fd = open_walked(f->path)) < 0) {
-				m.status = 2;
-			} else {
-				m.status = st->run_file(&o, &fo);
-				m.skipped = fo.skipped;
-				m.xfail = fo.xfail;
-				m.clashed = fo.clashed;
-				memcpy(m.note, fo.note, sizeof m.note);
-				m.note[sizeof m.note - 1] = '\0';
-			}
-		}
-		fflush(stdout);
-		fflush(stderr);
-		free(out);
-		free(err);
-		free(json);
-		m.seconds = monotime() - t;
+		worker_run(st, me, &job, &m);
 		if (!write_full(me->from_fd, &m, sizeof m))
 			_exit(0);
 		/* a CUDA error may have wedged the context; a timeout never returns here */
@@ -303,22 +342,29 @@ static _Noreturn void worker_main(struct suite *st, struct worker *me)
 
 /* The parent ---------------------------------------------------------------- */
 
-/* Hand file i to worker w. */
+/* Hand file i to worker w, as its run in this round is. */
 static void assign(struct suite *st, struct worker *w, size_t i)
 {
-	int32_t idx = (int32_t)i;
+	struct wjob job = {(int32_t)i, rounds_role(&st->rf[i], st->round, st->rounds)};
 	w->file = (long)i;
+	w->role = (enum run_role)job.role;
 	w->running = false;
 	w->started = monotime();
 	st->res[i].device = w->device;
 	/* a worker that died already shows as EOF on its result pipe */
-	write_full(w->to_fd, &idx, sizeof idx);
+	write_full(w->to_fd, &job, sizeof job);
 }
 
-/* Past the files that are done already (listed as unreadable). */
+/* Does file i run in this round?  Not once it is done (or listed as unreadable). */
+static bool runs_now(const struct suite *st, size_t i)
+{
+	return !st->res[i].done && rounds_role(&st->rf[i], st->round, st->rounds) != ROLE_NONE;
+}
+
+/* Past the files that do not run in this round. */
 static void skip_done(struct suite *st)
 {
-	while (st->next < st->list.n && st->res[st->next].done)
+	while (st->next < st->list.n && !runs_now(st, st->order[st->next]))
 		st->next++;
 }
 
@@ -332,7 +378,7 @@ static bool files_left(struct suite *st)
 static size_t take_file(struct suite *st)
 {
 	skip_done(st);
-	return st->nagain > 0 ? st->again[--st->nagain] : st->next++;
+	return st->nagain > 0 ? st->again[--st->nagain] : st->order[st->next++];
 }
 
 /* Say why no worker could be started (once a cause), and keep it for the files left over. */
@@ -375,6 +421,8 @@ static struct worker *spawn(struct suite *st, int device)
 		/* Ctrl-C ends a worker at once; the parent cleans up after both */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		/* the status line is the parent's, which prints */
+		progress_forbid();
 #ifdef __linux__
 		/* a parent killed outright must not leave a worker holding a GPU */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -411,13 +459,18 @@ static struct worker *spawn(struct suite *st, int device)
 	return w;
 }
 
-/* File i is over; reported: its result message came (its JSON report is whole). */
+/*
+ * File i is over: its report run (or only run) ended with status;
+ * reported: its result message came (its JSON report is whole).  Its
+ * status and time count its samples' too (--processes).
+ */
 static void finish(struct suite *st, size_t i, int status, double seconds, bool reported)
 {
 	struct file_result *r = &st->res[i];
 	r->done = true;
-	r->status = status;
-	r->seconds = seconds;
+	st->finished++;
+	r->status = rounds_reported(&st->rf[i], status);
+	r->seconds = seconds + st->rf[i].seconds;
 	r->reported = reported;
 	if (r->kind != RES_SKIPPED)
 		r->kind = result_kind_of(status);
@@ -478,8 +531,34 @@ static void on_hello(struct suite *st, struct worker *w, const struct wmsg *m,
 			spawn(st, dev);
 }
 
-/* A file's result: record it, then the worker's next file, or its retirement. */
-static void on_result(struct suite *st, struct worker *w, const struct wmsg *m)
+/*
+ * A sample run of file i ended (--processes): counted, and its messages
+ * kept while they are the worst of its samples' (with the signal its
+ * worker died of, when it did); its report is nothing.
+ */
+static void sample_ended(struct suite *st, size_t i, int status, bool skipped, double seconds,
+			 int signal)
+{
+	char *out = capture_path(st, i, "sout"), *err = capture_path(st, i, "serr");
+	st->finished++;
+	if (rounds_sample_ended(&st->rf[i], st->round, status, skipped, seconds)) {
+		char *kept = capture_path(st, i, "werr");
+		FILE *f = rename(err, kept) == 0 && signal ? fopen(kept, "a") : NULL;
+		if (f) {
+			fprintf(f, "cugraphrun: error: the worker running %s died of signal %d "
+				"(%s)\n", diag_esc(st->list.v[i].path), signal, strsignal(signal));
+			fclose(f);
+		}
+		free(kept);
+	}
+	unlink(err);
+	unlink(out);
+	free(out);
+	free(err);
+}
+
+/* A file's report (or only) run ended: its result. */
+static void report_ended(struct suite *st, const struct wmsg *m)
 {
 	struct file_result *r = &st->res[m->index];
 	if (m->skipped) {
@@ -491,12 +570,22 @@ static void on_result(struct suite *st, struct worker *w, const struct wmsg *m)
 	r->xfail = m->xfail;
 	st->clashed |= m->clashed;
 	finish(st, (size_t)m->index, m->status, m->seconds, true);
+}
+
+/* A file's result: record it, then the worker's next file, or its retirement. */
+static void on_result(struct suite *st, struct worker *w, const struct wmsg *m)
+{
+	bool sample = w->role == ROLE_SAMPLE;
+	if (sample)
+		sample_ended(st, (size_t)m->index, m->status, m->skipped, m->seconds, 0);
+	else
+		report_ended(st, m);
 	w->file = -1;
 	w->last = m->index;
 	if (m->status == 3 || m->status == 124) {
-		/* printed once its worker has gone and the note can say what followed */
+		/* a report is printed once its worker has gone and the note can say what followed */
 		w->retiring = true;
-		r->held = true;
+		st->res[m->index].held = !sample;
 	} else if (files_left(st) && !st->stop) {
 		assign(st, w, take_file(st));
 	} else {
@@ -533,6 +622,10 @@ static void on_exit_of(struct suite *st, struct worker *w)
 			warnx_("a worker ended before it started %s; a fresh one runs it",
 			       st->list.v[last].path);
 		last = -1;
+	} else if (last >= 0 && w->role == ROLE_SAMPLE) {
+		int status = WIFEXITED(ws) && WEXITSTATUS(ws) == 124 ? 124 : 3;
+		sample_ended(st, (size_t)last, status, false, monotime() - w->started,
+			     WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
 	} else if (last >= 0) {
 		int status = WIFEXITED(ws) && WEXITSTATUS(ws) == 124 ? 124 : 3;
 		if (WIFSIGNALED(ws))
@@ -540,11 +633,12 @@ static void on_exit_of(struct suite *st, struct worker *w)
 		finish(st, (size_t)last, status, monotime() - w->started, false);
 	}
 	long after = last >= 0 ? last : w->retiring ? w->last : -1;
+	/* after a sample, the note of the restart would name a file whose run went on */
+	bool note = w->role != ROLE_SAMPLE;
 	w->pid = 0;
-	if (after >= 0 && spawn(st, device))
+	bool spawned = (after >= 0 || again) && spawn(st, device);
+	if (after >= 0 && spawned && note)
 		st->res[after].restarted = true;
-	else if (after < 0 && again)
-		spawn(st, device);
 	if (after >= 0)
 		st->res[after].held = false;
 }
@@ -613,7 +707,7 @@ static char *unreadable_message(const struct file_result *r, const struct listed
 	FILE *f = open_memstream(&text, &n);
 	if (f == NULL)
 		return NULL;
-	fputs("cugraphrun: error: ", f);
+	diag_write_lead(f, DIAG_ERROR);
 	diag_write_escaped(f, l->dir ? "cannot read directory " : "cannot read ",
 			   strlen(l->dir ? "cannot read directory " : "cannot read "));
 	diag_write_escaped(f, r->file, strlen(r->file));
@@ -627,8 +721,46 @@ static char *unreadable_message(const struct file_result *r, const struct listed
 }
 
 /*
- * File i's output, whole: its report, its messages, and a result line;
- * then its JUnit testcase and JSON entry to their bodies, and its
+ * --processes: the messages of file i's worst sample, when it ended worse
+ * than the report (a check that failed once, a crash), with a note that
+ * says so, before the report's own (malloc'd, *len bytes; NULL, 0 when
+ * there are none to show).  They are the file's messages as its JUnit
+ * failure reads them, too.
+ */
+static char *with_sample_messages(struct suite *st, size_t i, char *err, size_t *len)
+{
+	const struct rounds_file *f = &st->rf[i];
+	size_t n = 0;
+	char *kept = take_capture(st, i, "werr", &n);
+	if (!rounds_show_sample(f)) {
+		free(kept);
+		return err;
+	}
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *m = open_memstream(&text, &tlen);
+	if (m == NULL) {
+		free(kept);
+		return err;
+	}
+	if (kept)
+		fwrite(kept, 1, n, m);
+	fprintf(m, "cugraphrun: note: %s: process %u of %u ended with status %d (its messages "
+		"above), and the reporting process with %d\n", diag_esc(st->res[i].file),
+		f->worst_round + 1, st->rounds, f->worst, f->report_status);
+	if (err)
+		fwrite(err, 1, *len, m);
+	fclose(m);
+	free(kept);
+	free(err);
+	*len = tlen;
+	return text;
+}
+
+/*
+ * File i's output, whole: its report, its messages, and a result line
+ * (none for a lone file of --processes, which prints as a single file
+ * does); then its JUnit testcase and JSON entry to their bodies, and its
  * captured output gone.
  */
 static void print_result(struct suite *st, size_t i)
@@ -636,9 +768,11 @@ static void print_result(struct suite *st, size_t i)
 	const struct file_result *r = &st->res[i];
 	struct file_output fo;
 	memset(&fo, 0, sizeof fo);
+	progress_clear();
 	char *out = take_capture(st, i, "out", &fo.out_len);
 	char *err = r->unreadable ? unreadable_message(r, &st->list.v[i], &fo.err_len) :
 		take_capture(st, i, "err", &fo.err_len);
+	err = with_sample_messages(st, i, err, &fo.err_len);
 	char *json = take_capture(st, i, "json", &fo.json_len);
 	if (r->unrun) {
 		/* whatever a worker stopped in it wrote is not the file's run */
@@ -667,6 +801,9 @@ static void print_result(struct suite *st, size_t i)
 	stdout_flush();
 	if (fo.err_len)
 		fwrite(fo.err, 1, fo.err_len, stderr);
+	/* the messages' colours were for the terminal, not for --junit and --json */
+	if (err)
+		fo.err_len = diag_strip_color(err, fo.err_len);
 	if (r->signal)
 		errorx("the worker running %s died of signal %d (%s)", r->file, r->signal,
 		       strsignal(r->signal));
@@ -678,7 +815,7 @@ static void print_result(struct suite *st, size_t i)
 		      "files", r->file, r->status);
 	fflush(stderr);
 	bool quiet = st->o->verbosity == VERB_QUIET;
-	if (!quiet || (r->kind != RES_PASSED && r->kind != RES_SKIPPED)) {
+	if (!st->lone && (!quiet || (r->kind != RES_PASSED && r->kind != RES_SKIPPED))) {
 		fprintf(o, "%s: %s", r->xfail ? "XFAIL" : result_words[r->kind],
 			diag_esc(r->file));
 		if (r->kind == RES_SKIPPED)
@@ -710,9 +847,7 @@ static void print_result(struct suite *st, size_t i)
 /* Options that write one file of their own have no meaning for many; nor two for one stdout. */
 static bool single_file_options(const struct options *o)
 {
-	const char *what = o->describe ? "--describe" : o->dot ? "--dot" :
-		o->ndumps ? "--dump" : o->trace ? "--trace" : o->csv ? "--csv" :
-		o->plot ? "--plot" : NULL;
+	const char *what = cli_output_given(o, OUT_ONE_FILE);
 	if (what == NULL && o->junit && strcmp(o->junit, "-") == 0 && o->json &&
 	    o->json_file == NULL) {
 		usage_error("--junit=- and --json both write to standard output: give one of "
@@ -854,10 +989,16 @@ static int suite_start(struct suite *st, const struct options *o, run_file_fn *r
 	st->o = o;
 	st->run_file = run_file;
 	st->gpu = !o->validate;
-	st->json_stdout = o->json && o->json_file == NULL;
+	/* one file timed in several processes prints as one file run alone (suite_rounds.h) */
+	st->lone = !suite_wanted(o);
+	st->json_stdout = !st->lone && o->json && o->json_file == NULL;
 	st->stdout_taken = st->json_stdout || (o->junit && strcmp(o->junit, "-") == 0);
 	file_list_collect(o, &st->list);
 	st->res = xcalloc(st->list.n ? st->list.n : 1, sizeof *st->res);
+	st->rounds = o->processes ? o->processes : 1;
+	st->rf = xcalloc(st->list.n ? st->list.n : 1, sizeof *st->rf);
+	st->order = xcalloc(st->list.n ? st->list.n : 1, sizeof *st->order);
+	rounds_order(st->list.n, 0, st->rounds, st->order);
 	for (size_t i = 0; i < st->list.n; i++) {
 		struct file_result *r = &st->res[i];
 		const struct listed *l = &st->list.v[i];
@@ -866,6 +1007,7 @@ static int suite_start(struct suite *st, const struct options *o, run_file_fn *r
 		if (l->why) {
 			/* never handed out: the pool skips what is done */
 			r->unreadable = r->done = true;
+			st->finished++;
 			r->kind = RES_ERROR;
 			r->status = 2;
 			char *note = xasprintf("%s: %s", l->dir ? "cannot read directory" :
@@ -888,8 +1030,8 @@ static int suite_start(struct suite *st, const struct options *o, run_file_fn *r
 	int rc = make_tmpdir(st);
 	if (rc != 0)
 		return rc;
-	if ((o->junit && (st->junit_body = body_file(st, "junit.body")) == NULL) ||
-	    (o->json && (st->json_body = body_file(st, "json.body")) == NULL))
+	if (!st->lone && ((o->junit && (st->junit_body = body_file(st, "junit.body")) == NULL) ||
+			  (o->json && (st->json_body = body_file(st, "json.body")) == NULL)))
 		return 2;
 	/* a worker that died leaves EOF on its pipe; writing to it must not kill us */
 	signal(SIGPIPE, SIG_IGN);
@@ -900,6 +1042,62 @@ static int suite_start(struct suite *st, const struct options *o, run_file_fn *r
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	return 0;
+}
+
+/* The status line: files done, and the first of those running (its output comes next). */
+static void show_progress(const struct suite *st)
+{
+	long first = -1;
+	for (size_t i = 0; i < st->nw; i++)
+		if (st->w[i].pid && st->w[i].file >= 0 && (first < 0 || st->w[i].file < first))
+			first = st->w[i].file;
+	progress_update(st->finished, first >= 0 ? st->list.v[first].path : NULL);
+}
+
+/* Every file is done (or its round is): the workers see EOF and leave. */
+static void stop_workers(struct suite *st)
+{
+	for (size_t i = 0; i < st->nw; i++)
+		if (st->w[i].pid) {
+			if (st->w[i].to_fd >= 0)
+				close(st->w[i].to_fd);
+			close(st->w[i].from_fd);
+			while (waitpid(st->w[i].pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			st->w[i].pid = 0;
+		}
+}
+
+/*
+ * Is this round of --processes over: nothing left to hand out, and every
+ * worker gone (each leaves once told there is nothing more, and its end
+ * is seen, which may restart it or let a held file print)?
+ */
+static bool round_over(struct suite *st)
+{
+	if (st->rounds <= 1 || files_left(st))
+		return false;
+	for (size_t i = 0; i < st->nw; i++)
+		if (st->w[i].pid)
+			return false;
+	return true;
+}
+
+/*
+ * The next round of --processes with fresh workers, its files in their
+ * new order: the old round's workers leave first, so that no driver
+ * context outlives its round.  False when the pool cannot go on.
+ */
+static bool next_round(struct suite *st, bool *gpus_known)
+{
+	stop_workers(st);
+	while (++st->round < st->rounds) {
+		rounds_order(st->list.n, st->round, st->rounds, st->order);
+		st->next = 0;
+		if (files_left(st))
+			return start_workers(st, gpus_known);
+	}
+	return false;
 }
 
 /*
@@ -921,7 +1119,13 @@ static int run_pool(struct suite *st, size_t *printed)
 			print_result(st, (*printed)++);
 		if (*printed == st->list.n || stop_signal)
 			break;
+		show_progress(st);
 		if (st->stop) {
+			rc = 3;
+			break;
+		}
+		if (round_over(st) && !next_round(st, &gpus_known)) {
+			snprintf(st->why, sizeof st->why, "no worker left");
 			rc = 3;
 			break;
 		}
@@ -939,7 +1143,8 @@ static int run_pool(struct suite *st, size_t *printed)
 			rc = 3;
 			break;
 		}
-		if (poll(pfd, st->nw, -1) < 0) {
+		/* the status line's clock ticks while the files run */
+		if (poll(pfd, st->nw, progress_tick_ms()) < 0) {
 			if (errno == EINTR)
 				continue;    /* stop_signal, or nothing */
 			errorx("poll: %s", strerror(errno));
@@ -973,20 +1178,6 @@ static void mark_unrun(struct suite *st, size_t printed)
 		print_result(st, i);
 	}
 	free(note);
-}
-
-/* Every file is done: the workers see EOF and leave. */
-static void stop_workers(struct suite *st)
-{
-	for (size_t i = 0; i < st->nw; i++)
-		if (st->w[i].pid) {
-			if (st->w[i].to_fd >= 0)
-				close(st->w[i].to_fd);
-			close(st->w[i].from_fd);
-			while (waitpid(st->w[i].pid, NULL, 0) < 0 && errno == EINTR)
-				;
-			st->w[i].pid = 0;
-		}
 }
 
 /*
@@ -1096,13 +1287,15 @@ static void suite_free(struct suite *st)
 	remove_tmpdir(st);
 	strlist_free(&st->said);
 	free(st->res);
+	free(st->rf);
+	free(st->order);
 	free(st->again);
 	free(st->w);
 }
 
 int suite_main(const struct options *o, run_file_fn *run_file)
 {
-	if (!single_file_options(o))
+	if (suite_wanted(o) && !single_file_options(o))
 		return 2;
 	struct suite st;
 	int rc = suite_start(&st, o, run_file);
@@ -1112,7 +1305,9 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 	}
 	double t0 = monotime();
 	size_t printed = 0;
+	progress_start(st.list.n * st.rounds, o->verbosity != VERB_QUIET);
 	rc = run_pool(&st, &printed);
+	progress_end();
 	if (stop_signal) {
 		int sig = stop_signal;
 		kill_workers(&st);
@@ -1127,7 +1322,11 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 		mark_unrun(&st, printed);
 	}
 	stop_workers(&st);
-	rc = summarize(&st, rc, monotime() - t0);
+	/* a lone file's status is its own, as when it runs alone */
+	if (st.lone && st.list.n == 1)
+		rc = status_worse(rc, st.res[0].status);
+	else
+		rc = summarize(&st, rc, monotime() - t0);
 	suite_free(&st);
 	return rc;
 }

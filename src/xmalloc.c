@@ -11,11 +11,14 @@
 
 #include "xmalloc.h"
 
-static void __attribute__((noreturn)) oom(size_t size)
+void xmalloc_failed(size_t size)
 {
-	fprintf(stderr, "cugraphrun: out of memory (allocating %zu bytes)\n", size);
-	exit(3);
+	/* no formatting that allocates: the message is all there is room for */
+	fprintf(stderr, "cugraphrun: error: out of memory (allocating %zu bytes)\n", size);
+	exit(EXIT_NO_MEMORY);
 }
+
+#define oom xmalloc_failed
 
 void *xmalloc(size_t size)
 {

@@ -10,6 +10,15 @@
 #include <stddef.h>
 #include <string.h>
 
+/*
+ * The exit status when memory runs out: 2, as for any input too big for
+ * the machine (cugraphrun(1), EXIT STATUS), never 3, which is CUDA's.
+ */
+#define EXIT_NO_MEMORY 2
+
+/* "cugraphrun: error: out of memory (allocating N bytes)", then exit(EXIT_NO_MEMORY). */
+void xmalloc_failed(size_t size) __attribute__((noreturn, cold));
+
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 /* Overflow-checked n * size reallocation. */

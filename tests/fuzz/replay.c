@@ -45,8 +45,17 @@ static int replay_file(const char *path)
 	}
 	printf("replay: %s (%zu bytes)\n", path, len);
 	fflush(stdout);
-	LLVMFuzzerTestOneInput(buf, len);
+	/* in a buffer of exactly its size, as libFuzzer gives it: a read past the end is caught */
+	uint8_t *exact = malloc(len ? len : 1);
+	if (exact == NULL) {
+		free(buf);
+		perror("replay");
+		return 1;
+	}
+	memcpy(exact, buf, len);
 	free(buf);
+	LLVMFuzzerTestOneInput(exact, len);
+	free(exact);
 	return 0;
 }
 

@@ -426,7 +426,8 @@ START_TEST(test_report_doc)
 	comparison_free(&c);
 	cmp_doc_free(doc);
 	/* a plain report is one point without axes, which no sweep point matches */
-	struct report plain = {.file = "s.yaml", .samples = s, .nsamples = 3};
+	struct point_report one = {.samples = s, .nsamples = 3};
+	struct report plain = {.file = "s.yaml", .points = &one, .npoints = 1};
 	struct cmp_doc *p = cmp_doc_of_report(&plain);
 	doc = cmp_doc_of_report(&r);
 	compare_docs(doc, p, 0.05, false, &c);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
 
 #include "describe.h"
 #include "model.h"
@@ -95,6 +96,39 @@ static void kernel_buffer_arg(struct gdef *g, struct node *n, const char *buf)
 	struct arg *a = kernel_add_arg(n);
 	a->kind = ARG_BUFFER;
 	a->ref = ref(buf, buffer_idx(g, buf));
+}
+
+/* A buffer argument with 'access:' (ARG_ACCESS_UNSAID: without). */
+static void kernel_access_arg(struct gdef *g, struct node *n, const char *buf,
+			      enum arg_access access)
+{
+	kernel_buffer_arg(g, n, buf);
+	n->u.kernel.args[n->u.kernel.nargs - 1].access = (uint8_t)access;
+}
+
+static void kernel_i32_arg(struct node *n, int64_t v)
+{
+	struct arg *a = kernel_add_arg(n);
+	a->kind = ARG_SCALAR;
+	a->type = ET_I32;
+	a->num = (struct num){.kind = NUM_INT, .i = v};
+}
+
+/* A module of the definition: the built-in one when path is NULL. */
+static long add_module(struct gdef *g, const char *name, const char *path)
+{
+	struct module *m = VEC_PUSH(g->modules, g->nmodules, g->capmodules);
+	m->name = gdef_strdup(cur, name);
+	m->builtin = path == NULL;
+	m->path = path ? gdef_strdup(cur, path) : NULL;
+	return (long)g->nmodules - 1;
+}
+
+/* Kernel n calls func of module mi, as the validator resolves "m.func". */
+static void kernel_of(struct node *n, const char *module, long mi, const char *func)
+{
+	n->u.kernel.module = ref(module, mi);
+	n->u.kernel.func = gdef_strdup(cur, func);
 }
 
 static struct graph *add_body(struct node *n)
@@ -452,25 +486,34 @@ START_TEST(test_buffers)
 	ck_assert_str_eq(attr(node_named(dot, "buf_unused"), "label"),
 			 "unused\\nu8 x 1 (1 B)\\nmanaged");
 	ck_assert_ptr_null(agfstedge(dot, node_named(dot, "buf_unused")));
+	/* labels clear of the shapes' corners and curves */
+	ck_assert_str_eq(attr(bx, "margin"), "0.11,0.1");
+	ck_assert_str_eq(attr(node_named(dot, "up"), "margin"), "0.2,0.1");
+	ck_assert_str_eq(attr(node_named(dot, "k"), "margin"), "");
 
+	/*
+	 * Reads from the buffer, writes into it; a kernel whose module is not
+	 * known neither way (no arrowheads).  The first use of each buffer
+	 * places it (constraint), every other is drawn without moving it.
+	 */
 	static const struct {
-		const char *tail, *head, *dir;
+		const char *tail, *head, *dir, *style, *constraint;
 	} want[] = {
-		{"a", "buf_tmp", ""},           /* alloc: node -> buffer */
-		{"buf_h", "up", ""},            /* copy: from -> node -> to */
-		{"up", "buf_x", ""},
-		{"z", "buf_tmp", ""},           /* memset: node -> buffer */
-		{"k", "buf_x", "both"},         /* kernel args: either way */
-		{"k", "buf_tmp", "both"},
-		{"f", "buf_tmp", ""},
-		{"same", "buf_h", "both"},      /* reads and writes h */
-		{"buf_h", "show", ""},          /* dump reads */
+		{"a", "buf_tmp", "", "dotted", ""},             /* alloc makes it */
+		{"buf_h", "up", "", "dashed", ""},              /* copy: from -> node -> to */
+		{"up", "buf_x", "", "dashed", ""},
+		{"z", "buf_tmp", "", "dashed", "false"},        /* memset writes */
+		{"k", "buf_x", "none", "dashed", "false"},      /* kernel args: not known */
+		{"k", "buf_tmp", "none", "dashed", "false"},
+		{"buf_tmp", "f", "", "dotted", "false"},        /* free ends it */
+		{"same", "buf_h", "both", "dashed", "false"},   /* reads and writes h */
+		{"buf_h", "show", "", "dashed", "false"},       /* dump reads */
 	};
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
 		Agedge_t *e = edge(dot, want[i].tail, want[i].head);
 		ck_assert_msg(e != NULL, "no edge %s -> %s", want[i].tail, want[i].head);
-		ck_assert_str_eq(attr(e, "style"), "dashed");
-		ck_assert_str_eq(attr(e, "constraint"), "false");
+		ck_assert_str_eq(attr(e, "style"), want[i].style);
+		ck_assert_str_eq(attr(e, "constraint"), want[i].constraint);
 		ck_assert_str_eq(attr(e, "dir"), want[i].dir);
 		ck_assert_ptr_null(edge(dot, want[i].head, want[i].tail));
 	}
@@ -625,6 +668,133 @@ START_TEST(test_write_error)
 }
 END_TEST
 
+START_TEST(test_buffer_access)
+{
+	struct gdef *g = new_def("access.yaml");
+	add_buffer(g, "x", ET_F32, 256, MEM_DEVICE);
+	add_buffer(g, "y", ET_F32, 256, MEM_DEVICE);
+	add_buffer(g, "s", ET_F32, 256, MEM_DEVICE);
+	add_buffer(g, "p", ET_I32, 1, MEM_DEVICE);
+	long builtin = add_module(g, "builtin", NULL);
+	long v = add_module(g, "v", TOP_SRCDIR "/examples/kernels/vector.ptx");
+	/* reverse_add(const float *a, float *b, int n): reads a, writes b */
+	struct node *ra = kernel(g->root, "ra", "v.reverse_add", 1, 256);
+	kernel_of(ra, "v", v, "reverse_add");
+	kernel_buffer_arg(g, ra, "x");
+	kernel_buffer_arg(g, ra, "y");
+	kernel_i32_arg(ra, 256);
+	/* the file's word over the module's: y read and written */
+	struct node *ra2 = kernel(g->root, "ra2", "v.reverse_add", 1, 256);
+	kernel_of(ra2, "v", v, "reverse_add");
+	kernel_access_arg(g, ra2, "y", ARG_ACCESS_READWRITE);
+	kernel_buffer_arg(g, ra2, "x");
+	kernel_i32_arg(ra2, 256);
+	/* a kernel the module does not have: only the file's words count */
+	struct node *hk = kernel(g->root, "hk", "v.nosuch", 1, 1);
+	kernel_of(hk, "v", v, "nosuch");
+	kernel_access_arg(g, hk, "x", ARG_ACCESS_WRITE);
+	struct arg *st = kernel_add_arg(hk);
+	st->kind = ARG_STRUCT;
+	st->nfields = 2;
+	st->fields = arena_alloc(&g->arena, 2 * sizeof *st->fields);
+	st->fields[0] = (struct arg){.kind = ARG_SCALAR, .type = ET_I32};
+	st->fields[1] = (struct arg){.kind = ARG_BUFFER, .access = ARG_ACCESS_READ,
+				     .ref = ref("s", buffer_idx(g, "s"))};
+	kernel_buffer_arg(g, hk, "y");
+	/* the built-in countdown decrements its counter: reads and writes it */
+	struct node *tick = kernel(g->root, "tick", "builtin.countdown", 1, 1);
+	kernel_of(tick, "builtin", builtin, "countdown");
+	struct arg *h = kernel_add_arg(tick);
+	h->kind = ARG_HANDLE;
+	kernel_buffer_arg(g, tick, "p");
+
+	Agraph_t *dot = describe_read(g, true);
+	static const struct {
+		const char *tail, *head, *dir;
+	} want[] = {
+		{"buf_x", "ra", ""},            /* read */
+		{"ra", "buf_y", ""},            /* written */
+		{"ra2", "buf_y", "both"},       /* access: readwrite */
+		{"ra2", "buf_x", ""},           /* the module: written */
+		{"hk", "buf_x", ""},            /* access: write */
+		{"buf_s", "hk", ""},            /* a struct field's access: read */
+		{"hk", "buf_y", "none"},        /* nobody knows */
+		{"tick", "buf_p", "both"},      /* builtin.countdown */
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		Agedge_t *e = edge(dot, want[i].tail, want[i].head);
+		ck_assert_msg(e != NULL, "no edge %s -> %s", want[i].tail, want[i].head);
+		ck_assert_str_eq(attr(e, "dir"), want[i].dir);
+		ck_assert_str_eq(attr(e, "style"), "dashed");
+		ck_assert_ptr_null(edge(dot, want[i].head, want[i].tail));
+	}
+	agclose(dot);
+	gdef_free(g);
+}
+END_TEST
+
+START_TEST(test_buffer_order)
+{
+	struct gdef *g = new_def("order.yaml");
+	add_buffer(g, "a", ET_F32, 16, MEM_DEVICE);
+	add_buffer(g, "b", ET_F32, 16, MEM_DEVICE);
+	add_buffer(g, "c", ET_F32, 16, MEM_DEVICE);
+	add_buffer(g, "d", ET_F32, 16, MEM_DEVICE);
+	add_buffer(g, "e", ET_F32, 16, MEM_DEVICE);
+	struct node *k1 = kernel(g->root, "k1", "m.f", 1, 1);
+	kernel_access_arg(g, k1, "b", ARG_ACCESS_READ);
+	kernel_access_arg(g, k1, "a", ARG_ACCESS_READ);
+	kernel_access_arg(g, k1, "e", ARG_ACCESS_WRITE);
+	struct node *k2 = kernel(g->root, "k2", "m.f", 1, 1);
+	kernel_access_arg(g, k2, "a", ARG_ACCESS_READ);
+	kernel_access_arg(g, k2, "c", ARG_ACCESS_WRITE);
+	dep(k2, k1);
+
+	Agraph_t *dot = describe_read(g, true);
+	/* b and a above k1 (read first), e below it: each ranked by its first use */
+	ck_assert_str_eq(attr(edge(dot, "buf_b", "k1"), "constraint"), "");
+	ck_assert_str_eq(attr(edge(dot, "buf_a", "k1"), "constraint"), "");
+	ck_assert_str_eq(attr(edge(dot, "k1", "buf_e"), "constraint"), "");
+	ck_assert_str_eq(attr(edge(dot, "buf_a", "k2"), "constraint"), "false");
+	ck_assert_str_eq(attr(edge(dot, "k2", "buf_c"), "constraint"), "");
+	/* b left of a, on the same side of k1: an invisible flat edge; none across sides */
+	Agedge_t *ba = edge(dot, "buf_b", "buf_a");
+	ck_assert_ptr_nonnull(ba);
+	ck_assert_str_eq(attr(ba, "style"), "invis");
+	ck_assert_str_eq(attr(ba, "minlen"), "0");
+	ck_assert_ptr_null(edge(dot, "buf_a", "buf_e"));
+	ck_assert_ptr_null(agfstedge(dot, node_named(dot, "buf_d")));
+	/* the flow weighs more than the data */
+	ck_assert_str_eq(attr(edge(dot, "k1", "k2"), "weight"), "4");
+
+	/* and so dot lays it out: b left of a above k1, e below k1, c below k2 */
+	GVC_t *gvc = gvContext();
+	ck_assert_int_eq(gvLayout(gvc, dot, "dot"), 0);
+	attach_attrs(dot);
+	struct {
+		const char *name;
+		double x, y;
+	} at[] = {{"buf_b", 0, 0}, {"buf_a", 0, 0}, {"k1", 0, 0}, {"buf_e", 0, 0}, {"k2", 0, 0},
+		  {"buf_c", 0, 0}};
+	for (size_t i = 0; i < sizeof at / sizeof *at; i++)
+		ck_assert_int_eq(sscanf(attr(node_named(dot, at[i].name), "pos"), "%lf,%lf",
+					&at[i].x, &at[i].y), 2);
+	ck_assert_double_lt(at[0].x, at[1].x);
+	ck_assert_double_eq(at[0].y, at[1].y);
+	ck_assert_double_gt(at[1].y, at[2].y);  /* dot's y grows upwards */
+	ck_assert_double_lt(at[3].y, at[2].y);
+	ck_assert_double_lt(at[5].y, at[4].y);
+	gvFreeLayout(gvc, dot);
+	gvFreeContext(gvc);
+	agclose(dot);
+	/* and only in the buffer diagram */
+	dot = describe_read(g, false);
+	ck_assert_str_eq(attr(edge(dot, "k1", "k2"), "weight"), "");
+	agclose(dot);
+	gdef_free(g);
+}
+END_TEST
+
 static Suite *describe_suite(void)
 {
 	Suite *s = suite_create("describe");
@@ -633,6 +803,8 @@ static Suite *describe_suite(void)
 	tcase_add_test(tc, test_labels);
 	tcase_add_test(tc, test_clusters);
 	tcase_add_test(tc, test_buffers);
+	tcase_add_test(tc, test_buffer_access);
+	tcase_add_test(tc, test_buffer_order);
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_escaping);

@@ -23,7 +23,7 @@
 #include "model.h"
 #include "prof_stat.h"
 #include "prof_trace.h"
-#include "report.h"
+#include "report_print.h"
 #include "unit.h"
 #include "validate.h"
 
@@ -61,6 +61,10 @@ static void keep_report(const char *name, const struct gdef *g, const struct pro
 	if (dir == NULL || *dir == '\0')
 		return;
 	static const double samples[] = {51e-6, 50e-6, 53e-6};
+	const struct point_report one = {
+		.first_launch_s = 60e-6, .samples = samples, .nsamples = 3,
+		.bytes = NAN, .items = NAN,
+	};
 	struct report r = {
 		.name = g->name,
 		.file = g->file,
@@ -70,10 +74,9 @@ static void keep_report(const char *name, const struct gdef *g, const struct pro
 		.driver_version = 13000,
 		.root = g->root,
 		.load_s = 1e-3,
-		.first_launch_s = 60e-6,
 		.warmup = 1,
-		.samples = samples,
-		.nsamples = 3,
+		.points = &one,
+		.npoints = 1,
 		.profile = s,
 	};
 	char path[512];

@@ -16,7 +16,9 @@
 #include "compare.h"
 #include "diag.h"
 #include "model.h"
+#include "report_print.h"
 #include "report.h"
+#include "stop_rule.h"
 #include "scalar.h"
 #include "unit.h"
 #include "unit_cap.h"
@@ -206,8 +208,25 @@ static struct gdef *example_graph(void)
 static const double example_samples[] = {57.6e-6, 63.0e-6, 58.1e-6};
 static const struct event_span example_spans[] = {{"start", "stop", 12.3e-6}};
 
+/* A plain file's one point: the tests' reports point here, and change it through pt(). */
+static struct point_report example_point;
+
+static struct point_report *pt(struct report *r)
+{
+	return (struct point_report *)r->points;
+}
+
 static struct report example_report(const struct gdef *g)
 {
+	example_point = (struct point_report){
+		.first_launch_s = 61.2e-6,
+		.samples = example_samples,
+		.nsamples = 3,
+		.checks_passed = 1,
+		.bytes = NAN,
+		.items = NAN,
+		.eval_s = NAN,
+	};
 	return (struct report){
 		.name = "countdown",
 		.file = "examples/while.yaml",
@@ -221,17 +240,13 @@ static struct report example_report(const struct gdef *g)
 		.build_s = 0.08e-3,
 		.instantiate_s = 0.41e-3,
 		.upload_s = 0.02e-3,
-		.first_launch_s = 61.2e-6,
 		.warmup = 3,
-		.samples = example_samples,
-		.nsamples = 3,
 		.spans = example_spans,
 		.nspans = 1,
-		.checks_passed = 1,
 		.exit_status = 0,
 		.peak_gb_per_s = 3352,
-		.bytes = NAN,
-		.items = NAN,
+		.points = &example_point,
+		.npoints = 1,
 	};
 }
 
@@ -444,21 +459,25 @@ START_TEST(test_human_nested)
 	graph_add_node(g->root, NK_KERNEL);
 
 	double one = 1.5e-3;
+	struct point_report p = {
+		.first_launch_s = 2.25e-3,
+		.samples = &one,
+		.nsamples = 1,
+		.checks_passed = 2,
+		.checks_failed = 1,
+		.bytes = NAN,
+		.items = NAN,
+	};
 	struct report r = {
 		.file = "deep.yaml",
 		.root = g->root,
 		.load_s = 1.5,
 		.build_s = 2e-9,
-		.first_launch_s = 2.25e-3,
 		.warmup = 0,
-		.samples = &one,
-		.nsamples = 1,
-		.checks_passed = 2,
-		.checks_failed = 1,
 		.exit_status = 1,
 		.peak_gb_per_s = NAN,
-		.bytes = NAN,
-		.items = NAN,
+		.points = &p,
+		.npoints = 1,
 	};
 	struct cap c;
 	cap_open(&c, "t.yaml");
@@ -477,8 +496,8 @@ START_TEST(test_human_nested)
 
 	/* A spread far below the median's last digit still shows (not "stddev 0"). */
 	const double tight[] = {238.6e-6, 239.0e-6, 239.4e-6};
-	r.samples = tight;
-	r.nsamples = 3;
+	p.samples = tight;
+	p.nsamples = 3;
 	r.root = NULL;
 	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
@@ -487,8 +506,8 @@ START_TEST(test_human_nested)
 	cap_close(&c);
 
 	/* No samples: no launch line; no checks: "none". */
-	r.nsamples = 0;
-	r.checks_passed = r.checks_failed = 0;
+	p.nsamples = 0;
+	p.checks_passed = p.checks_failed = 0;
 	r.root = NULL;
 	cap_open(&c, "t.yaml");
 	report_print_human(c.f, &r);
@@ -506,7 +525,7 @@ END_TEST
 static const char example_json[] =
 	"{\n"
 	"  \"cugraphrun\": \"" PACKAGE_VERSION "\",\n"
-	"  \"report_format\": 1,\n"
+	"  \"report_format\": 2,\n"
 	"  \"name\": \"countdown\",\n"
 	"  \"file\": \"examples/while.yaml\",\n"
 	"  \"device\": {\n"
@@ -573,6 +592,7 @@ static const char example_json[] =
 	"    \"stddev_s\": 2.98384539e-06,\n"
 	"    \"samples_s\": [5.76e-05, 6.3e-05, 5.81e-05]\n"
 	"  },\n"
+	"  \"processes\": [],\n"
 	"  \"graph_memory\": null,\n"
 	"  \"events\": [\n"
 	"    {\"from\": \"start\", \"to\": \"stop\", \"seconds\": 1.23e-05}\n"
@@ -588,13 +608,13 @@ START_TEST(test_json_throughput_comparison)
 {
 	struct gdef *g = example_graph();
 	struct report r = example_report(g);
-	r.bytes = 8.0 * 1024 * 1024;
-	r.items = NAN;
+	pt(&r)->bytes = 8.0 * 1024 * 1024;
+	pt(&r)->items = NAN;
 	/* ten launches at least, or the comparison says too few (compare.h) */
 	static const double ten[] = {57.6e-6, 63e-6, 58.1e-6, 58e-6, 58.2e-6,
 				     57.9e-6, 58.1e-6, 58.3e-6, 58.1e-6, 58e-6};
-	r.samples = ten;
-	r.nsamples = 10;
+	pt(&r)->samples = ten;
+	pt(&r)->nsamples = 10;
 	struct diag d;
 	diag_init(&d, "base", stderr);
 	struct cmp_doc *base = cmp_doc_read(TOP_SRCDIR "/tests/compare/base-plain.json", &d);
@@ -642,8 +662,6 @@ START_TEST(test_json_points)
 		 .eval_s = NAN,
 		 .rebuild_why = "node 'k' \"quoted\" (t.yaml:3:5)"},
 	};
-	r.samples = NULL;
-	r.nsamples = 0;
 	r.points = pts;
 	r.npoints = 2;
 	struct cap c;
@@ -651,6 +669,9 @@ START_TEST(test_json_points)
 	report_print_json(c.f, &r);
 	const char *text = cap_text(&c);
 	ck_assert_ptr_nonnull(strstr(text, "  \"launch\": null,\n"));
+	/* the report's checks are its points', summed; its throughput is theirs */
+	ck_assert_ptr_nonnull(strstr(text, "  \"throughput\": null,\n"
+				     "  \"checks\": {\"passed\": 1, \"failed\": 1},\n"));
 	ck_assert_ptr_nonnull(strstr(text,
 		"  \"points\": [\n"
 		"    {\n"
@@ -692,6 +713,113 @@ START_TEST(test_json_points)
 				     "      \"exit_status\": 1\n    }\n  ]"));
 	cap_close(&c);
 	keep_report("sweep", &r);
+	gdef_free(g);
+}
+END_TEST
+
+/* Three processes' records of a plain file, as the reporting one lists them. */
+static void three_processes(struct proc_record recs[3])
+{
+	static const double medians[] = {58.3e-6, 57.9e-6, 58.1e-6};
+	for (int i = 0; i < 3; i++) {
+		recs[i] = (struct proc_record){
+			.pid = 100 + i, .launches = 50, .stopped_by = STOP_PRECISION,
+			.driver_version = 13000, .median_s = medians[i], .p10_s = 57.6e-6,
+			.iqr_s = 0.4e-6, .precision = 0.003, .clock_before_mhz = 1980,
+			.clock_after_mhz = 1980, .has_uuid = 1,
+		};
+		memset(recs[i].uuid, 0xab, sizeof recs[i].uuid);
+	}
+}
+
+/* --processes: every process's record in "processes", their spread for people. */
+START_TEST(test_processes_plain)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	struct proc_record recs[3];
+	three_processes(recs);
+	r.procs = recs;
+	r.nprocs = 3;
+	struct cap c;
+	cap_open(&c, "t.yaml");
+	report_print_json(c.f, &r);
+	const char *text = cap_text(&c);
+	ck_assert_msg(strstr(text,
+		"  },\n"
+		"  \"processes\": [\n"
+		"    {\"pid\": 100, \"launches\": 50, \"stopped_by\": \"precision\", "
+		"\"precision_percent\": 0.3, \"median_s\": 5.83e-05, \"p10_s\": 5.76e-05, "
+		"\"iqr_s\": 4e-07, \"sm_clock_mhz\": 1980, \"sm_clock_before_mhz\": 1980, "
+		"\"sm_clock_after_mhz\": 1980, "
+		"\"gpu_uuid\": \"GPU-abababab-abab-abab-abab-abababababab\", "
+		"\"driver_version\": 13000},\n") != NULL, "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "\"driver_version\": 13000}\n  ],\n"
+				     "  \"graph_memory\": null,\n"));
+	cap_close(&c);
+	keep_report("processes", &r);
+	cap_open(&c, "t.yaml");
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c),
+		"  launch       3 x (3 warm-up): median 58.1 us  min 57.6  mean 59.6  max 63.0  stddev 3.0 (5.0%)\n"
+		"  processes    median 58.1 us (3 processes: 57.9-58.3 us), SM clock 1980 MHz\n"));
+	cap_close(&c);
+	/* one process: its clock and how well its median is known */
+	r.nprocs = 1;
+	recs[0].clock_after_mhz = 1410;
+	cap_open(&c, "t.yaml");
+	report_print_human(c.f, &r);
+	ck_assert_ptr_nonnull(strstr(cap_text(&c),
+		"  process      SM clock 1980 MHz before, 1410 after, median within 0.30% (95%): "
+		"precise enough\n"));
+	cap_close(&c);
+	gdef_free(g);
+}
+END_TEST
+
+/* A sweep's points each list their processes; the table adds their medians' range. */
+START_TEST(test_processes_sweep)
+{
+	struct gdef *g = example_graph();
+	struct report r = example_report(g);
+	static const double s0[] = {10e-6, 12e-6}, s1[] = {20e-6, 22e-6};
+	static const struct axis_value a0[] = {{"n", "2^10"}}, a1[] = {{"n", "2^11"}};
+	const struct point_report pts[] = {
+		{.label = "n=2^10", .axes = a0, .naxes = 1, .samples = s0, .nsamples = 2,
+		 .bytes = NAN, .items = NAN, .eval_s = NAN},
+		{.label = "n=2^11", .axes = a1, .naxes = 1, .prep = PREP_UPDATE, .samples = s1,
+		 .nsamples = 2, .bytes = NAN, .items = NAN, .eval_s = NAN},
+	};
+	r.points = pts;
+	r.npoints = 2;
+	struct proc_record recs[4];
+	three_processes(recs);
+	recs[3] = recs[2];
+	recs[0].median_s = 11e-6;
+	recs[1].median_s = 11.5e-6;
+	recs[2].median_s = 21e-6;
+	recs[3].median_s = 22e-6;
+	recs[2].point = recs[3].point = 1;
+	r.procs = recs;
+	r.nprocs = 4;
+	struct cap c;
+	cap_open(&c, "t.yaml");
+	report_print_json(c.f, &r);
+	const char *text = cap_text(&c);
+	ck_assert_ptr_nonnull(strstr(text, "  \"launch\": null,\n  \"processes\": null,\n"));
+	ck_assert_ptr_nonnull(strstr(text, "      \"processes\": [\n        {\"pid\": 100, "));
+	ck_assert_ptr_nonnull(strstr(text, "\"driver_version\": 13000}\n      ],\n"
+				     "      \"checks\""));
+	cap_close(&c);
+	keep_report("processes-sweep", &r);
+	cap_open(&c, "t.yaml");
+	report_print_human(c.f, &r);
+	text = cap_text(&c);
+	ck_assert_msg(strstr(text, "checks     processes\n") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "11.0-11.5 us\n") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "21.0-22.0 us\n") != NULL, "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "  processes    2 a point, SM clock 1980 MHz\n"));
+	cap_close(&c);
 	gdef_free(g);
 }
 END_TEST
@@ -749,7 +877,7 @@ START_TEST(test_json_python)
 	r.file = "dir/\x7f.yaml";
 	r.device_name = NULL;
 	double nan_sample[] = {1e-6, NAN, 3e-6};
-	r.samples = nan_sample;
+	pt(&r)->samples = nan_sample;
 	char *path = tmp_path("report.json");
 	FILE *f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
@@ -789,7 +917,7 @@ START_TEST(test_json_tool)
 	struct gdef *g = example_graph();
 	struct report r = example_report(g);
 	r.nspans = 0;
-	r.nsamples = 0;
+	pt(&r)->nsamples = 0;
 	char *path = tmp_path("tool.json");
 	FILE *f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
@@ -829,9 +957,9 @@ START_TEST(test_json_not_finite)
 	r.upload_s = NAN;
 	r.compile_modules = 1;
 	r.compile_s = INFINITY;
-	r.first_launch_s = NAN;
-	r.samples = samples;
-	r.nsamples = 2;
+	pt(&r)->first_launch_s = NAN;
+	pt(&r)->samples = samples;
+	pt(&r)->nsamples = 2;
 	r.spans = spans;
 	r.nspans = 2;
 	r.exit_status = 2;
@@ -894,6 +1022,8 @@ START_TEST(test_json_diagnostics)
 		"  \"first_launch_s\": null,\n"
 		"  \"launch\": {\n";
 	ck_assert_msg(strstr(text, want) != NULL, "%s", text);
+	/* a file that never ran declares no throughput it could be measured by */
+	ck_assert_msg(strstr(text, "  \"throughput\": null,\n") != NULL, "%s", text);
 	static const char want_diags[] =
 		"  \"exit_status\": 2,\n"
 		"  \"diagnostics\": [\n"
@@ -1825,6 +1955,8 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_human_nested);
 	tcase_add_test(tc, test_json_example);
 	tcase_add_test(tc, test_json_points);
+	tcase_add_test(tc, test_processes_plain);
+	tcase_add_test(tc, test_processes_sweep);
 	tcase_add_test(tc, test_json_throughput_comparison);
 	tcase_add_test(tc, test_graph_memory);
 	tcase_add_test(tc, test_json_python);

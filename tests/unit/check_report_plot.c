@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report.h"
@@ -36,7 +37,7 @@ static struct report sweep(struct point_report p[6], bool tp)
 			.bytes = tp ? 4096.0 * (1 << (i % 3)) : NAN, .items = NAN,
 		};
 	return (struct report){.name = "saxpy", .file = "saxpy.yaml", .points = p, .npoints = 6,
-			       .peak_gb_per_s = 3352, .bytes = NAN, .items = NAN};
+			       .peak_gb_per_s = 3352};
 }
 
 static char *script_of(const struct report *r)
@@ -47,6 +48,17 @@ static char *script_of(const struct report *r)
 	report_plot_script(f, r);
 	fclose(f);
 	return buf;
+}
+
+/*
+ * This process's CPU time, in seconds: what a bound on work measures,
+ * whatever else the machine runs (wall time on a busy one is not).
+ */
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 START_TEST(test_script_pow2)
@@ -84,11 +96,12 @@ START_TEST(test_script_throughput_words)
 	/* an axis of words: evenly spaced, named; one axis only: one line named "median" */
 	static const struct axis_value w[2][1] = {{{"mode", "fast 'x'"}}, {{"mode", "slow"}}};
 	struct point_report q[2] = {
-		{.axes = w[0], .naxes = 1, .samples = t1, .nsamples = 3, .bytes = NAN, .items = NAN},
-		{.axes = w[1], .naxes = 1, .samples = t2, .nsamples = 3, .bytes = NAN, .items = NAN},
+		{.label = "mode=fast 'x'", .axes = w[0], .naxes = 1, .samples = t1, .nsamples = 3,
+		 .bytes = NAN, .items = NAN},
+		{.label = "mode=slow", .axes = w[1], .naxes = 1, .samples = t2, .nsamples = 3,
+		 .bytes = NAN, .items = NAN},
 	};
-	struct report r2 = {.file = "m.yaml", .points = q, .npoints = 2, .bytes = NAN,
-			    .items = NAN};
+	struct report r2 = {.file = "m.yaml", .points = q, .npoints = 2};
 	s = script_of(&r2);
 	ck_assert_ptr_nonnull(strstr(s, "set xtics ('fast ''x''' 0, 'slow' 1)\n"
 				     "set xrange [-0.5:1.5]\n"));
@@ -99,9 +112,99 @@ START_TEST(test_script_throughput_words)
 }
 END_TEST
 
+/*
+ * Medians too long for the unit's text: 1e30 s made the axis's unit 33
+ * bytes, cut to 31 without its space, and the script read address 0x1
+ * (issue 30, item 2).  Every size of median gets its unit.
+ */
+START_TEST(test_huge_median)
+{
+	static const double huge[][2] = {{1e30, 1e30}, {1.7e308, 1.7e308}, {1e-300, 1e-300}};
+	static const char *const units[] = {"s", "s", "ns"};
+	static const struct axis_value a[] = {{"n", "1"}};
+	for (size_t i = 0; i < sizeof huge / sizeof *huge; i++) {
+		struct point_report p = {.axes = a, .naxes = 1, .samples = huge[i], .nsamples = 2,
+					 .bytes = NAN, .items = NAN};
+		struct report r = {.file = "h.yaml", .points = &p, .npoints = 1};
+		char *s = script_of(&r);
+		char want[64];
+		snprintf(want, sizeof want, "set ylabel 'median launch time (%s)'\n", units[i]);
+		ck_assert_msg(strstr(s, want) != NULL, "%s", s);
+		free(s);
+	}
+}
+END_TEST
+
+/*
+ * Words and lines in the order they first come, whatever order the points
+ * take; each line's rows in the points' order.
+ */
+START_TEST(test_layout_order)
+{
+	static const struct axis_value a[4][2] = {
+		{{"m", "b"}, {"T", "1"}}, {{"m", "a"}, {"T", "2"}},
+		{{"m", "b"}, {"T", "2"}}, {{"m", "a"}, {"T", "1"}},
+	};
+	const double *s[] = {t1, t2, t3, t4};
+	struct point_report p[4];
+	for (int i = 0; i < 4; i++)
+		p[i] = (struct point_report){.axes = a[i], .naxes = 2, .samples = s[i],
+					     .nsamples = s[i] == t4 ? 1 : 3, .bytes = NAN,
+					     .items = NAN};
+	struct report r = {.file = "o.yaml", .points = p, .npoints = 4};
+	char *sc = script_of(&r);
+	ck_assert_msg(strstr(sc, "set xtics ('b' 0, 'a' 1)\n") != NULL, "%s", sc);
+	ck_assert_msg(strstr(sc, "$t0 << EOD\n0 11\n1 80\nEOD\n$t1 << EOD\n1 21\n0 41\nEOD\n")
+		      != NULL, "%s", sc);
+	ck_assert_ptr_nonnull(strstr(sc, "title 'T=1', \\\n     $t1 using 1:2 with linespoints "
+				     "pointtype 7 title 'T=2'\n"));
+	free(sc);
+}
+END_TEST
+
+/*
+ * The layout in O(n log n): 50,000 points, each a word of its own on a
+ * line of its own, were looked up among the words and lines so far, 11.7 s
+ * (issue 30, item 5).  Now well under a second of CPU; the bound leaves
+ * room for the sanitizers.
+ */
+START_TEST(test_layout_large)
+{
+	size_t n = 50000;
+	struct point_report *p = xcalloc(n, sizeof *p);
+	struct axis_value *a = xcalloc(2 * n, sizeof *a);
+	char **text = xcalloc(2 * n, sizeof *text);
+	for (size_t i = 0; i < n; i++) {
+		text[2 * i] = xasprintf("w%zu", i);
+		text[2 * i + 1] = xasprintf("%zu", i);
+		a[2 * i] = (struct axis_value){"m", text[2 * i]};
+		a[2 * i + 1] = (struct axis_value){"v", text[2 * i + 1]};
+		p[i] = (struct point_report){.axes = &a[2 * i], .naxes = 2, .samples = t1,
+					     .nsamples = 3, .bytes = NAN, .items = NAN};
+	}
+	struct report r = {.file = "l.yaml", .points = p, .npoints = n};
+	double t0 = cpu_seconds();
+	char *sc = script_of(&r);
+	double secs = cpu_seconds() - t0;
+	ck_assert_msg(secs < 3, "%.2f s of CPU for %zu points", secs, n);
+	ck_assert_ptr_nonnull(strstr(sc, "$t49999 << EOD\n49999 11\nEOD\n"));
+	free(sc);
+	for (size_t i = 0; i < 2 * n; i++)
+		free(text[i]);
+	free(text);
+	free(a);
+	free(p);
+}
+END_TEST
+
 START_TEST(test_no_points)
 {
-	struct report r = {.file = "plain.yaml", .bytes = NAN, .items = NAN};
+	/* a plain file: one point without a label, or none at all */
+	static const double t[] = {1e-6};
+	struct point_report one = {.samples = t, .nsamples = 1, .bytes = NAN, .items = NAN};
+	struct report r = {.file = "plain.yaml", .points = &one, .npoints = 1};
+	ck_assert_int_eq(report_plot("/tmp/never.svg", &r), 2);
+	r.npoints = 0;
 	ck_assert_int_eq(report_plot("/tmp/never.svg", &r), 2);
 	ck_assert_int_ne(access("/tmp/never.svg", F_OK), 0);
 }
@@ -201,11 +304,10 @@ static const struct axis_value evil_ax[2][2] = {
 static struct report evil(struct point_report q[2])
 {
 	for (int i = 0; i < 2; i++)
-		q[i] = (struct point_report){.axes = evil_ax[i], .naxes = 2, .samples = t1,
-					     .nsamples = 3, .bytes = NAN, .items = NAN};
+		q[i] = (struct point_report){.label = "evil", .axes = evil_ax[i], .naxes = 2,
+					     .samples = t1, .nsamples = 3, .bytes = NAN, .items = NAN};
 	return (struct report){.name = "n`touch " MARK "5` it's \"q\" \x1b[2J\nx",
-			       .file = "f`touch " MARK "6`.yaml", .points = q, .npoints = 2,
-			       .bytes = NAN, .items = NAN};
+			       .file = "f`touch " MARK "6`.yaml", .points = q, .npoints = 2};
 }
 
 /*
@@ -281,6 +383,9 @@ static Suite *plot_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_script_pow2);
 	tcase_add_test(tc, test_script_throughput_words);
+	tcase_add_test(tc, test_huge_median);
+	tcase_add_test(tc, test_layout_order);
+	tcase_add_test(tc, test_layout_large);
 	tcase_add_test(tc, test_no_points);
 	tcase_add_test(tc, test_missing_gnuplot);
 	tcase_add_test(tc, test_render);

@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "report_print.h"
 #include "report_table.h"
+#include "stats.h"
 #include "unit.h"
 #include "xmalloc.h"
 
@@ -65,8 +67,18 @@ static struct report sweep_report(const struct point_report *p, size_t n, double
 {
 	return (struct report){
 		.file = "sweep.yaml", .points = p, .npoints = n, .peak_gb_per_s = peak,
-		.bytes = NAN, .items = NAN,
 	};
+}
+
+/*
+ * This process's CPU time, in seconds: what a bound on work measures,
+ * whatever else the machine runs (wall time on a busy one is not).
+ */
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 START_TEST(test_table_plain_columns)
@@ -152,6 +164,46 @@ START_TEST(test_table_escaped)
 }
 END_TEST
 
+/*
+ * A sweep of many axes: each cell's value is found at its axis's place,
+ * not searched for among the point's axes (2,000 axes over 500 points
+ * were two billion name comparisons, some 10 s; issue 30, item 5).  Now a
+ * fraction of a second of CPU, the sanitizers' included.
+ */
+START_TEST(test_table_many_axes)
+{
+	size_t naxes = 2000, n = 500;
+	struct axis_value *a = xcalloc(naxes, sizeof *a);
+	char **names = xcalloc(naxes, sizeof *names);
+	for (size_t k = 0; k < naxes; k++) {
+		names[k] = xasprintf("axis%zu", k);
+		a[k] = (struct axis_value){names[k], "1"};
+	}
+	struct point_report *p = xcalloc(n, sizeof *p);
+	for (size_t i = 0; i < n; i++)
+		p[i] = (struct point_report){.label = "", .axes = a, .naxes = naxes, .samples = s1,
+					     .nsamples = 3, .bytes = NAN, .items = NAN};
+	struct report r = sweep_report(p, n, NAN);
+	double t0 = cpu_seconds();
+	char *s = captured(report_print_table, &r);
+	char path[] = "/tmp/check_table.XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(report_write_csv(path, &r), 0);
+	double secs = cpu_seconds() - t0;
+	unlink(path);
+	ck_assert_msg(secs < 3, "%.2f s of CPU for %zu points of %zu axes", secs, n, naxes);
+	ck_assert_ptr_nonnull(strstr(s, "axis999"));
+	free(s);
+	for (size_t k = 0; k < naxes; k++)
+		free(names[k]);
+	free(names);
+	free(a);
+	free(p);
+}
+END_TEST
+
 START_TEST(test_human_sweep)
 {
 	/* a sweep's report: the table in place of the first launch and launch lines */
@@ -184,6 +236,29 @@ START_TEST(test_throughput_of)
 	ck_assert(isnan(t.gb_per_s) && isnan(t.items_per_s) && isnan(t.peak_percent));
 	ck_assert(throughput_declared(0, NAN));
 	ck_assert(!throughput_declared(NAN, NAN));
+}
+END_TEST
+
+/*
+ * Statistics of samples whose sums overflow: the median of two times of
+ * 1.7e308 s was (a + b) / 2, infinite (issue 30, item 2); the mean and
+ * the standard deviation too.  Ordinary samples give the same bits.
+ */
+START_TEST(test_stats_overflow)
+{
+	static const double huge[] = {1.7e308, 1.7e308}, mixed[] = {1e308, 1.5e308, 1.7e308, 1.2e308};
+	struct stats st;
+	stats_compute(huge, 2, &st);
+	ck_assert(st.median == 1.7e308 && st.mean == 1.7e308 && st.stddev == 0);
+	stats_compute(mixed, 4, &st);
+	ck_assert(isfinite(st.median) && st.median == stats_midpoint(1.2e308, 1.5e308));
+	ck_assert(isfinite(st.mean) && isfinite(st.stddev) && st.stddev > 1e307);
+	ck_assert(stats_midpoint(-1.7e308, 1.7e308) == 0);
+	static const double usual[] = {10.5e-6, 11.25e-6, 9.75e-6, 12e-6};
+	stats_compute(usual, 4, &st);
+	ck_assert(st.median == (10.5e-6 + 11.25e-6) / 2);
+	/* summed in ascending order */
+	ck_assert(st.mean == (9.75e-6 + 10.5e-6 + 11.25e-6 + 12e-6) / 4);
 }
 END_TEST
 
@@ -251,10 +326,11 @@ START_TEST(test_csv_plain_and_unknown)
 {
 	/* a plain file: one row, no axis columns, empty cells for what is unknown */
 	static const double s[] = {1e-3, 3e-3};
-	struct report r = {
-		.file = "one.yaml", .samples = s, .nsamples = 2, .first_launch_s = 2e-3,
-		.checks_passed = 2, .bytes = 4e6, .items = NAN, .peak_gb_per_s = NAN,
+	struct point_report p = {
+		.samples = s, .nsamples = 2, .first_launch_s = 2e-3, .checks_passed = 2,
+		.bytes = 4e6, .items = NAN,
 	};
+	struct report r = {.file = "one.yaml", .points = &p, .npoints = 1, .peak_gb_per_s = NAN};
 	char *csv = csv_of(&r);
 	ck_assert_str_eq(csv,
 		"label,median_s,min_s,mean_s,max_s,stddev_s,spread_percent,samples,prepare,"
@@ -273,7 +349,53 @@ START_TEST(test_csv_quoting)
 	struct report r = sweep_report(&p, 1, NAN);
 	char *csv = csv_of(&r);
 	ck_assert_int_eq(strncmp(csv, "\"name, \"\"q\"\"\",label,", 20), 0);
-	ck_assert_ptr_nonnull(strstr(csv, "\r\n\"a\"\"b\",\"x\ny\",,,,,,,0,instantiate,"));
+	/* a line break is a control character: escaped, on the row's line */
+	ck_assert_ptr_nonnull(strstr(csv, "\r\n\"a\"\"b\",x\\ny,,,,,,,0,instantiate,"));
+	free(csv);
+}
+END_TEST
+
+/*
+ * CSV injection (issue 30, item 7): an axis value from a graph file that
+ * a spreadsheet would run as a formula gets a ' before it, OWASP's
+ * advice, unless it is a number; control characters are escaped, never
+ * written raw (an ESC drove the terminal that showed the file).
+ */
+START_TEST(test_csv_formulas)
+{
+	static const char *const cells[][2] = {
+		{"=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""},
+		{"+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"},
+		{"-2+3", "'-2+3"},
+		{"@SUM(A1:A9)", "'@SUM(A1:A9)"},
+		{"\t=1", "'\\t=1"},
+		{"\r=1", "'\\r=1"},
+		{"-5", "-5"},
+		{"+1e3", "+1e3"},
+		{"-0.5", "-0.5"},
+		{"-inf", "'-inf"},
+		{"a\x1b[2Jb\x7f", "a\\x1b[2Jb\\x7f"},
+		{"c\xc2\x9b" "d\xff", "c\\u009bd\\xff"},
+		{"2^10", "2^10"},
+	};
+	size_t n = sizeof cells / sizeof *cells;
+	struct point_report p[sizeof cells / sizeof *cells];
+	struct axis_value a[sizeof cells / sizeof *cells][1];
+	for (size_t i = 0; i < n; i++) {
+		a[i][0] = (struct axis_value){"v", cells[i][0]};
+		p[i] = (struct point_report){.label = "", .axes = a[i], .naxes = 1, .bytes = NAN,
+					     .items = NAN};
+	}
+	struct report r = sweep_report(p, n, NAN);
+	char *csv = csv_of(&r);
+	for (size_t i = 0; i < n; i++) {
+		char *want = xasprintf("\r\n%s,,", cells[i][1]);
+		ck_assert_msg(strstr(csv, want) != NULL, "no %s in\n%s", want, csv);
+		free(want);
+	}
+	for (const char *c = csv; *c; c++)
+		ck_assert_msg((unsigned char)*c >= 0x20 || *c == '\r' || *c == '\n',
+			      "control byte 0x%02x", (unsigned char)*c);
 	free(csv);
 }
 END_TEST
@@ -289,18 +411,22 @@ static Suite *table_suite(void)
 {
 	Suite *s = suite_create("report_table");
 	TCase *tc = tcase_create("table");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_table_plain_columns);
 	tcase_add_test(tc, test_table_throughput);
 	tcase_add_test(tc, test_table_words_left);
 	tcase_add_test(tc, test_table_escaped);
+	tcase_add_test(tc, test_table_many_axes);
 	tcase_add_test(tc, test_human_sweep);
 	tcase_add_test(tc, test_throughput_of);
+	tcase_add_test(tc, test_stats_overflow);
 	tcase_add_test(tc, test_format_si);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("csv");
 	tcase_add_test(tc, test_csv_sweep);
 	tcase_add_test(tc, test_csv_plain_and_unknown);
 	tcase_add_test(tc, test_csv_quoting);
+	tcase_add_test(tc, test_csv_formulas);
 	tcase_add_test(tc, test_csv_unwritable);
 	suite_add_tcase(s, tc);
 	return s;

@@ -433,7 +433,7 @@ START_TEST(test_cli_misuse)
 	FILE *f = open_memstream(&help, &len);
 	cli_usage(f);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(help, "(default: run.repeat, else 100)"));
+	ck_assert_ptr_nonnull(strstr(help, "(default: run.repeat, else until\n"));
 	ck_assert_ptr_nonnull(strstr(help, "(default: run.warmup,"));
 	ck_assert_ptr_nonnull(strstr(help, "(default: run.device, else 0)"));
 	free(help);

@@ -6,7 +6,7 @@
  * as numbers (%.9g); a number that is not finite is written as null:
  *
  *   cugraphrun         the program's version, a string ("0.1.0")
- *   report_format      1; raised when a key changes meaning or goes away
+ *   report_format      2; raised when a key changes meaning or goes away
  *   name               the file's name: (a string), or null
  *   file               the YAML file as given on the command line
  *   device             null when no device was opened, else an object:
@@ -43,7 +43,15 @@
  *     median_s, min_s, mean_s, max_s
  *     stddev_s           sample standard deviation (n - 1)
  *                        (each of these five is null when repeat is 0)
- *     samples_s          every timed launch, in launch order
+ *     samples_s          every timed launch, in launch order: the
+ *                        reporting process's (the last, under --processes)
+ *   processes          null for a sweep (each point has its own), else
+ *                      one record per process that timed the file, in the
+ *                      order they ran, the reporting one last; [] when
+ *                      none did (proc_record.h):
+ *     pid, launches, stopped_by ("count", "precision", "time", "limit"),
+ *     precision_percent, median_s, p10_s, iqr_s, sm_clock_mhz,
+ *     sm_clock_before_mhz, sm_clock_after_mhz, gpu_uuid, driver_version
  *   graph_memory       null unless the graph has alloc nodes, else the
  *                      device's graph memory (cuDeviceGetGraphMemAttribute)
  *                      {after_upload, after_launches}, each {used_bytes,
@@ -86,8 +94,8 @@
 #include "diag.h"
 #include "json.h"
 #include "prof_stat.h"
-#include "report.h"
 #include "report_points.h"
+#include "report_print.h"
 #include "report_table.h"
 #include "scalar.h"
 
@@ -229,10 +237,10 @@ static void print_graph_line(FILE *out, const struct graph *root)
 	fputc('\n', out);
 }
 
-static void print_launch_line(FILE *out, const struct report *r)
+static void print_launch_line(FILE *out, const struct point_report *p, unsigned warmup)
 {
 	struct stats st;
-	stats_compute(r->samples, r->nsamples, &st);
+	stats_compute(p->samples, p->nsamples, &st);
 	char med[32];
 	double scale;
 	int prec;
@@ -242,7 +250,7 @@ static void print_launch_line(FILE *out, const struct report *r)
 	while (sdprec < 3 && st.stddev > 0 && st.stddev / scale < pow(10, -sdprec))
 		sdprec++;
 	fprintf(out, "  %-12s %zu x (%u warm-up): median %s  min %.*f  mean %.*f  max %.*f  stddev %.*f",
-		"launch", r->nsamples, r->warmup, med, prec, st.min / scale,
+		"launch", p->nsamples, warmup, med, prec, st.min / scale,
 		prec, st.mean / scale, prec, st.max / scale, sdprec, st.stddev / scale);
 	if (st.mean > 0)
 		fprintf(out, " (%.1f%%)", 100 * st.stddev / st.mean);
@@ -348,17 +356,20 @@ void report_print_human(FILE *out, const struct report *r)
 		fprintf(out, "compile %s  ", e);
 	}
 	fprintf(out, "load %s  build %s  instantiate %s  upload %s\n", a, b, c, d);
-	if (r->npoints) {
+	const struct point_report *p = report_plain_point(r);
+	if (p == NULL) {
 		/* a sweep: a row per point in place of the one launch line */
 		report_print_table(out, r);
+		report_print_processes(out, r);
 		if (r->profile)
 			prof_print_human(out, r->profile);
 		return;
 	}
-	format_duration(r->first_launch_s, a, sizeof a);
+	format_duration(p->first_launch_s, a, sizeof a);
 	fprintf(out, "  %-12s %s\n", "first launch", a);
-	if (r->nsamples)
-		print_launch_line(out, r);
+	if (p->nsamples)
+		print_launch_line(out, p, r->warmup);
+	report_print_processes(out, r);
 	report_print_throughput(out, r);
 	if (r->has_graph_mem) {
 		fprintf(out, "  %-12s ", "graph memory");
@@ -371,13 +382,13 @@ void report_print_human(FILE *out, const struct report *r)
 		fprintf(out, "  %-12s %s -> %s %s\n", i ? "" : "events",
 			diag_esc(r->spans[i].from), diag_esc(r->spans[i].to), a);
 	}
-	if (r->checks_passed + r->checks_failed == 0)
+	if (p->checks_passed + p->checks_failed == 0)
 		fprintf(out, "  %-12s none\n", "checks");
-	else if (r->checks_failed == 0)
-		fprintf(out, "  %-12s %u passed\n", "checks", r->checks_passed);
+	else if (p->checks_failed == 0)
+		fprintf(out, "  %-12s %u passed\n", "checks", p->checks_passed);
 	else
-		fprintf(out, "  %-12s %u passed, %u failed\n", "checks", r->checks_passed,
-			r->checks_failed);
+		fprintf(out, "  %-12s %u passed, %u failed\n", "checks", p->checks_passed,
+			p->checks_failed);
 	if (r->profile)
 		prof_print_human(out, r->profile);
 }
@@ -421,7 +432,7 @@ static void json_device(FILE *out, const struct report *r)
 	fputs("\n  }", out);
 }
 
-/* A plain file's declared throughput: null, or bytes and items with their rates. */
+/* The graph's node counts, every node's and the root's by kind: null when there is no graph. */
 static void json_graph(FILE *out, const struct graph *root)
 {
 	if (root == NULL) {
@@ -441,34 +452,6 @@ static void json_graph(FILE *out, const struct graph *root)
 	json_key(out, 2, false, "root_by_kind");
 	json_kinds(out, 2, top);
 	fputs("\n  }", out);
-}
-
-static void json_launch(FILE *out, const struct report *r)
-{
-	static const char *const keys[] = {"median_s", "min_s", "mean_s", "max_s", "stddev_s"};
-	struct stats st;
-	stats_compute(r->samples, r->nsamples, &st);
-	const double values[] = {st.median, st.min, st.mean, st.max, st.stddev};
-	fputc('{', out);
-	json_key(out, 2, true, "repeat");
-	fprintf(out, "%zu", r->nsamples);
-	json_key(out, 2, false, "warmup");
-	fprintf(out, "%u", r->warmup);
-	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		json_key(out, 2, false, keys[i]);
-		if (r->nsamples)
-			json_number(out, values[i]);
-		else
-			fputs("null", out);
-	}
-	json_key(out, 2, false, "samples_s");
-	putc('[', out);
-	for (size_t i = 0; i < r->nsamples; i++) {
-		if (i)
-			fputs(", ", out);
-		json_number(out, r->samples[i]);
-	}
-	fputs("]\n  }", out);
 }
 
 /* file, line, column of a message or note: null where it has none. */
@@ -558,16 +541,23 @@ void report_print_json(FILE *out, const struct report *r)
 			r->compile_cached);
 	else
 		fputs("null", out);
+	/* a sweep's figures are its points', in "points" */
+	const struct point_report *plain = report_plain_point(r);
 	json_key(out, 1, false, "first_launch_s");
-	if (r->no_launch)
+	if (r->no_launch || r->npoints == 0)
 		fputs("null", out);
 	else
-		json_number(out, r->first_launch_s);
+		json_number(out, r->points[0].first_launch_s);
 	json_key(out, 1, false, "launch");
-	if (r->npoints)
-		fputs("null", out);
+	if (plain)
+		report_launch_json(out, plain, r->warmup, 1);
 	else
-		json_launch(out, r);
+		fputs("null", out);
+	json_key(out, 1, false, "processes");
+	if (plain)
+		report_processes_json(out, r, 0, 1);
+	else
+		fputs("null", out);
 
 	json_key(out, 1, false, "graph_memory");
 	if (r->has_graph_mem) {
@@ -595,9 +585,15 @@ void report_print_json(FILE *out, const struct report *r)
 	fputs(r->nspans ? "\n  ]" : "]", out);
 
 	json_key(out, 1, false, "throughput");
-	throughput_json(out, r->bytes, r->items, r->samples, r->nsamples, r->peak_gb_per_s, 1);
+	if (plain)
+		throughput_json(out, plain->bytes, plain->items, plain->samples, plain->nsamples,
+				r->peak_gb_per_s, 1);
+	else
+		fputs("null", out);
+	unsigned passed, failed;
+	report_checks(r, &passed, &failed);
 	json_key(out, 1, false, "checks");
-	fprintf(out, "{\"passed\": %u, \"failed\": %u}", r->checks_passed, r->checks_failed);
+	fprintf(out, "{\"passed\": %u, \"failed\": %u}", passed, failed);
 	json_key(out, 1, false, "exit_status");
 	fprintf(out, "%d", r->exit_status);
 	json_key(out, 1, false, "diagnostics");
@@ -606,7 +602,7 @@ void report_print_json(FILE *out, const struct report *r)
 		json_key(out, 1, false, "profile");
 		prof_print_json(out, r->profile, 1);
 	}
-	if (r->npoints) {
+	if (plain == NULL) {
 		json_key(out, 1, false, "points");
 		report_points_json(out, r, r->peak_gb_per_s);
 	}

@@ -1,0 +1,118 @@
+#include "config.h"
+
+#include "model_uses.h"
+
+const char *use_access_name(enum use_access a)
+{
+	static const char *const names[] = {"none", "read", "write", "readwrite", "unknown"};
+	return (unsigned)a < sizeof names / sizeof *names ? names[a] : "?";
+}
+
+static bool give(buf_use_fn *fn, void *ctx, const struct name_ref *r, enum use_access a,
+		 enum use_role role)
+{
+	struct buf_use u = {.buffer = r, .access = a, .role = role};
+	return fn(ctx, &u);
+}
+
+/*
+ * Arguments (or a struct's fields) starting at byte *off of parameter
+ * param; *off advances past each as C packs them (model.h: arg_size,
+ * arg_align), which is where the kernel finds a field's address.
+ */
+static bool arg_uses(const struct arg *args, size_t n, size_t param, size_t *off,
+		     buf_use_fn *fn, void *ctx)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct arg *a = &args[i];
+		*off = align_up(*off, arg_align(a));
+		if (a->kind == ARG_BUFFER) {
+			struct buf_use u = {
+				.buffer = &a->ref, .role = ROLE_DATA, .arg = a,
+				.param = param, .offset = *off,
+				.access = a->access ? (enum use_access)a->access : USE_UNKNOWN,
+			};
+			if (!fn(ctx, &u))
+				return false;
+		} else if (a->kind == ARG_STRUCT) {
+			size_t inner = *off;
+			if (!arg_uses(a->fields, a->nfields, param, &inner, fn, ctx))
+				return false;
+		}
+		*off += arg_size(a);
+	}
+	return true;
+}
+
+static bool kernel_uses(const struct kernel_node *k, buf_use_fn *fn, void *ctx)
+{
+	for (size_t i = 0; i < k->nargs; i++) {
+		size_t off = 0;
+		if (!arg_uses(&k->args[i], 1, i, &off, fn, ctx))
+			return false;
+	}
+	return true;
+}
+
+static bool host_uses(const struct host_node *h, buf_use_fn *fn, void *ctx)
+{
+	switch (h->action) {
+	case HOST_DUMP:
+		return give(fn, ctx, &h->buffer, USE_READ, ROLE_DATA);
+	case HOST_SET:
+		/* (NULL only where the loader gave up on the node) */
+		return h->set == NULL || give(fn, ctx, &h->set->buffer, USE_WRITE, ROLE_DATA);
+	case HOST_COPY:
+		return h->copy == NULL ||
+		       (give(fn, ctx, &h->copy->from.buffer, USE_READ, ROLE_DATA) &&
+			give(fn, ctx, &h->copy->to.buffer, USE_WRITE, ROLE_DATA));
+	case HOST_PRINT:
+	case HOST_SLEEP:
+		break;
+	}
+	return true;
+}
+
+static bool memop_uses(const struct memop_node *m, buf_use_fn *fn, void *ctx)
+{
+	for (size_t i = 0; i < m->nops; i++) {
+		const struct memop *op = &m->ops[i];
+		if (op->kind != MEMOP_WRITE && op->kind != MEMOP_WAIT)
+			continue;
+		if (!give(fn, ctx, &op->buffer, op->kind == MEMOP_WRITE ? USE_WRITE : USE_READ,
+			  ROLE_DATA))
+			return false;
+	}
+	return true;
+}
+
+bool node_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx)
+{
+	switch (n->kind) {
+	case NK_KERNEL:
+		return kernel_uses(&n->u.kernel, fn, ctx);
+	case NK_MEMSET:
+		return give(fn, ctx, &n->u.memset.buffer, USE_WRITE, ROLE_DATA);
+	case NK_COPY:
+		return give(fn, ctx, &n->u.copy.from.buffer, USE_READ, ROLE_DATA) &&
+		       give(fn, ctx, &n->u.copy.to.buffer, USE_WRITE, ROLE_DATA);
+	case NK_ALLOC:
+		return give(fn, ctx, &n->u.buffer, USE_NONE, ROLE_ALLOC);
+	case NK_FREE:
+		return give(fn, ctx, &n->u.buffer, USE_NONE, ROLE_FREE);
+	case NK_HOST:
+		return host_uses(&n->u.host, fn, ctx);
+	case NK_MEMOP:
+		return memop_uses(&n->u.memop, fn, ctx);
+	case NK_EMPTY:
+	case NK_GRAPH:
+	case NK_EVENT_RECORD:
+	case NK_EVENT_WAIT:
+	case NK_IF:
+	case NK_WHILE:
+	case NK_SWITCH:
+	case NK_COUNT:
+		break;
+	}
+	return true;
+}
