@@ -46,6 +46,12 @@
 #define COMPARE_CLOCK_APART 0.02
 /* A new process below this share of the base's clock is a clock drop. */
 #define COMPARE_CLOCK_DROP 0.9
+/*
+ * The most processes a point's side may hold: what one run takes
+ * (--processes) and what a pooled base keeps of a point (its last ones),
+ * so that a comparison costs at most a million ratios a point.
+ */
+#define COMPARE_MAX_PROCESSES 1000
 /* The counts cugraphrun(1) recommends: a stored base of 13, 4 new. */
 #define COMPARE_BASE_PROCESSES 13
 #define COMPARE_NEW_PROCESSES 4

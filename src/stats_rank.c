@@ -54,10 +54,34 @@ static double *u_counts(size_t nx, size_t ny)
 	return c;
 }
 
+/*
+ * The distribution's cost is ny passes over nx * ny counts: past this, U
+ * is as normal as it gets, and its normal approximation (with continuity
+ * correction) is used instead.
+ */
+#define RANK_EXACT_WORK 20000000.0
+
+static double rank_p_normal(double u, size_t nx, size_t ny)
+{
+	double m = (double)nx, n = (double)ny;
+	double mean = m * n / 2, sd = sqrt(m * n * (m + n + 1) / 12);
+	double z = (fabs(u - mean) - 0.5) / sd;
+	return z <= 0 ? 1.0 : fmin(1.0, erfc(z / sqrt(2.0)));
+}
+
 double rank_p(double u, size_t nx, size_t ny)
 {
 	if (nx == 0 || ny == 0)
 		return NAN;
+	/* the smaller group's count of passes: U of y over x is the mirror of x over y */
+	if (ny > nx) {
+		size_t t = nx;
+		nx = ny;
+		ny = t;
+		u = (double)nx * (double)ny - u;
+	}
+	if ((double)ny * (double)nx * (double)ny > RANK_EXACT_WORK)
+		return rank_p_normal(u, nx, ny);
 	size_t deg = nx * ny;
 	double *c = u_counts(nx, ny);
 	double total = 0, below = 0, above = 0;

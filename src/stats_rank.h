@@ -25,7 +25,10 @@ double rank_u(const double *x, size_t nx, const double *y, size_t ny);
  * distribution (every ordering of the nx + ny values equally likely),
  * at most 1.  Ties are counted in u as halves and the distribution taken
  * as without ties, which errs towards larger p-values (no false
- * significance from ties).  NaN when a group is empty.
+ * significance from ties).  Exact while the distribution is cheap (about
+ * 20 million steps: 13 against 4 takes 208, 300 against 300 is past it);
+ * past that, the normal approximation with continuity correction, which
+ * such counts make close.  NaN when a group is empty.
  */
 double rank_p(double u, size_t nx, size_t ny);
 

@@ -49,6 +49,15 @@ START_TEST(test_rank_p_min)
 	for (int i = 0; i < 4; i++)
 		y[i] = 100 + i;
 	ck_assert_double_eq_tol(rank_p(rank_u(x, 13, y, 4), 13, 4), rank_p_min(13, 4), 1e-15);
+	/* large counts: the normal approximation, close to the exact where both are cheap */
+	double exact = rank_p(200.0 * 100 / 2 + 1000, 200, 100);
+	double normal = erfc((1000 - 0.5) / sqrt(200.0 * 100 * 301 / 12) / sqrt(2.0));
+	ck_assert_double_eq_tol(exact, normal, 0.005);
+	ck_assert(rank_p(1000.0 * 1000 / 2 + 15000, 1000, 1000) > 0.2);
+	ck_assert(rank_p(1000.0 * 1000 / 2 + 150000, 1000, 1000) < 1e-20);
+	ck_assert_double_eq_tol(rank_p(1000.0 * 1000 / 2, 1000, 1000), 1, 1e-12);
+	/* U of y over x is the mirror of x over y: the same p either way round */
+	ck_assert_double_eq_tol(rank_p(10, 13, 4), rank_p(13 * 4 - 10, 4, 13), 1e-12);
 	/* many processes: no overflow, no NaN */
 	ck_assert(rank_p(150.0 * 150 / 2, 150, 150) > 0.9);
 	ck_assert(rank_p_min(300, 300) < 1e-100);
