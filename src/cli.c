@@ -600,6 +600,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			o->no_peer = true;
 			break;
 		case OPT_PROCESSES:
+			o->has_processes = true;
 			if (!parse_count(optarg, &o->processes) || o->processes == 0 ||
 			    o->processes > PROCESSES_MAX)
 				return usage_error("invalid --processes '%s': expected a count of "
@@ -716,7 +717,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		return usage_error("%s needs a run, and --validate runs nothing: drop one of them",
 				   run_only);
 	/* the comparison judges processes: a run to compare times 4 unless told */
-	if (o->compare && o->processes == 0 && !stdins)
+	if (o->compare && !o->has_processes && !stdins)
 		o->processes = COMPARE_NEW_PROCESSES;
 	return check_stdout(o);
 }

@@ -62,6 +62,7 @@ struct options {
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
 	bool no_peer;                   /* --no-peer: no peer access between a file's GPUs */
 	uint32_t processes;             /* --processes: fresh processes per file (default 1) */
+	bool has_processes;             /* --processes was given */
 	bool cold_l2, gpu_time;         /* --cold-l2, --gpu-time (run_settings.h) */
 	/* -a/--axis NAME=V1,... and --set NAME=V, in order (sweep.h) */
 	struct axis_arg *axis_args;
