@@ -12,16 +12,16 @@ with the tool's own stored-report comparison, without the GPU:
            examples' suite run once as today (--single: another build's
            cugraphrun, as it was before processes; default this one with
            --processes=1) and compared with --compare at the defaults
-           (4 processes a file), three times each, interleaved.
+           (3 processes a file), three times each, interleaved.
   judge    (no GPU) from DIR:
            A/A: cugraphrun --self-check over the examples' processes
-           (every point of the sweeps; disjoint groups of 13 + 4 a point,
+           (every point of the sweeps; disjoint groups of 21 + 3 a point,
            so that one odd process taints one comparison of its point):
            at most 1 SLOWER or FASTER per 1,000, SAME at least 95%,
            UNCERTAIN at most 5%, each with its reason; files whose
            processes hold fewer than 10 launches apart.
-           Detection: one base of 13 processes of the 50 us spin; trials
-           of 4 fresh processes each of the spin 15% longer (SLOWER in at
+           Detection: one base of 21 processes of the 50 us spin; trials
+           of 3 fresh processes each of the spin 15% longer (SLOWER in at
            least 99 of 100, never SAME), 5% longer with
            --compare-threshold=2 (SLOWER in at least 80 of 100, for a
            graph whose processes spread 1% or less) and halved (FASTER in
@@ -59,7 +59,7 @@ nodes:
   - kernel: {{function: tk.spin, args: [{{u64: {ns}}}]}}
 """
 SPINS = [("spin", 1.0), ("spin-15", 1.15), ("spin-5", 1.05), ("spin-half", 0.5)]
-BASE, NEW = 13, 4
+BASE, NEW = 21, 3
 
 
 def run(cmd, ok=(0, 1, 4)):
@@ -213,7 +213,7 @@ def judge_aa(args, rec):
 
 
 def judge_detection(args, docs):
-    """Trials of 4 processes of each changed spin against one base of 13."""
+    """Trials of 3 processes of each changed spin against one base of 21."""
     spin = [file_report(d, "spin.yaml") for d in docs]
     base_procs = [p for r in spin if r for p in r["processes"]][:BASE]
     if len(base_procs) < BASE:
@@ -252,7 +252,7 @@ def judge_detection(args, docs):
                   name, threshold, trials, got[want], want.upper(), need,
                   ", never SAME" if never else "", got["same"], got["faster"], got["slower"],
                   got["uncertain"], why or "", "PASS" if passed else "FAIL"))
-    print("  the spin's processes spread %.2f%% (10th to 90th percentile of 13)" % (100 * spread))
+    print("  the spin's processes spread %.2f%% (10th to 90th percentile of %d)" % (100 * spread, BASE))
     return ok
 
 
@@ -291,7 +291,7 @@ def main():
     p.add_argument("--dir", required=True, help="where the reports go (record) or are (judge)")
     p.add_argument("--examples", help="the examples folder (record)")
     p.add_argument("--ptx", help="tests/gpu/kernels compiled: tk.ptx (record)")
-    p.add_argument("--rounds", type=int, default=170, help="processes of every file")
+    p.add_argument("--rounds", type=int, default=240, help="processes of every file")
     p.add_argument("--spin-rounds", type=int, default=400, help="further processes of the spins")
     p.add_argument("--spin-us", type=float, default=50)
     p.add_argument("--trials", type=int, default=100)

@@ -85,7 +85,7 @@ const char *const module_api_names[2] = {
 
 /* The one option table: getopt's view and the help text side by side (cli.h). */
 static const struct cli_opt opts[] = {
-	{{"repeat", required_argument, NULL, 'n'}, "N", "timed launches (default: run.repeat, else until\n                                the median is known to 0.5%, 0.5 s at most)"},
+	{{"repeat", required_argument, NULL, 'n'}, "N", "timed launches (default: run.repeat, else until\n                                the median is known to 1%, 0.2 s at most)"},
 	{{"warmup", required_argument, NULL, 'w'}, "N", "untimed launches before them (default: run.warmup,\n                                else 3)"},
 	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default: run.device, else 0); in a\n                                suite, the one GPU unless --devices is given"},
 	{{"processes", required_argument, NULL, OPT_PROCESSES}, "P", "time each file in P fresh processes, the files\n                                in a new order each round (default 1)"},
@@ -106,7 +106,7 @@ static const struct cli_opt opts[] = {
 	{{"json", optional_argument, NULL, OPT_JSON}, "[=FILE]", "the report as JSON (stdout without FILE, or -)"},
 	{{"csv", required_argument, NULL, OPT_CSV}, "FILE", "write the report's rows (a sweep's points) as CSV\n                                (- for stdout, in place of the report)"},
 	{{"plot", required_argument, NULL, OPT_PLOT}, "FILE", "draw a sweep's median times (and GB/s) against its\n                                first axis as SVG, with gnuplot; a sweep's --json\n                                report named for FILE.yaml is drawn again (no GPU)"},
-	{{"compare", required_argument, NULL, OPT_COMPARE}, "BASE", "compare the times with earlier --json reports (a\n                                report or a folder of them; repeatable: their\n                                processes pooled), process against process: SAME,\n                                FASTER, SLOWER (exit 4) or UNCERTAIN; runs each\n                                file in 4 processes unless --processes says"},
+	{{"compare", required_argument, NULL, OPT_COMPARE}, "BASE", "compare the times with earlier --json reports (a\n                                report or a folder of them; repeatable: their\n                                processes pooled), process against process: SAME,\n                                FASTER, SLOWER (exit 4) or UNCERTAIN; runs each\n                                file in 3 processes unless --processes says"},
 	{{"compare-threshold", required_argument, NULL, OPT_COMPARE_THRESHOLD}, "PCT", "what --compare calls a change (default 5%)"},
 	{{"self-check", no_argument, NULL, OPT_SELF_CHECK}, NULL, "given a stored report of many processes: how often\n                                --compare would call unchanged files SLOWER or\n                                FASTER (A/A comparisons of disjoint processes)"},
 	{{"devices", required_argument, NULL, OPT_DEVICES}, "LIST", "suites: the GPUs to spread files over: \"all\"\n                                or ordinals such as 0,1 (default: -d's GPU, else\n                                all; for one file, its run.device, else 0);\n                                wins over -d; a file's other devices are GPUs\n                                of this list too"},
@@ -699,7 +699,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 				   "themselves: give it without --compare");
 	if (o->self_check && (o->nfiles != 1 || !path_has_ext(o->file, ".json")))
 		return usage_error("%s", "--self-check reads one stored --json report of many "
-				   "processes (--processes=170 records ten comparisons a point)");
+				   "processes (--processes=240 records ten comparisons a point)");
 	if (o->has_arch && !o->validate)
 		return usage_error("%s", "--arch goes with --validate: a run checks and compiles for its device");
 	/* the processes are a run's: nothing else would be repeated */

@@ -20,7 +20,7 @@
 
 struct cmp_doc;
 
-/* The most --processes: a base of 13 and a few new ones is what --compare wants. */
+/* The most --processes: a base of 21 and a few new ones is what --compare wants. */
 #define PROCESSES_MAX COMPARE_MAX_PROCESSES
 
 /* --compare-threshold when not given: 5% */

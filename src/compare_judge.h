@@ -23,8 +23,8 @@
  *
  * Under no change every ordering of the m + n processes is equally
  * likely, so SLOWER or FASTER comes at most alpha of the time, whatever
- * the graph's timings look like; with 13 base processes and 4 new ones
- * the smallest p is 2 / C(17, 4) = 0.00084, under alpha = 0.001: every
+ * the graph's timings look like; with 21 base processes and 3 new ones
+ * the smallest p is 2 / C(24, 3) = 0.00099, under alpha = 0.001: every
  * new process must then lie beyond every base process.  Counts that can
  * never reach alpha give UNCERTAIN (few_processes), so that a gate
  * against a base of one process never passes silently.
@@ -52,9 +52,13 @@
  * so that a comparison costs at most a million ratios a point.
  */
 #define COMPARE_MAX_PROCESSES 1000
-/* The counts cugraphrun(1) recommends: a stored base of 13, 4 new. */
-#define COMPARE_BASE_PROCESSES 13
-#define COMPARE_NEW_PROCESSES 4
+/*
+ * The counts cugraphrun(1) recommends: 3 new processes (a run to compare
+ * costs 3 of one), against a stored base of 21, the fewest that 3 can be
+ * judged against at the level: 2 / C(24, 3) = 0.00099.
+ */
+#define COMPARE_BASE_PROCESSES 21
+#define COMPARE_NEW_PROCESSES 3
 
 /* Best first, worst last: a file's or a suite's verdict is its worst. */
 enum verdict { VERDICT_SAME, VERDICT_FASTER, VERDICT_UNCERTAIN, VERDICT_SLOWER };

@@ -6,7 +6,7 @@ from a seeded generator so that the files never change.  Run it again
 only to change them: python3 tests/compare/make-fixtures.py
 
 The comparison judges processes (cugraphrun(1), COMPARING): a base holds
-13 processes a point, a "new" report 4.  A plain file runs about 100 us,
+21 processes a point, a "new" report 3.  A plain file runs about 100 us,
 each process's median 0.2% apart; a sweep over n 10, 20 and 40 us.  What
 each new report is against its base is in its name: same, slower (+15%),
 faster (x0.5), noisy (two processes in a mode 40% slower: new_mode), few
@@ -98,13 +98,13 @@ def write(name, doc):
 
 
 rng = random.Random(32)
-B, N = 13, 4
+B, N = 21, 3
 S = "examples/spin.yaml"
 write("base-plain.json", plain(S, timed(rng, 100e-6, B)))
 write("same-plain.json", plain(S, timed(rng, 100.2e-6, N)))
 write("slower-plain.json", plain("./examples//spin.yaml", timed(rng, 115e-6, N)))
 write("faster-plain.json", plain(S, timed(rng, 50e-6, N)))
-noisy = processes(rng, 100e-6, 2) + processes(rng, 140e-6, 2)
+noisy = processes(rng, 100e-6, 1) + processes(rng, 140e-6, 2)
 write("noisy-plain.json", report(S, samples(rng, 140e-6, 0.005, 20), procs=noisy))
 write("few-plain.json", plain(S, timed(rng, 115e-6, N, launches=3)))
 write("clock-plain.json", plain(S, timed(rng, 111e-6, N, clock=1782.0)))
@@ -113,12 +113,12 @@ write("wide-base-plain.json", plain(S, timed(rng, 100e-6, B, spread=0.08)))
 write("wide-plain.json", plain(S, timed(rng, 108e-6, N, spread=0.002)))
 write("v1-base-plain.json", report(S, samples(rng, 100e-6, 0.005), fmt=1))
 # a base grown from two reports: 7 processes and 6, pooled by --compare twice
-s7, p7 = timed(rng, 100e-6, 7)
-s6, p6 = timed(rng, 100e-6, 6)
-write("base-plain-a.json", report(S, s7, procs=p7))
-write("base-plain-b.json", report(S, s6, procs=p6))
-# an A/A recording: 170 processes, ten disjoint comparisons of 13 against 4
-write("aa-plain.json", plain(S, timed(rng, 100e-6, 170)))
+s11, p11 = timed(rng, 100e-6, 11)
+s10, p10 = timed(rng, 100e-6, 10)
+write("base-plain-a.json", report(S, s11, procs=p11))
+write("base-plain-b.json", report(S, s10, procs=p10))
+# an A/A recording: 240 processes, ten disjoint comparisons of 21 against 3
+write("aa-plain.json", plain(S, timed(rng, 100e-6, 240)))
 
 # a sweep over n: 2^10..2^12 in the base; 2^11..2^13 now, 2^12 slower
 def sweep_points(medians, n, first=10):

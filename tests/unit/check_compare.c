@@ -64,8 +64,8 @@ START_TEST(test_compare_sweeps)
 	ck_assert_str_eq(c.entries[1].label, "n=2^12");
 	ck_assert_int_eq(c.entries[1].j.verdict, VERDICT_SLOWER);
 	ck_assert_double_eq_tol(c.entries[1].j.shift, 1.2, 0.01);
-	ck_assert_uint_eq(c.entries[1].j.nbase, 13);
-	ck_assert_uint_eq(c.entries[1].j.n, 4);
+	ck_assert_uint_eq(c.entries[1].j.nbase, 21);
+	ck_assert_uint_eq(c.entries[1].j.n, 3);
 	ck_assert_uint_eq(c.nonly_here, 1);
 	ck_assert_str_eq(c.only_here[0], "n=2^13");
 	ck_assert_uint_eq(c.nonly_base, 1);
@@ -169,15 +169,15 @@ END_TEST
 
 START_TEST(test_merge)
 {
-	/* 7 and 6 processes, pooled: 13, and SLOWER as the 13 of one report say */
+	/* 11 and 10 processes, pooled: 21, and SLOWER as the 21 of one report say */
 	struct cmp_doc *docs[2] = {read_fixture(FIXTURE("base-plain-a.json")),
 				   read_fixture(FIXTURE("base-plain-b.json"))};
-	ck_assert_uint_eq(docs[0]->files[0].points[0].nprocs, 7);
+	ck_assert_uint_eq(docs[0]->files[0].points[0].nprocs, 11);
 	struct cmp_doc *base = cmp_docs_merge(docs, 2);
 	cmp_doc_free(docs[0]);
 	cmp_doc_free(docs[1]);
 	ck_assert_uint_eq(base->nfiles, 1);
-	ck_assert_uint_eq(base->files[0].points[0].nprocs, 13);
+	ck_assert_uint_eq(base->files[0].points[0].nprocs, 21);
 	ck_assert_uint_eq(base->nmerged, 2);
 	struct cmp_doc *cur = read_fixture(FIXTURE("slower-plain.json"));
 	struct comparison c;
@@ -196,7 +196,7 @@ START_TEST(test_merge)
 	/* sweep.yaml: 2^10, 2^11, 2^12 (4096 is 2^12), 2^13; a, b, d of the suite */
 	ck_assert_uint_eq(base->nfiles, 4);
 	ck_assert_uint_eq(base->files[0].npoints, 4);
-	ck_assert_uint_eq(base->files[0].points[1].nprocs, 17);
+	ck_assert_uint_eq(base->files[0].points[1].nprocs, 24);
 	ck_assert_int_ge(cmp_doc_find(base, "./d.yaml"), 0);
 	for (int i = 0; i < 3; i++)
 		cmp_doc_free(s[i]);
@@ -347,8 +347,8 @@ START_TEST(test_table)
 		"  comparison   with " FIXTURE("base-sweep.json") ": processes' median launch "
 		"times, this / base (Hodges-Lehmann), rank test at p < 0.001, threshold 5%\n"
 		"  point        base       this   shift        p    procs  verdict\n"
-		"  n=2^11    20.0 us    20.0 us   1.000     0.87     13/4  SAME\n"
-		"  n=2^12    40.0 us    48.0 us   1.199  0.00084     13/4  SLOWER\n"
+		"  n=2^11    20.0 us    20.0 us   0.999     0.74     21/3  SAME\n"
+		"  n=2^12    40.0 us    48.0 us   1.201  0.00099     21/3  SLOWER\n"
 		"  only here    n=2^13\n"
 		"  only in base n=2^10\n"
 		"  verdicts     1 same, 0 faster, 1 slower, 0 uncertain\n");
@@ -362,11 +362,11 @@ START_TEST(test_table)
 	cur = read_fixture(FIXTURE("same-plain.json"));
 	compare_docs(base, cur, 0.05, true, &c);
 	out = printed(&c, false);
-	ck_assert_ptr_nonnull(strstr(out, "1/4  UNCERTAIN: 1 base process and 4 here can reach "
-				     "p = 0.4 at best, above the test's level 0.001: grow the "
-				     "base to 13 processes"));
-	ck_assert_ptr_nonnull(strstr(out, "a gate needs at least 13 base processes: record the "
-				     "base with --processes=13, or give several base reports"));
+	ck_assert_ptr_nonnull(strstr(out, "1/3  UNCERTAIN: 1 base process and 3 here can reach "
+				     "p = 0.5 at best, above the test's level 0.001: grow the "
+				     "base to 21 processes"));
+	ck_assert_ptr_nonnull(strstr(out, "a gate needs at least 21 base processes: record the "
+				     "base with --processes=21, or give several base reports"));
 	free(out);
 	comparison_free(&c);
 	cmp_doc_free(cur);
@@ -414,10 +414,10 @@ START_TEST(test_json)
 	ck_assert_int_eq(jv_get(b, "point")->type, JNULL);
 	ck_assert_str_eq(jv_get(b, "verdict")->text, "slower");
 	ck_assert(jv_get(b, "shift")->num > 1.15);
-	ck_assert(jv_get(b, "base_processes")->num == 13);
-	ck_assert(jv_get(b, "processes")->num == 4);
-	ck_assert_double_eq_tol(jv_get(b, "p_value")->num, 2.0 / 2380, 1e-9);
-	ck_assert_double_eq_tol(jv_get(b, "p_min")->num, 2.0 / 2380, 1e-9);
+	ck_assert(jv_get(b, "base_processes")->num == 21);
+	ck_assert(jv_get(b, "processes")->num == 3);
+	ck_assert_double_eq_tol(jv_get(b, "p_value")->num, 2.0 / 2024, 1e-9);
+	ck_assert_double_eq_tol(jv_get(b, "p_min")->num, 2.0 / 2024, 1e-9);
 	ck_assert(jv_get(b, "spread_percent")->num < 2);
 	/* the clocks agree: no cycles */
 	ck_assert_int_eq(jv_get(b, "shift_cycles")->type, JNULL);

@@ -151,7 +151,7 @@ START_TEST(test_few)
 	char why[512];
 	judgement_why(&j, why, sizeof why);
 	ck_assert_ptr_nonnull(strstr(why, "1 base process and 4 here can reach p = 0.4 at best"));
-	ck_assert_ptr_nonnull(strstr(why, "--processes=13"));
+	ck_assert_ptr_nonnull(strstr(why, "--processes=21"));
 	/* nor can it pass as the same */
 	double same[] = {100, 100, 100, 100};
 	judge(one, 1, same, 4, 0.05, &j);

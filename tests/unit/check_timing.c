@@ -86,8 +86,8 @@ START_TEST(test_first_batch)
 	ck_assert_uint_eq(stop_first_batch(&counted, 1.0), 7);
 	ck_assert_uint_eq(stop_first_batch(&open, 1e-6), STOP_FIRST_BATCH);
 	ck_assert_uint_eq(stop_first_batch(&open, 0), STOP_FIRST_BATCH);
-	/* 20 ms a launch: 25 fit in the cap of 0.5 s */
-	ck_assert_uint_eq(stop_first_batch(&open, 0.02), 25);
+	/* 10 ms a launch: 20 fit in the cap of 0.2 s */
+	ck_assert_uint_eq(stop_first_batch(&open, 0.01), 20);
 	/* a second a launch: the minimum all the same */
 	ck_assert_uint_eq(stop_first_batch(&open, 1.0), STOP_MIN_LAUNCHES);
 }
@@ -120,8 +120,8 @@ START_TEST(test_stop_after_batch)
 	ck_assert(!stop_after_batch(&open, wide, 50, 5e-4, &why, &next, &prec));
 	ck_assert_uint_eq(next, 50);
 	ck_assert(prec > STOP_TARGET);
-	/* the time left holds fewer: 0.4 s over 50 is 8 ms each, 0.1 s left holds 13 */
-	ck_assert(!stop_after_batch(&open, wide, 50, 0.4, &why, &next, &prec));
+	/* the time left holds fewer: 0.16 s over 50 is 3.2 ms each, 0.04 s left holds 13 */
+	ck_assert(!stop_after_batch(&open, wide, 50, 0.16, &why, &next, &prec));
 	ck_assert_uint_eq(next, 13);
 	/* the cap passed */
 	ck_assert(stop_after_batch(&open, wide, 50, STOP_CAP_S, &why, &next, &prec));
@@ -132,7 +132,8 @@ START_TEST(test_stop_after_batch)
 	double *many = spread_samples(STOP_MAX_LAUNCHES, 0.5);
 	for (size_t i = 0; i < STOP_MAX_LAUNCHES; i++)
 		many[i] = i < STOP_MAX_LAUNCHES / 2 ? 1e-5 : 2e-5;
-	ck_assert(stop_after_batch(&open, many, STOP_MAX_LAUNCHES, 0.1, &why, &next, &prec));
+	ck_assert(stop_after_batch(&open, many, STOP_MAX_LAUNCHES, STOP_CAP_S / 2, &why, &next,
+				   &prec));
 	ck_assert_int_eq(why, STOP_LIMIT);
 	/* a batch is at most STOP_MAX_BATCH, and never past the most */
 	ck_assert(!stop_after_batch(&open, many + STOP_MAX_LAUNCHES / 2 - 10000, 20000, 0.01,
