@@ -1075,7 +1075,7 @@ void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos)
 }
 
 /* ------------------------------------------------------------------
- * Points read from the one before (load_events.h; load.c: POINTS)
+ * Points read from the one before (load_events.h; load_point.h: POINTS)
  */
 
 __attribute__((cold)) void ev_rec_free(struct ev_rec *r)

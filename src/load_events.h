@@ -255,7 +255,7 @@ bool ev_mark(const struct evsrc *es, struct ev_mark *m);
  */
 void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos);
 
-/* --- points read from the one before (load.c: POINTS) --- */
+/* --- points read from the one before (load_point.h: POINTS) --- */
 
 /*
  * The objects of a model that a point may change alone: a kernel, memset,

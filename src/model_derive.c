@@ -4,7 +4,7 @@
  * Why a derived model is the model a full reading would give.  The loader
  * is a function of the file's events: two points whose events differ only
  * in the text of some scalars differ only in what the handlers that read
- * those scalars made of them.  load.c (POINTS) derives a point only when
+ * those scalars made of them.  load_point.c (POINTS) derives a point only when
  * every scalar whose text changed lies inside one of the objects of
  * load_events.h (enum ev_ctx_kind), read from the raw log alone; each
  * such object is read again, whole, from its own events into a copy
@@ -21,8 +21,8 @@
  * and check_tolerance (a check's), check_fixed (a condition's default:
  * validate_driver.h); and, in validate_driver.c, the launch attributes'
  * rules (a cluster against the grid, an access window against its
- * buffer), which load.c keeps out: a kernel with launch attributes, or an
- * access window on a buffer whose values change, is read in full.
+ * buffer), which load_point.c keeps out: a kernel with launch attributes,
+ * or an access window on a buffer whose values change, is read in full.
  * Everything else the validator fills in or checks depends on names,
  * kinds, keys and the graph's shape, which are the base's.  So
  * derive_refresh takes the base's results for all of it, and

@@ -1,7 +1,7 @@
 /*
  * Models derived from another model: a sweep's point whose model differs
  * from an earlier point's (its base) only in values (a grid, an argument,
- * a count, a check's expected value: load.c, POINTS, says which) is that
+ * a count, a check's expected value: load_point.h, POINTS, says which) is that
  * model with the objects those values are in copied and read again, and
  * everything else shared.  A 100-node graph whose points change one grid
  * copies one node, its graph's list of nodes and the model's header.

@@ -2,7 +2,7 @@
  * A sweep: the axes of a template file (its axes: section and the command
  * line's -a/--axis and --set), the points they give, a label per point,
  * and the model of each point once the loader has built it.  No YAML and
- * no CUDA here: the loader (load.c, load_axes.c) fills the axes and the
+ * no CUDA here: the loader (load*.c, load_axes.c) fills the axes and the
  * models, load_sweep.h has each model validated (sweep_validate), the GPU
  * back end runs them.
  *
@@ -94,7 +94,7 @@ struct sweep {
 	double *eval_s;
 	/*
 	 * per point: the point whose model its own is derived from
-	 * (model_derive.h; load.c: POINTS), or itself when read in full
+	 * (model_derive.h; load_point.h: POINTS), or itself when read in full
 	 */
 	size_t *base;
 	/*

@@ -1,5 +1,5 @@
 /*
- * A sweep's derived models (model_derive.h, load.c: POINTS) against the
+ * A sweep's derived models (model_derive.h, load_point.h: POINTS) against the
  * models a full reading of every point gives (load_limits.full_points):
  * for every sweep of the examples, of the GPU suite's cases (their
  * modules stand-ins, as schema.test validates documents) and of the
