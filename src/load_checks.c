@@ -9,23 +9,6 @@
 #include "load_checks.h"
 #include "xmalloc.h"
 
-static void key_check_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_ref(l, "a buffer name", kd->name, &((struct check *)obj)->buffer);
-}
-
-static void key_check_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct check *c = obj;
-	get_u64(l, kd->name, 0, UINT64_MAX, &c->offset, &c->offset_pos);
-}
-
-static void key_check_count(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct check *c = obj;
-	c->has_count = get_u64(l, kd->name, 1, UINT64_MAX, &c->count, &c->count_pos);
-}
-
 static void key_expect_file(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct check *c = obj;
@@ -41,16 +24,11 @@ static void key_expect_buffer(struct ld *l, void *obj, const struct keydef *kd, 
 	get_ref(l, "a buffer name", kd->name, &c->ref);
 }
 
-static void key_expect_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct check *c = obj;
-	get_u64(l, kd->name, 0, UINT64_MAX, &c->ref_offset, &c->ref_offset_pos);
-}
-
 static const struct keydef expect_keys[] = {
-	{"file", key_expect_file, 0},
-	{"buffer", key_expect_buffer, 0},
-	{"offset", key_expect_offset, 0},
+	KEY("file", key_expect_file),
+	KEY("buffer", key_expect_buffer),
+	ROW_UINT("offset", struct check, ref_offset, 0, UINT64_MAX,
+		 POS(struct check, ref_offset_pos)),
 };
 static const struct keytab expect_tab = KEYTAB(expect_keys);
 static const char expect_what[] = "a number, a list of numbers, {file: ...} or {buffer: ...}";
@@ -81,32 +59,9 @@ static void key_check_expect(struct ld *l, void *obj, const struct keydef *kd, s
 	}
 }
 
-static void key_check_rtol(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct check *c = obj;
-	get_nonneg(l, kd->name, &c->rtol, &c->rtol_pos);
-}
-
-static void key_check_atol(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct check *c = obj;
-	get_nonneg(l, kd->name, &c->atol, &c->atol_pos);
-}
-
-static void key_bound_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_ref(l, "a buffer name", kd->name, &((struct bound *)obj)->ref);
-}
-
-static void key_bound_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct bound *b = obj;
-	get_u64(l, kd->name, 0, UINT64_MAX, &b->offset, &b->offset_pos);
-}
-
 static const struct keydef bound_keys[] = {
-	{"buffer", key_bound_buffer, 0},
-	{"offset", key_bound_offset, 0},
+	ROW_REF("buffer", struct bound, ref, "a buffer name"),
+	ROW_UINT("offset", struct bound, offset, 0, UINT64_MAX, POS(struct bound, offset_pos)),
 };
 static const struct keytab bound_tab = KEYTAB(bound_keys);
 
@@ -138,35 +93,17 @@ static void key_cmp_op(struct ld *l, void *obj, const struct keydef *kd, struct 
 	c->cmp.ops |= 1u << kd->arg;
 }
 
-static void key_cmp_rtol(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct check *c = obj;
-	get_nonneg(l, kd->name, &c->cmp.rtol, &c->cmp.rtol_pos);
-}
-
-static void key_cmp_atol(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct check *c = obj;
-	get_nonneg(l, kd->name, &c->cmp.atol, &c->cmp.atol_pos);
-}
-
-static void key_cmp_from(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct check *c = obj;
-	get_num(l, kd->name, &c->differ_from);
-}
-
 /* The order of enum bound_op first: key i is op i. */
 static const struct keydef cmp_keys[] = {
-	{"eq", key_cmp_op, BOUND_EQ},
-	{"lt", key_cmp_op, BOUND_LT},
-	{"le", key_cmp_op, BOUND_LE},
-	{"gt", key_cmp_op, BOUND_GT},
-	{"ge", key_cmp_op, BOUND_GE},
-	{"near", key_cmp_op, BOUND_NEAR},
-	{"rtol", key_cmp_rtol, 0},
-	{"atol", key_cmp_atol, 0},
-	{"from", key_cmp_from, 0},
+	KEY_ARG("eq", key_cmp_op, BOUND_EQ),
+	KEY_ARG("lt", key_cmp_op, BOUND_LT),
+	KEY_ARG("le", key_cmp_op, BOUND_LE),
+	KEY_ARG("gt", key_cmp_op, BOUND_GT),
+	KEY_ARG("ge", key_cmp_op, BOUND_GE),
+	KEY_ARG("near", key_cmp_op, BOUND_NEAR),
+	ROW("rtol", FIELD_NONNEG, struct check, cmp.rtol, POS(struct check, cmp.rtol_pos)),
+	ROW("atol", FIELD_NONNEG, struct check, cmp.atol, POS(struct check, cmp.atol_pos)),
+	ROW("from", FIELD_NUM, struct check, differ_from),
 };
 static const struct keytab cmp_tab = KEYTAB(cmp_keys);
 #define CMP_OPS ((1u << BOUND_COUNT) - 1)
@@ -232,21 +169,23 @@ static void key_check_finite(struct ld *l, void *obj, const struct keydef *kd, s
 			 "infinity in the slice), or leave it out");
 }
 
+#define T struct check
 static const struct keydef check_keys[] = {
-	{"buffer", key_check_buffer, 0},
-	{"offset", key_check_offset, 0},
-	{"count", key_check_count, 0},
-	{"expect", key_check_expect, 0},
-	{"rtol", key_check_rtol, 0},
-	{"atol", key_check_atol, 0},
-	{"sum", key_check_reduce, RED_SUM},
-	{"min", key_check_reduce, RED_MIN},
-	{"max", key_check_reduce, RED_MAX},
-	{"norm2", key_check_reduce, RED_NORM2},
-	{"nonzero", key_check_reduce, RED_NONZERO},
-	{"differ", key_check_reduce, RED_DIFFER},
-	{"finite", key_check_finite, 0},
+	ROW_REF("buffer", T, buffer, "a buffer name"),
+	ROW_UINT("offset", T, offset, 0, UINT64_MAX, POS(T, offset_pos)),
+	ROW_UINT("count", T, count, 1, UINT64_MAX, POS(T, count_pos), HAS(T, has_count)),
+	KEY("expect", key_check_expect),
+	ROW("rtol", FIELD_NONNEG, T, rtol, POS(T, rtol_pos)),
+	ROW("atol", FIELD_NONNEG, T, atol, POS(T, atol_pos)),
+	KEY_ARG("sum", key_check_reduce, RED_SUM),
+	KEY_ARG("min", key_check_reduce, RED_MIN),
+	KEY_ARG("max", key_check_reduce, RED_MAX),
+	KEY_ARG("norm2", key_check_reduce, RED_NORM2),
+	KEY_ARG("nonzero", key_check_reduce, RED_NONZERO),
+	KEY_ARG("differ", key_check_reduce, RED_DIFFER),
+	KEY("finite", key_check_finite),
 };
+#undef T
 static const struct keytab check_tab = KEYTAB(check_keys);
 /* expect, sum, ..., finite: what a check tests, one of them */
 #define CHECK_TESTS (0x1fc0u | 0x8u)
@@ -290,36 +229,6 @@ void key_checks(struct ld *l, void *obj, const struct keydef *kd, struct pos kpo
 	ld_next(l);
 }
 
-static void key_run_repeat(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct run_defaults *r = obj;
-	uint64_t v;
-	if ((r->has_repeat = get_u64(l, kd->name, 0, UINT32_MAX, &v, NULL)))
-		r->repeat = (uint32_t)v;
-}
-
-static void key_run_warmup(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct run_defaults *r = obj;
-	uint64_t v;
-	if ((r->has_warmup = get_u64(l, kd->name, 0, UINT32_MAX, &v, NULL)))
-		r->warmup = (uint32_t)v;
-}
-
-static void key_run_timeout(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct run_defaults *r = obj;
-	r->has_timeout = get_duration(l, kd->name, &r->timeout_ns, NULL);
-}
-
-static void key_run_device(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct run_defaults *r = obj;
-	int64_t v;
-	if ((r->has_device = get_i64(l, kd->name, 0, GDEF_MAX_DEVICE, &v, NULL)))
-		r->device = (int)v;
-}
-
 static void inst_flag(struct ld *l, struct run_defaults *r, const char *name)
 {
 	int i = get_choice(l, "an instantiate flag", "instantiate flag", name, inst_flag_names,
@@ -346,37 +255,22 @@ static void key_run_instantiate(struct ld *l, void *obj, const struct keydef *kd
 }
 
 /* run.expect: pass (the default) or fail: for CI suites, see cugraphrun(1). */
-static void key_run_expect(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	static const char *const expect_names[] = {"pass", "fail"};
-	int i = get_choice(l, "pass or fail", "expectation", kd->name, expect_names, 2, NULL);
-	if (i >= 0)
-		((struct run_defaults *)obj)->expect_fail = i == 1;
-}
+static const char *const expect_names[] = {"pass", "fail"};
 
-/* run.skip: "reason": the file is read and checked but not run. */
-static void key_run_skip(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_text(l, "a reason for skipping", kd->name, &((struct run_defaults *)obj)->skip, NULL);
-}
-
-static void key_run_persisting(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct run_defaults *r = obj;
-	r->has_persisting_l2 = get_size(l, kd->name, UINT64_MAX, &r->persisting_l2,
-					&r->persisting_l2_pos);
-}
-
+#define T struct run_defaults
 static const struct keydef run_keys[] = {
-	{"repeat", key_run_repeat, 0},
-	{"warmup", key_run_warmup, 0},
-	{"timeout", key_run_timeout, 0},
-	{"device", key_run_device, 0},
-	{"instantiate", key_run_instantiate, 0},
-	{"expect", key_run_expect, 0},
-	{"skip", key_run_skip, 0},
-	{"persisting_l2", key_run_persisting, 0},
+	ROW_UINT("repeat", T, repeat, 0, UINT32_MAX, HAS(T, has_repeat)),
+	ROW_UINT("warmup", T, warmup, 0, UINT32_MAX, HAS(T, has_warmup)),
+	ROW("timeout", FIELD_DURATION, T, timeout_ns, HAS(T, has_timeout)),
+	ROW_INT("device", T, device, 0, GDEF_MAX_DEVICE, HAS(T, has_device)),
+	KEY("instantiate", key_run_instantiate),
+	ROW_CHOICE("expect", T, expect_fail, expect_names, 2, "pass or fail", "expectation"),
+	/* run.skip: "reason": the file is read and checked but not run */
+	ROW("skip", FIELD_TEXT, T, skip, .what = "a reason for skipping"),
+	ROW_SIZE("persisting_l2", T, persisting_l2, UINT64_MAX, POS(T, persisting_l2_pos),
+		 HAS(T, has_persisting_l2)),
 };
+#undef T
 static const struct keytab run_tab = KEYTAB(run_keys);
 
 void key_run(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
@@ -387,23 +281,11 @@ void key_run(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 	parse_optional_map(l, &run_tab, &g->run, kd->name, "in 'run'");
 	ld_obj_close(l, o);
 }
-static void key_tp_bytes(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct throughput_decl *t = obj;
-	struct pos pos;
-	t->has_bytes = get_nonneg(l, kd->name, &t->bytes, &pos);
-}
-
-static void key_tp_items(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct throughput_decl *t = obj;
-	struct pos pos;
-	t->has_items = get_nonneg(l, kd->name, &t->items, &pos);
-}
-
 static const struct keydef throughput_keys[] = {
-	{"bytes", key_tp_bytes, 0},
-	{"items", key_tp_items, 0},
+	ROW("bytes", FIELD_NONNEG, struct throughput_decl, bytes,
+	    HAS(struct throughput_decl, has_bytes)),
+	ROW("items", FIELD_NONNEG, struct throughput_decl, items,
+	    HAS(struct throughput_decl, has_items)),
 };
 static const struct keytab throughput_tab = KEYTAB(throughput_keys);
 

@@ -121,12 +121,12 @@ static void key_module_std(struct ld *l, void *obj, const struct keydef *kd, str
 }
 
 static const struct keydef module_keys[] = {
-	{"file", key_module_file, 0},
-	{"source", key_module_file, 1},
-	{"options", key_module_options, 0},
-	{"defines", key_module_defines, 0},
-	{"include", key_module_include, 0},
-	{"std", key_module_std, 0},
+	KEY("file", key_module_file),
+	KEY_ARG("source", key_module_file, 1),
+	KEY("options", key_module_options),
+	KEY("defines", key_module_defines),
+	KEY("include", key_module_include),
+	KEY("std", key_module_std),
 };
 static const struct keytab module_tab = KEYTAB(module_keys);
 
@@ -203,71 +203,16 @@ void key_modules(struct ld *l, void *obj, const struct keydef *kd, struct pos kp
  * Buffers and their init forms
  */
 
-static void key_buffer_type(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct buffer *b = obj;
-	int t = get_choice(l, "an element type", "element type", kd->name, elem_names,
-			   ET_COUNT, &b->type_pos);
-	if (t >= 0)
-		b->type = (enum elem_type)t;
-}
-
-static void key_buffer_count(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct buffer *b = obj;
-	b->has_count = get_u64(l, kd->name, 0, UINT64_MAX, &b->count, &b->count_pos);
-}
-
-static void key_buffer_size(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct buffer *b = obj;
-	b->has_size = get_size(l, kd->name, UINT64_MAX, &b->size, &b->size_pos);
-}
-
-static void key_buffer_memory(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct buffer *b = obj;
-	int k = get_choice(l, "a memory kind", "memory kind", kd->name, mem_kind_names,
-			   MEM_COUNT, &b->memory_pos);
-	if (k >= 0)
-		b->memory = (enum mem_kind)k;
-}
-
-static void key_iota_start(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_num(l, kd->name, &((struct init *)obj)->start);
-}
-
-static void key_iota_step(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_num(l, kd->name, &((struct init *)obj)->step);
-}
-
-static void key_random_seed(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_u64(l, kd->name, 0, UINT64_MAX, &((struct init *)obj)->seed, NULL);
-}
-
-static void key_random_min(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_num(l, kd->name, &((struct init *)obj)->min);
-}
-
-static void key_random_max(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_num(l, kd->name, &((struct init *)obj)->max);
-}
-
 static const struct keydef iota_keys[] = {
-	{"start", key_iota_start, 0},
-	{"step", key_iota_step, 0},
+	ROW("start", FIELD_NUM, struct init, start),
+	ROW("step", FIELD_NUM, struct init, step),
 };
 static const struct keytab iota_tab = KEYTAB(iota_keys);
 
 static const struct keydef random_keys[] = {
-	{"seed", key_random_seed, 0},
-	{"min", key_random_min, 0},
-	{"max", key_random_max, 0},
+	ROW_UINT("seed", struct init, seed, 0, UINT64_MAX),
+	ROW("min", FIELD_NUM, struct init, min),
+	ROW("max", FIELD_NUM, struct init, max),
 };
 static const struct keytab random_tab = KEYTAB(random_keys);
 
@@ -306,9 +251,9 @@ static void key_init_file(struct ld *l, void *obj, const struct keydef *kd, stru
 }
 
 static const struct keydef init_keys[] = {
-	{"iota", key_init_iota, 0},
-	{"random", key_init_random, 0},
-	{"file", key_init_file, 0},
+	KEY("iota", key_init_iota),
+	KEY("random", key_init_random),
+	KEY("file", key_init_file),
 };
 static const struct keytab init_tab = KEYTAB(init_keys);
 
@@ -363,14 +308,18 @@ static void key_buffer_device(struct ld *l, void *obj, const struct keydef *kd, 
 		b->device = (uint8_t)v;
 }
 
+#define T struct buffer
 static const struct keydef buffer_keys[] = {
-	{"type", key_buffer_type, 0},
-	{"count", key_buffer_count, 0},
-	{"size", key_buffer_size, 0},
-	{"memory", key_buffer_memory, 0},
-	{"init", key_buffer_init, 0},
-	{"device", key_buffer_device, 0},
+	ROW_CHOICE("type", T, type, elem_names, ET_COUNT, "an element type", "element type",
+		   POS(T, type_pos)),
+	ROW_UINT("count", T, count, 0, UINT64_MAX, POS(T, count_pos), HAS(T, has_count)),
+	ROW_SIZE("size", T, size, UINT64_MAX, POS(T, size_pos), HAS(T, has_size)),
+	ROW_CHOICE("memory", T, memory, mem_kind_names, MEM_COUNT, "a memory kind", "memory kind",
+		   POS(T, memory_pos)),
+	KEY("init", key_buffer_init),
+	KEY("device", key_buffer_device),
 };
+#undef T
 static const struct keytab buffer_tab = KEYTAB(buffer_keys);
 
 void buffer_start(struct buffer *b, char *name, struct pos kpos)
@@ -444,18 +393,9 @@ void key_events(struct ld *l, void *obj, const struct keydef *kd, struct pos kpo
 	ld_next(l);
 }
 
-static void key_condition_default(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct condition *c = obj;
-	uint64_t v;
-	if (get_u64(l, kd->name, 0, UINT32_MAX, &v, &c->default_pos)) {
-		c->default_value = (uint32_t)v;
-		c->has_default = true;
-	}
-}
-
 static const struct keydef condition_keys[] = {
-	{"default", key_condition_default, 0},
+	ROW_UINT("default", struct condition, default_value, 0, UINT32_MAX,
+		 POS(struct condition, default_pos), HAS(struct condition, has_default)),
 };
 static const struct keytab condition_tab = KEYTAB(condition_keys);
 

@@ -70,19 +70,19 @@ static void key_axes(struct ld *l, void *obj, const struct keydef *kd, struct po
 }
 
 static const struct keydef top_keys[] = {
-	{"cugraphrun", key_version, 0},
-	{"name", key_name, 0},
-	{"description", key_description, 0},
-	{"modules", key_modules, 0},
-	{"buffers", key_buffers, 0},
-	{"events", key_events, 0},
-	{"conditions", key_conditions, 0},
-	{"nodes", key_nodes, 0},
-	{"edges", key_edges, 0},
-	{"checks", key_checks, 0},
-	{"run", key_run, 0},
-	{"axes", key_axes, 0},
-	{"throughput", key_throughput, 0},
+	KEY("cugraphrun", key_version),
+	KEY("name", key_name),
+	KEY("description", key_description),
+	KEY("modules", key_modules),
+	KEY("buffers", key_buffers),
+	KEY("events", key_events),
+	KEY("conditions", key_conditions),
+	KEY("nodes", key_nodes),
+	KEY("edges", key_edges),
+	KEY("checks", key_checks),
+	KEY("run", key_run),
+	KEY("axes", key_axes),
+	KEY("throughput", key_throughput),
 };
 static const struct keytab top_tab = KEYTAB(top_keys);
 

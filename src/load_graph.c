@@ -148,47 +148,27 @@ struct edge_entry {
 	struct pos port_pos, type_pos;
 };
 
-static void key_entry_from(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_ref(l, "a node id", kd->name, &((struct edge_entry *)obj)->from);
-}
-
-static void key_entry_to(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_ref(l, "a node id", kd->name, &((struct edge_entry *)obj)->to);
-}
-
-static void key_entry_port(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct edge_entry *e = obj;
-	int i = get_choice(l, "an edge port (default, programmatic or launch_order)", "edge port",
-			   kd->name, edge_port_names, PORT_COUNT, &e->port_pos);
-	if (i >= 0)
-		e->port = (uint8_t)i;
-}
-
-static void key_entry_type(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct edge_entry *e = obj;
-	int i = get_choice(l, "an edge type (default or programmatic)", "edge type", kd->name,
-			   edge_type_names, ETYPE_COUNT, &e->type_pos);
-	if (i >= 0)
-		e->type = (uint8_t)i;
-}
-
+#define T struct edge_entry
+#define ENTRY_PORT ROW_CHOICE("port", T, port, edge_port_names, PORT_COUNT, \
+	"an edge port (default, programmatic or launch_order)", "edge port", POS(T, port_pos))
+#define ENTRY_TYPE ROW_CHOICE("type", T, type, edge_type_names, ETYPE_COUNT, \
+	"an edge type (default or programmatic)", "edge type", POS(T, type_pos))
 static const struct keydef after_entry_keys[] = {
-	{"node", key_entry_from, 0},
-	{"port", key_entry_port, 0},
-	{"type", key_entry_type, 0},
+	ROW_REF("node", T, from, "a node id"),
+	ENTRY_PORT,
+	ENTRY_TYPE,
 };
 static const struct keytab after_entry_tab = KEYTAB(after_entry_keys);
 
 static const struct keydef edge_entry_keys[] = {
-	{"from", key_entry_from, 0},
-	{"to", key_entry_to, 0},
-	{"port", key_entry_port, 0},
-	{"type", key_entry_type, 0},
+	ROW_REF("from", T, from, "a node id"),
+	ROW_REF("to", T, to, "a node id"),
+	ENTRY_PORT,
+	ENTRY_TYPE,
 };
+#undef ENTRY_TYPE
+#undef ENTRY_PORT
+#undef T
 static const struct keytab edge_entry_tab = KEYTAB(edge_entry_keys);
 
 /* An entry that wrote a port or a type is listed with its graph's typed edges. */
@@ -258,15 +238,10 @@ static void key_graph_edges(struct ld *l, void *obj, const struct keydef *kd, st
 	parse_edges(l, obj, kd->name);
 }
 
-static void key_graph_chain(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_bool(l, kd->name, &((struct graph *)obj)->chain);
-}
-
 static const struct keydef graph_keys[] = {
-	{"nodes", key_graph_nodes, 0},
-	{"edges", key_graph_edges, 0},
-	{"chain", key_graph_chain, 0},
+	KEY("nodes", key_graph_nodes),
+	KEY("edges", key_graph_edges),
+	ROW("chain", FIELD_BOOL, struct graph, chain),
 };
 static const struct keytab graph_tab = KEYTAB(graph_keys);
 
@@ -324,11 +299,6 @@ static void parse_child(struct ld *l, struct node *n)
 
 /* --- conditional nodes --- */
 
-static void key_cond_condition(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_ref(l, "a condition name", kd->name, &((struct node *)obj)->u.cond.condition);
-}
-
 /* A body of a conditional node: bodies[i], kd->arg being i. */
 static void key_cond_body(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
@@ -354,23 +324,25 @@ static void key_cond_cases(struct ld *l, void *obj, const struct keydef *kd, str
 	ld_next(l);
 }
 
+#define COND_CONDITION ROW_REF("condition", struct node, u.cond.condition, "a condition name")
 static const struct keydef if_keys[] = {
-	{"condition", key_cond_condition, 0},
-	{"then", key_cond_body, 0},
-	{"else", key_cond_body, 1},
+	COND_CONDITION,
+	KEY("then", key_cond_body),
+	KEY_ARG("else", key_cond_body, 1),
 };
 static const struct keytab if_tab = KEYTAB(if_keys);
 
 static const struct keydef while_keys[] = {
-	{"condition", key_cond_condition, 0},
-	{"body", key_cond_body, 0},
+	COND_CONDITION,
+	KEY("body", key_cond_body),
 };
 static const struct keytab while_tab = KEYTAB(while_keys);
 
 static const struct keydef switch_keys[] = {
-	{"condition", key_cond_condition, 0},
-	{"cases", key_cond_cases, 0},
+	COND_CONDITION,
+	KEY("cases", key_cond_cases),
 };
+#undef COND_CONDITION
 static const struct keytab switch_tab = KEYTAB(switch_keys);
 
 static void parse_cond(struct ld *l, struct node *n)
@@ -662,24 +634,24 @@ static void key_node_device(struct ld *l, void *obj, const struct keydef *kd, st
 }
 
 static const struct keydef node_keys[] = {
-	{"kernel", key_node_kind, NK_KERNEL},
-	{"id", key_node_id, 0},
-	{"after", key_node_after, 0},
-	{"memset", key_node_kind, NK_MEMSET},
-	{"copy", key_node_kind, NK_COPY},
-	{"empty", key_node_kind, NK_EMPTY},
-	{"graph", key_node_kind, NK_GRAPH},
-	{"alloc", key_node_kind, NK_ALLOC},
-	{"free", key_node_kind, NK_FREE},
-	{"event_record", key_node_kind, NK_EVENT_RECORD},
-	{"event_wait", key_node_kind, NK_EVENT_WAIT},
-	{"host", key_node_kind, NK_HOST},
-	{"if", key_node_kind, NK_IF},
-	{"while", key_node_kind, NK_WHILE},
-	{"switch", key_node_kind, NK_SWITCH},
-	{"memop", key_node_kind, NK_MEMOP},
-	{"enabled", key_node_enabled, 0},
-	{"device", key_node_device, 0},
+	KEY_ARG("kernel", key_node_kind, NK_KERNEL),
+	KEY("id", key_node_id),
+	KEY("after", key_node_after),
+	KEY_ARG("memset", key_node_kind, NK_MEMSET),
+	KEY_ARG("copy", key_node_kind, NK_COPY),
+	KEY_ARG("empty", key_node_kind, NK_EMPTY),
+	KEY_ARG("graph", key_node_kind, NK_GRAPH),
+	KEY_ARG("alloc", key_node_kind, NK_ALLOC),
+	KEY_ARG("free", key_node_kind, NK_FREE),
+	KEY_ARG("event_record", key_node_kind, NK_EVENT_RECORD),
+	KEY_ARG("event_wait", key_node_kind, NK_EVENT_WAIT),
+	KEY_ARG("host", key_node_kind, NK_HOST),
+	KEY_ARG("if", key_node_kind, NK_IF),
+	KEY_ARG("while", key_node_kind, NK_WHILE),
+	KEY_ARG("switch", key_node_kind, NK_SWITCH),
+	KEY_ARG("memop", key_node_kind, NK_MEMOP),
+	KEY("enabled", key_node_enabled),
+	KEY("device", key_node_device),
 };
 static const struct keytab node_tab = KEYTAB(node_keys);
 

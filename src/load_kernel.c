@@ -63,11 +63,6 @@ static void key_arg_buffer(struct ld *l, void *obj, const struct keydef *kd, str
 	get_ref(l, "a buffer name", kd->name, &a->ref);
 }
 
-static void key_arg_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_u64(l, kd->name, 0, UINT64_MAX, &((struct arg *)obj)->offset, NULL);
-}
-
 static void key_arg_handle(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct arg *a = obj;
@@ -129,23 +124,23 @@ static void key_arg_scalar(struct ld *l, void *obj, const struct keydef *kd, str
 }
 
 static const struct keydef arg_keys[] = {
-	{"buffer", key_arg_buffer, 0},
-	{"offset", key_arg_offset, 0},
-	{"handle", key_arg_handle, 0},
-	{"bytes", key_arg_bytes, 0},
-	{"struct", key_arg_struct, 0},
-	{"i8", key_arg_scalar, ET_I8},
-	{"u8", key_arg_scalar, ET_U8},
-	{"i16", key_arg_scalar, ET_I16},
-	{"u16", key_arg_scalar, ET_U16},
-	{"i32", key_arg_scalar, ET_I32},
-	{"u32", key_arg_scalar, ET_U32},
-	{"i64", key_arg_scalar, ET_I64},
-	{"u64", key_arg_scalar, ET_U64},
-	{"f16", key_arg_scalar, ET_F16},
-	{"bf16", key_arg_scalar, ET_BF16},
-	{"f32", key_arg_scalar, ET_F32},
-	{"f64", key_arg_scalar, ET_F64},
+	KEY("buffer", key_arg_buffer),
+	ROW_UINT("offset", struct arg, offset, 0, UINT64_MAX),
+	KEY("handle", key_arg_handle),
+	KEY("bytes", key_arg_bytes),
+	KEY("struct", key_arg_struct),
+	KEY_ARG("i8", key_arg_scalar, ET_I8),
+	KEY_ARG("u8", key_arg_scalar, ET_U8),
+	KEY_ARG("i16", key_arg_scalar, ET_I16),
+	KEY_ARG("u16", key_arg_scalar, ET_U16),
+	KEY_ARG("i32", key_arg_scalar, ET_I32),
+	KEY_ARG("u32", key_arg_scalar, ET_U32),
+	KEY_ARG("i64", key_arg_scalar, ET_I64),
+	KEY_ARG("u64", key_arg_scalar, ET_U64),
+	KEY_ARG("f16", key_arg_scalar, ET_F16),
+	KEY_ARG("bf16", key_arg_scalar, ET_BF16),
+	KEY_ARG("f32", key_arg_scalar, ET_F32),
+	KEY_ARG("f64", key_arg_scalar, ET_F64),
 };
 static const struct keytab arg_tab = KEYTAB(arg_keys);
 #define ARG_BUFFER_BIT 1u
@@ -258,12 +253,6 @@ static void key_kernel_block(struct ld *l, void *obj, const struct keydef *kd, s
 	parse_dim3(l, kd->name, k->block, &k->block_pos);
 }
 
-static void key_kernel_shared(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct kernel_node *k = &((struct node *)obj)->u.kernel;
-	get_size(l, kd->name, UINT32_MAX, &k->shared, &k->shared_pos);
-}
-
 static void key_kernel_args(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct kernel_node *k = &((struct node *)obj)->u.kernel;
@@ -275,16 +264,6 @@ static void key_kernel_args(struct ld *l, void *obj, const struct keydef *kd, st
 	if (!want_seq(l, "a list of kernel arguments", kd->name))
 		return;
 	k->args = parse_arg_list(l, kd->name, &k->nargs);
-}
-
-static void key_kernel_priority(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct kernel_node *k = &((struct node *)obj)->u.kernel;
-	int64_t v;
-	if (get_i64(l, kd->name, INT_MIN, INT_MAX, &v, &k->priority_pos)) {
-		k->priority = (int)v;
-		k->has_priority = true;
-	}
 }
 
 /*
@@ -370,17 +349,9 @@ static void key_kernel_domain(struct ld *l, void *obj, const struct keydef *kd, 
 		a->domain = (uint8_t)i;
 }
 
-/* mem_sync_domain_map: {default: id, remote: id}, kd->arg being which. */
-static void key_domain_id(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	uint64_t v;
-	if (get_u64(l, kd->name, 0, UINT8_MAX, &v, NULL))
-		((struct kernel_attrs *)obj)->domain_map[kd->arg] = (uint8_t)v;
-}
-
 static const struct keydef domain_map_keys[] = {
-	{"default", key_domain_id, DOMAIN_DEFAULT},
-	{"remote", key_domain_id, DOMAIN_REMOTE},
+	ROW_UINT("default", struct kernel_attrs, domain_map[DOMAIN_DEFAULT], 0, UINT8_MAX),
+	ROW_UINT("remote", struct kernel_attrs, domain_map[DOMAIN_REMOTE], 0, UINT8_MAX),
 };
 static const struct keytab domain_map_tab = KEYTAB(domain_map_keys);
 
@@ -402,48 +373,20 @@ static void key_kernel_carveout(struct ld *l, void *obj, const struct keydef *kd
 		a->carveout = (int)v;
 }
 
-static void key_window_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_ref(l, "a buffer name", kd->name, &((struct access_window *)obj)->buffer);
-}
+static const char access_what[] = "an access property (normal, streaming or persisting)";
 
-static void key_window_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct access_window *w = obj;
-	get_u64(l, kd->name, 0, UINT64_MAX, &w->offset, &w->offset_pos);
-}
-
-static void key_window_count(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct access_window *w = obj;
-	w->has_count = get_u64(l, kd->name, 1, UINT64_MAX, &w->count, &w->count_pos);
-}
-
-static void key_window_ratio(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct access_window *w = obj;
-	get_nonneg(l, kd->name, &w->hit_ratio, &w->hit_ratio_pos);
-}
-
-/* hit and miss: an access property, kd->arg 0 for hit, 1 for miss. */
-static void key_window_prop(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct access_window *w = obj;
-	int i = get_choice(l, "an access property (normal, streaming or persisting)",
-			   "access property", kd->name, access_prop_names, ACCESS_COUNT,
-			   kd->arg ? &w->miss_pos : &w->hit_pos);
-	if (i >= 0)
-		*(kd->arg ? &w->miss : &w->hit) = (uint8_t)i;
-}
-
+#define T struct access_window
 static const struct keydef window_keys[] = {
-	{"buffer", key_window_buffer, 0},
-	{"offset", key_window_offset, 0},
-	{"count", key_window_count, 0},
-	{"hit_ratio", key_window_ratio, 0},
-	{"hit", key_window_prop, 0},
-	{"miss", key_window_prop, 1},
+	ROW_REF("buffer", T, buffer, "a buffer name"),
+	ROW_UINT("offset", T, offset, 0, UINT64_MAX, POS(T, offset_pos)),
+	ROW_UINT("count", T, count, 1, UINT64_MAX, POS(T, count_pos), HAS(T, has_count)),
+	ROW("hit_ratio", FIELD_NONNEG, T, hit_ratio, POS(T, hit_ratio_pos)),
+	ROW_CHOICE("hit", T, hit, access_prop_names, ACCESS_COUNT, access_what, "access property",
+		   POS(T, hit_pos)),
+	ROW_CHOICE("miss", T, miss, access_prop_names, ACCESS_COUNT, access_what,
+		   "access property", POS(T, miss_pos)),
 };
+#undef T
 static const struct keytab window_tab = KEYTAB(window_keys);
 
 static void key_kernel_window(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
@@ -457,24 +400,26 @@ static void key_kernel_window(struct ld *l, void *obj, const struct keydef *kd, 
 }
 
 static const struct keydef kernel_keys[] = {
-	{"function", key_kernel_function, 0},
-	{"grid", key_kernel_grid, 0},
-	{"block", key_kernel_block, 0},
-	{"shared", key_kernel_shared, 0},
-	{"args", key_kernel_args, 0},
-	{"priority", key_kernel_priority, 0},
+	KEY("function", key_kernel_function),
+	KEY("grid", key_kernel_grid),
+	KEY("block", key_kernel_block),
+	ROW_SIZE("shared", struct node, u.kernel.shared, UINT32_MAX,
+		 POS(struct node, u.kernel.shared_pos)),
+	KEY("args", key_kernel_args),
+	ROW_INT("priority", struct node, u.kernel.priority, INT_MIN, INT_MAX,
+		POS(struct node, u.kernel.priority_pos), HAS(struct node, u.kernel.has_priority)),
 	/* launch attributes (struct kernel_attrs) */
-	{"access_policy", key_kernel_window, KATTR_ACCESS_POLICY},
-	{"cooperative", key_kernel_flag, KATTR_COOPERATIVE},
-	{"cluster", key_kernel_cluster, KATTR_CLUSTER},
-	{"cluster_scheduling", key_kernel_scheduling, KATTR_CLUSTER_SCHEDULING},
-	{"mem_sync_domain_map", key_kernel_domain_map, KATTR_DOMAIN_MAP},
-	{"mem_sync_domain", key_kernel_domain, KATTR_DOMAIN},
-	{"preferred_cluster", key_kernel_cluster, KATTR_PREFERRED_CLUSTER},
-	{"device_updatable", key_kernel_flag, KATTR_DEVICE_UPDATABLE},
-	{"nvlink_centric", key_kernel_flag, KATTR_NVLINK_CENTRIC},
-	{"non_portable_cluster", key_kernel_flag, KATTR_NON_PORTABLE_CLUSTER},
-	{"carveout", key_kernel_carveout, KATTR_CARVEOUT},
+	KEY_ARG("access_policy", key_kernel_window, KATTR_ACCESS_POLICY),
+	KEY_ARG("cooperative", key_kernel_flag, KATTR_COOPERATIVE),
+	KEY_ARG("cluster", key_kernel_cluster, KATTR_CLUSTER),
+	KEY_ARG("cluster_scheduling", key_kernel_scheduling, KATTR_CLUSTER_SCHEDULING),
+	KEY_ARG("mem_sync_domain_map", key_kernel_domain_map, KATTR_DOMAIN_MAP),
+	KEY_ARG("mem_sync_domain", key_kernel_domain, KATTR_DOMAIN),
+	KEY_ARG("preferred_cluster", key_kernel_cluster, KATTR_PREFERRED_CLUSTER),
+	KEY_ARG("device_updatable", key_kernel_flag, KATTR_DEVICE_UPDATABLE),
+	KEY_ARG("nvlink_centric", key_kernel_flag, KATTR_NVLINK_CENTRIC),
+	KEY_ARG("non_portable_cluster", key_kernel_flag, KATTR_NON_PORTABLE_CLUSTER),
+	KEY_ARG("carveout", key_kernel_carveout, KATTR_CARVEOUT),
 };
 /* More '<' than '>': a C++ template name that a comma cut short. */
 static int angle_depth(const char *s)

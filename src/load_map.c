@@ -255,6 +255,86 @@ int get_choice(struct ld *l, const char *what, const char *noun, const char *nam
 	return -1;
 }
 
+/* Store v, an integer of size bytes, at p. */
+static void store_uint(void *p, size_t size, uint64_t v)
+{
+	switch (size) {
+	case 1: {
+		uint8_t b = (uint8_t)v;
+		memcpy(p, &b, 1);
+		break;
+	}
+	case 4: {
+		uint32_t w = (uint32_t)v;
+		memcpy(p, &w, 4);
+		break;
+	}
+	default:
+		memcpy(p, &v, 8);
+		break;
+	}
+}
+
+/*
+ * A field row's value into obj: read by its type's reader, stored where
+ * the row says when it is good, with its position; its flag says whether
+ * it was.  (Each reader checks its own range and says what was wrong.)
+ */
+void key_field(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	const struct field *f = kd->field;
+	char *p = (char *)obj + f->at;
+	struct pos pos = l->es.ev.pos;
+	bool ok = false;
+	switch (f->type) {
+	case FIELD_UINT: {
+		uint64_t v;
+		if ((ok = get_u64(l, kd->name, (uint64_t)f->min, f->max, &v, NULL)))
+			store_uint(p, f->size, v);
+		break;
+	}
+	case FIELD_INT: {
+		int64_t v;
+		if ((ok = get_i64(l, kd->name, f->min, (int64_t)f->max, &v, NULL))) {
+			int i = (int)v;
+			memcpy(p, &i, sizeof i);
+		}
+		break;
+	}
+	case FIELD_NUM:
+		ok = get_num(l, kd->name, (struct num *)p);
+		break;
+	case FIELD_NONNEG:
+		ok = get_nonneg(l, kd->name, (double *)p, &pos);
+		break;
+	case FIELD_SIZE:
+		ok = get_size(l, kd->name, f->max, (uint64_t *)p, NULL);
+		break;
+	case FIELD_DURATION:
+		ok = get_duration(l, kd->name, (uint64_t *)p, NULL);
+		break;
+	case FIELD_BOOL:
+		ok = get_bool(l, kd->name, (bool *)p);
+		break;
+	case FIELD_TEXT:
+		ok = get_text(l, f->what, kd->name, (char **)p, NULL);
+		break;
+	case FIELD_REF:
+		ok = get_ref(l, f->what, kd->name, (struct name_ref *)p);
+		break;
+	case FIELD_CHOICE: {
+		int i = get_choice(l, f->what, f->noun, kd->name, f->names, f->max, NULL);
+		if ((ok = i >= 0))
+			store_uint(p, f->size, (uint64_t)i);
+		break;
+	}
+	}
+	if (ok && f->pos_at)
+		memcpy((char *)obj + f->pos_at - 1, &pos, sizeof pos);
+	if (f->has_at)
+		memcpy((char *)obj + f->has_at - 1, &ok, sizeof ok);
+}
+
 /*
  * Read the mapping at the current event with table t into obj; ctx says
  * where, for messages ("in buffer 'x'").  Each key's handler reads its

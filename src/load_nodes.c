@@ -12,34 +12,14 @@
 
 /* --- memset and copy --- */
 
-static void key_memset_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_ref(l, "a buffer name", kd->name, &((struct memset_node *)obj)->buffer);
-}
-
-static void key_memset_value(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_num(l, kd->name, &((struct memset_node *)obj)->value);
-}
-
-static void key_memset_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct memset_node *m = obj;
-	get_u64(l, kd->name, 0, UINT64_MAX, &m->offset, &m->offset_pos);
-}
-
-static void key_memset_count(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct memset_node *m = obj;
-	m->has_count = get_u64(l, kd->name, 0, UINT64_MAX, &m->count, &m->count_pos);
-}
-
+#define T struct memset_node
 static const struct keydef memset_keys[] = {
-	{"buffer", key_memset_buffer, 0},
-	{"value", key_memset_value, 0},
-	{"offset", key_memset_offset, 0},
-	{"count", key_memset_count, 0},
+	ROW_REF("buffer", T, buffer, "a buffer name"),
+	ROW("value", FIELD_NUM, T, value),
+	ROW_UINT("offset", T, offset, 0, UINT64_MAX, POS(T, offset_pos)),
+	ROW_UINT("count", T, count, 0, UINT64_MAX, POS(T, count_pos), HAS(T, has_count)),
 };
+#undef T
 static const struct keytab memset_tab = KEYTAB(memset_keys);
 
 void parse_memset(struct ld *l, struct node *n)
@@ -51,20 +31,10 @@ void parse_memset(struct ld *l, struct node *n)
 	require_keys(l, &memset_tab, &s, 3, "in 'memset'");
 }
 
-static void key_end_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_ref(l, "a buffer name", kd->name, &((struct copy_end *)obj)->buffer);
-}
-
-static void key_end_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct copy_end *e = obj;
-	get_u64(l, kd->name, 0, UINT64_MAX, &e->offset, &e->offset_pos);
-}
-
 static const struct keydef end_keys[] = {
-	{"buffer", key_end_buffer, 0},
-	{"offset", key_end_offset, 0},
+	ROW_REF("buffer", struct copy_end, buffer, "a buffer name"),
+	ROW_UINT("offset", struct copy_end, offset, 0, UINT64_MAX,
+		 POS(struct copy_end, offset_pos)),
 };
 static const struct keytab end_tab = KEYTAB(end_keys);
 
@@ -93,16 +63,11 @@ static void key_copy_to(struct ld *l, void *obj, const struct keydef *kd, struct
 	parse_copy_end(l, &((struct copy_node *)obj)->to, kd->name);
 }
 
-static void key_copy_count(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct copy_node *c = obj;
-	c->has_count = get_u64(l, kd->name, 0, UINT64_MAX, &c->count, &c->count_pos);
-}
-
 static const struct keydef copy_keys[] = {
-	{"from", key_copy_from, 0},
-	{"to", key_copy_to, 0},
-	{"count", key_copy_count, 0},
+	KEY("from", key_copy_from),
+	KEY("to", key_copy_to),
+	ROW_UINT("count", struct copy_node, count, 0, UINT64_MAX, POS(struct copy_node, count_pos),
+		 HAS(struct copy_node, has_count)),
 };
 static const struct keytab copy_tab = KEYTAB(copy_keys);
 
@@ -154,34 +119,14 @@ static void key_host_sleep(struct ld *l, void *obj, const struct keydef *kd, str
 	get_duration(l, kd->name, &h->sleep_ns, NULL);
 }
 
-static void key_dump_buffer(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_ref(l, "a buffer name", kd->name, &((struct host_node *)obj)->buffer);
-}
-
-static void key_dump_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct host_node *h = obj;
-	get_u64(l, kd->name, 0, UINT64_MAX, &h->offset, &h->offset_pos);
-}
-
-static void key_dump_count(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct host_node *h = obj;
-	h->has_count = get_u64(l, kd->name, 1, UINT64_MAX, &h->count, &h->count_pos);
-}
-
-static void key_dump_every(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	get_bool(l, kd->name, &((struct host_node *)obj)->every);
-}
-
+#define T struct host_node
 static const struct keydef dump_keys[] = {
-	{"buffer", key_dump_buffer, 0},
-	{"offset", key_dump_offset, 0},
-	{"count", key_dump_count, 0},
-	{"every", key_dump_every, 0},
+	ROW_REF("buffer", T, buffer, "a buffer name"),
+	ROW_UINT("offset", T, offset, 0, UINT64_MAX, POS(T, offset_pos)),
+	ROW_UINT("count", T, count, 1, UINT64_MAX, POS(T, count_pos), HAS(T, has_count)),
+	ROW("every", FIELD_BOOL, T, every),
 };
+#undef T
 static const struct keytab dump_tab = KEYTAB(dump_keys);
 
 /* dump: a buffer name, or {buffer, offset, count, every}. */
@@ -229,11 +174,11 @@ static void key_host_copy(struct ld *l, void *obj, const struct keydef *kd, stru
 }
 
 static const struct keydef host_keys[] = {
-	{"print", key_host_print, 0},
-	{"sleep", key_host_sleep, 0},
-	{"dump", key_host_dump, 0},
-	{"set", key_host_set, 0},
-	{"copy", key_host_copy, 0},
+	KEY("print", key_host_print),
+	KEY("sleep", key_host_sleep),
+	KEY("dump", key_host_dump),
+	KEY("set", key_host_set),
+	KEY("copy", key_host_copy),
 };
 static const struct keytab host_tab = KEYTAB(host_keys);
 static const char host_actions[] = "{print: text}, {sleep: duration}, {dump: buffer}, "
@@ -259,27 +204,6 @@ static void key_op_write(struct ld *l, void *obj, const struct keydef *kd, struc
 	struct memop *op = obj;
 	op->kind = (enum memop_kind)kd->arg;
 	get_ref(l, "a buffer name", kd->name, &op->buffer);
-}
-
-static void key_op_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct memop *op = obj;
-	get_u64(l, kd->name, 0, UINT64_MAX, &op->offset, &op->offset_pos);
-}
-
-static void key_op_value(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct memop *op = obj;
-	op->has_value = get_num(l, kd->name, &op->value);
-}
-
-static void key_op_compare(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
-{
-	struct memop *op = obj;
-	int i = get_choice(l, "a comparison (geq, eq, and or nor)", "comparison", kd->name,
-			   memop_compare_names, CMP_COUNT, &op->compare_pos);
-	if (i >= 0)
-		op->compare = (uint8_t)i;
 }
 
 static void key_op_flush(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
@@ -312,14 +236,16 @@ static void key_op_flush_remote(struct ld *l, void *obj, const struct keydef *kd
 
 /* The forms' keys first: their bits are OP_FORMS. */
 static const struct keydef op_keys[] = {
-	{"write", key_op_write, MEMOP_WRITE},
-	{"wait", key_op_write, MEMOP_WAIT},
-	{"flush_remote_writes", key_op_flush_remote, 0},
-	{"barrier", key_op_barrier, 0},
-	{"offset", key_op_offset, 0},
-	{"value", key_op_value, 0},
-	{"compare", key_op_compare, 0},
-	{"flush", key_op_flush, 0},
+	KEY_ARG("write", key_op_write, MEMOP_WRITE),
+	KEY_ARG("wait", key_op_write, MEMOP_WAIT),
+	KEY("flush_remote_writes", key_op_flush_remote),
+	KEY("barrier", key_op_barrier),
+	ROW_UINT("offset", struct memop, offset, 0, UINT64_MAX, POS(struct memop, offset_pos)),
+	ROW("value", FIELD_NUM, struct memop, value, HAS(struct memop, has_value)),
+	ROW_CHOICE("compare", struct memop, compare, memop_compare_names, CMP_COUNT,
+		   "a comparison (geq, eq, and or nor)", "comparison",
+		   POS(struct memop, compare_pos)),
+	KEY("flush", key_op_flush),
 };
 static const struct keytab op_tab = KEYTAB(op_keys);
 #define OP_FORMS 0xfu
