@@ -24,7 +24,9 @@
  * an object read with an alias or a merge, a kernel with launch
  * attributes, an error while reading again: the point is read in full,
  * and becomes the base of the points after it.  Reading again is quiet;
- * an error sends the point to the full reading, which says it.
+ * an error sends the point to the full reading, which says it.  (What
+ * the GPU updates between two points is worked out again, from the
+ * validated models: sweep_diff.h says why both are needed.)
  */
 #ifndef CGR_LOAD_POINT_H
 #define CGR_LOAD_POINT_H
