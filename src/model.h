@@ -424,9 +424,11 @@ struct node {
 	bool id_given : 1, id_first : 1, disabled : 1, dynamic : 1, bad : 1;
 	uint8_t where;                  /* validator: NODE_IN_BODY, NODE_IN_CHILD */
 	/*
-	 * validator: the index in graph->nodes, that of the root node
-	 * holding this one (itself at the top level), and the index in
-	 * gdef.all_nodes, by which per-node figures (the profile) are kept.
+	 * The index in graph->nodes (set as the node is added, and again by
+	 * the validator: a derived model finds a node's place by it), and,
+	 * validator: that of the root node holding this one (itself at the
+	 * top level), and the index in gdef.all_nodes, by which per-node
+	 * figures (the profile) are kept.
 	 * 32 bits are plenty: a file of at most 1 GiB, with aliases
 	 * expanding to at most 1,000,000 events, holds far fewer nodes.
 	 * (seq fills what was padding before pos: the node stays 232 bytes.)
