@@ -380,6 +380,77 @@ static inline __attribute__((always_inline)) bool event_tail(struct evsrc *es,
 	return true;
 }
 
+/*
+ * libyaml's event e as the loader's, into v: its type (EV_NONE for no
+ * event), position, text and quoting (tags checked), and *anchor, the
+ * anchor on it or NULL; an alias's name is its text, its target the
+ * caller's to resolve.  The one reading of libyaml's events: a plain
+ * load's (parse_event) and a template's recording (ev_record).
+ */
+static inline __attribute__((always_inline)) void convert_event(struct evsrc *es,
+								  const yaml_event_t *e,
+								  struct ev *v,
+								  const char **anchor)
+{
+	v->pos = mkpos(e->start_mark);
+	v->end = mkpos(e->end_mark);
+	v->quoted = false;
+	v->bad = false;
+	v->target = -1;
+	v->type = EV_NONE;
+	*anchor = NULL;
+	switch (e->type) {
+	case YAML_NO_EVENT:
+		break;
+	case YAML_STREAM_START_EVENT:
+		v->type = EV_STREAM_START;
+		break;
+	case YAML_STREAM_END_EVENT:
+		v->type = EV_STREAM_END;
+		break;
+	case YAML_DOCUMENT_START_EVENT:
+		v->type = EV_DOC_START;
+		break;
+	case YAML_DOCUMENT_END_EVENT:
+		v->type = EV_DOC_END;
+		break;
+	case YAML_SCALAR_EVENT:
+		v->type = EV_SCALAR;
+		v->value = (const char *)e->data.scalar.value;
+		v->len = e->data.scalar.length;
+		v->quoted = e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+		if (e->data.scalar.tag)
+			scalar_tag(es, v, (const char *)e->data.scalar.tag);
+		*anchor = (const char *)e->data.scalar.anchor;
+		break;
+	case YAML_ALIAS_EVENT:
+		v->type = EV_ALIAS;
+		v->value = (const char *)e->data.alias.anchor;
+		v->len = strlen(v->value);
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		v->type = EV_SEQ;
+		*anchor = (const char *)e->data.sequence_start.anchor;
+		if (e->data.sequence_start.tag)
+			collection_tag(es, v, (const char *)e->data.sequence_start.tag,
+				       "tag:yaml.org,2002:seq", "sequence");
+		break;
+	case YAML_MAPPING_START_EVENT:
+		v->type = EV_MAP;
+		*anchor = (const char *)e->data.mapping_start.anchor;
+		if (e->data.mapping_start.tag)
+			collection_tag(es, v, (const char *)e->data.mapping_start.tag,
+				       "tag:yaml.org,2002:map", "mapping");
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+		v->type = EV_SEQ_END;
+		break;
+	case YAML_MAPPING_END_EVENT:
+		v->type = EV_MAP_END;
+		break;
+	}
+}
+
 static bool parse_event(struct evsrc *es)
 {
 	if (es->from_raw)
@@ -399,64 +470,14 @@ static bool parse_event(struct evsrc *es)
 		return false;
 	}
 	struct ev *v = &es->ev;
-	const char *anchor = NULL;
-	v->pos = mkpos(e->start_mark);
-	v->end = mkpos(e->end_mark);
-	v->quoted = false;
-	v->bad = false;
-	v->target = -1;
-	switch (e->type) {
-	case YAML_NO_EVENT:
+	const char *anchor;
+	convert_event(es, e, v, &anchor);
+	if (v->type == EV_NONE) {
 		es->fatal = true;
 		return false;
-	case YAML_STREAM_START_EVENT:
-		v->type = EV_STREAM_START;
-		return true;
-	case YAML_STREAM_END_EVENT:
-		v->type = EV_STREAM_END;
-		return true;
-	case YAML_DOCUMENT_START_EVENT:
-		v->type = EV_DOC_START;
-		return true;
-	case YAML_DOCUMENT_END_EVENT:
-		v->type = EV_DOC_END;
-		return true;
-	case YAML_SCALAR_EVENT:
-		v->type = EV_SCALAR;
-		v->value = (const char *)e->data.scalar.value;
-		v->len = e->data.scalar.length;
-		v->quoted = e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-		if (e->data.scalar.tag)
-			scalar_tag(es, v, (const char *)e->data.scalar.tag);
-		anchor = (const char *)e->data.scalar.anchor;
-		break;
-	case YAML_ALIAS_EVENT:
-		v->type = EV_ALIAS;
-		v->value = (const char *)e->data.alias.anchor;
-		v->len = strlen(v->value);
-		v->target = resolve_alias(es, v->value, v->pos);
-		break;
-	case YAML_SEQUENCE_START_EVENT:
-		v->type = EV_SEQ;
-		anchor = (const char *)e->data.sequence_start.anchor;
-		if (e->data.sequence_start.tag)
-			collection_tag(es, v, (const char *)e->data.sequence_start.tag,
-				       "tag:yaml.org,2002:seq", "sequence");
-		break;
-	case YAML_MAPPING_START_EVENT:
-		v->type = EV_MAP;
-		anchor = (const char *)e->data.mapping_start.anchor;
-		if (e->data.mapping_start.tag)
-			collection_tag(es, v, (const char *)e->data.mapping_start.tag,
-				       "tag:yaml.org,2002:map", "mapping");
-		break;
-	case YAML_SEQUENCE_END_EVENT:
-		v->type = EV_SEQ_END;
-		break;
-	case YAML_MAPPING_END_EVENT:
-		v->type = EV_MAP_END;
-		break;
 	}
+	if (v->type == EV_ALIAS)
+		v->target = resolve_alias(es, v->value, v->pos);
 	return event_tail(es, anchor);
 }
 
@@ -947,58 +968,10 @@ bool ev_record(struct evsrc *es)
 			return false;
 		}
 		struct raw *r = VEC_PUSH(es->raw, es->nraw, es->capraw);
-		struct ev v = {.pos = mkpos(e.start_mark), .end = mkpos(e.end_mark), .target = -1};
-		const char *anchor = NULL, *value = NULL;
-		size_t len = 0;
-		switch (e.type) {
-		case YAML_NO_EVENT:
-		case YAML_STREAM_START_EVENT:
-			v.type = EV_STREAM_START;
-			break;
-		case YAML_STREAM_END_EVENT:
-			v.type = EV_STREAM_END;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			v.type = EV_DOC_START;
-			break;
-		case YAML_DOCUMENT_END_EVENT:
-			v.type = EV_DOC_END;
-			break;
-		case YAML_SCALAR_EVENT:
-			v.type = EV_SCALAR;
-			value = (const char *)e.data.scalar.value;
-			len = e.data.scalar.length;
-			v.quoted = e.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-			if (e.data.scalar.tag)
-				scalar_tag(es, &v, (const char *)e.data.scalar.tag);
-			anchor = (const char *)e.data.scalar.anchor;
-			break;
-		case YAML_ALIAS_EVENT:
-			v.type = EV_ALIAS;
-			value = (const char *)e.data.alias.anchor;
-			len = strlen(value);
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-			v.type = EV_SEQ;
-			anchor = (const char *)e.data.sequence_start.anchor;
-			if (e.data.sequence_start.tag)
-				collection_tag(es, &v, (const char *)e.data.sequence_start.tag,
-					       "tag:yaml.org,2002:seq", "sequence");
-			break;
-		case YAML_MAPPING_START_EVENT:
-			v.type = EV_MAP;
-			anchor = (const char *)e.data.mapping_start.anchor;
-			if (e.data.mapping_start.tag)
-				collection_tag(es, &v, (const char *)e.data.mapping_start.tag,
-					       "tag:yaml.org,2002:map", "mapping");
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-			v.type = EV_SEQ_END;
-			break;
-		case YAML_MAPPING_END_EVENT:
-			v.type = EV_MAP_END;
-			break;
-		}
+		struct ev v;
+		const char *anchor;
+		convert_event(es, &e, &v, &anchor);
+		size_t len = v.type == EV_SCALAR || v.type == EV_ALIAS ? v.len : 0;
 		r->type = v.type;
 		r->quoted = v.quoted;
 		r->pos = v.pos;
@@ -1006,7 +979,7 @@ bool ev_record(struct evsrc *es)
 		r->len = len;
 		r->value = xmalloc(len + 1);
 		if (len)
-			memcpy(r->value, value, len);
+			memcpy(r->value, v.value, len);
 		r->value[len] = '\0';
 		r->expr = v.type == EV_SCALAR && tmpl_has_expr(r->value, len);
 		r->anchor = anchor ? xstrdup(anchor) : NULL;
