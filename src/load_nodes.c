@@ -17,7 +17,7 @@ static const struct keydef memset_keys[] = {
 	ROW_REF("buffer", T, buffer, "a buffer name"),
 	ROW("value", FIELD_NUM, T, value),
 	ROW_UINT("offset", T, offset, 0, UINT64_MAX, POS(T, offset_pos)),
-	ROW_UINT("count", T, count, 0, UINT64_MAX, POS(T, count_pos), HAS(T, has_count)),
+	ROW_UINT("count", T, count, 1, UINT64_MAX, POS(T, count_pos), HAS(T, has_count)),
 };
 #undef T
 static const struct keytab memset_tab = KEYTAB(memset_keys);
@@ -66,7 +66,7 @@ static void key_copy_to(struct ld *l, void *obj, const struct keydef *kd, struct
 static const struct keydef copy_keys[] = {
 	KEY("from", key_copy_from),
 	KEY("to", key_copy_to),
-	ROW_UINT("count", struct copy_node, count, 0, UINT64_MAX, POS(struct copy_node, count_pos),
+	ROW_UINT("count", struct copy_node, count, 1, UINT64_MAX, POS(struct copy_node, count_pos),
 		 HAS(struct copy_node, has_count)),
 };
 static const struct keytab copy_tab = KEYTAB(copy_keys);

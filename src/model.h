@@ -302,7 +302,8 @@ struct memset_node {
 	uint64_t offset;                /* elements */
 	struct pos offset_pos;
 	bool has_count;
-	uint64_t count;                 /* elements; validator: always set */
+	/* elements, at least 1 when given (as every count: the loader's range); validator: always set */
+	uint64_t count;
 	struct pos count_pos;
 };
 

@@ -31,6 +31,7 @@
 #include "validate.h"
 #include "validate_devices.h"
 #include "validate_driver.h"
+#include "validate_slice.h"
 #include "xmalloc.h"
 
 /* Larger than any GPU's memory, so larger is a typo (and guards 2^70 bytes). */
@@ -1098,24 +1099,9 @@ static void check_memset(struct vctx *v, struct node *n, size_t self)
 				   elem_names[b->type], b->name, text, bits);
 		}
 	}
-	if (!v->sized[bi])
-		return;
-	if (m->offset >= b->count) {
-		diag_error(v->d, or_pos(m->offset_pos, at), "memset offset %" PRIu64 " is past the "
-			   "end of buffer '%s' (%" PRIu64 " elements)", m->offset, b->name, b->count);
-		return;
-	}
-	uint64_t room = b->count - m->offset;
-	if (!m->has_count) {
-		m->count = room;
-	} else if (m->count == 0) {
-		diag_error(v->d, or_pos(m->count_pos, at), "memset count must be at least 1");
-	} else if (m->count > room) {
-		diag_error(v->d, or_pos(m->count_pos, at), "memset of %" PRIu64 " elements from "
-			   "offset %" PRIu64 " runs past the end of buffer '%s' (%" PRIu64
-			   " elements) by %" PRIu64 " element%s", m->count, m->offset, b->name,
-			   b->count, m->count - room, m->count - room == 1 ? "" : "s");
-	}
+	if (v->sized[bi])
+		slice_fits(v->d, "memset", b, m->offset, or_pos(m->offset_pos, at), m->has_count,
+			   &m->count, or_pos(m->count_pos, at));
 }
 
 /* A copy's buffers, offsets and count: a copy node's, or a host copy's. */
@@ -1127,35 +1113,19 @@ static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at
 	add_use(v, ti, self);
 	const struct buffer *f = fi >= 0 ? &v->g->buffers[fi] : NULL;
 	const struct buffer *t = ti >= 0 ? &v->g->buffers[ti] : NULL;
-	bool ok = true;
-	if (f && v->sized[fi] && c->from.offset >= f->count) {
-		diag_error(v->d, or_pos(c->from.offset_pos, or_pos(c->from.buffer.pos, at)),
-			   "copy offset %" PRIu64 " is past the end of buffer '%s' (%" PRIu64
-			   " elements)", c->from.offset, f->name, f->count);
-		ok = false;
-	}
-	if (t && v->sized[ti] && c->to.offset >= t->count) {
-		diag_error(v->d, or_pos(c->to.offset_pos, or_pos(c->to.buffer.pos, at)),
-			   "copy offset %" PRIu64 " is past the end of buffer '%s' (%" PRIu64
-			   " elements)", c->to.offset, t->name, t->count);
-		ok = false;
-	}
-	if (c->has_count && c->count == 0) {
-		diag_error(v->d, or_pos(c->count_pos, at), "copy count must be at least 1");
-		ok = false;
-	}
-	if (!ok || !f || !t || !v->sized[fi] || !v->sized[ti])
+	/* both offsets are said, then the count against the source */
+	bool ok = !f || !v->sized[fi] ||
+		slice_fits(v->d, "copy", f, c->from.offset,
+			   or_pos(c->from.offset_pos, or_pos(c->from.buffer.pos, at)), true, NULL,
+			   at);
+	if (t && v->sized[ti])
+		ok &= slice_fits(v->d, "copy", t, c->to.offset,
+				 or_pos(c->to.offset_pos, or_pos(c->to.buffer.pos, at)), true, NULL,
+				 at);
+	if (!ok || !f || !t || !v->sized[fi] || !v->sized[ti] ||
+	    !slice_fits(v->d, "copy", f, c->from.offset, at, c->has_count, &c->count,
+			or_pos(c->count_pos, at)))
 		return;
-	uint64_t room = f->count - c->from.offset;
-	if (!c->has_count)
-		c->count = room;
-	if (c->count > room) {
-		diag_error(v->d, or_pos(c->count_pos, at), "copy of %" PRIu64 " elements from "
-			   "offset %" PRIu64 " runs past the end of buffer '%s' (%" PRIu64
-			   " elements) by %" PRIu64 " element%s", c->count, c->from.offset,
-			   f->name, f->count, c->count - room, c->count - room == 1 ? "" : "s");
-		return;
-	}
 	uint64_t fes = elem_infos[f->type].size, tes = elem_infos[t->type].size;
 	c->bytes = c->count * fes;
 	uint64_t start = c->to.offset * tes, space = t->size - start;
@@ -1220,10 +1190,8 @@ static void check_memop_value(struct vctx *v, const struct node *n, struct memop
 	if (op->has_value)
 		check_fit(v, &op->value, b->type, or_pos(op->value.pos, op->pos),
 			  "%s value for buffer '%s'", form, b->name);
-	if (v->sized[bi] && op->offset >= b->count)
-		diag_error(v->d, or_pos(op->offset_pos, at), "%s offset %" PRIu64 " is past the end "
-			   "of buffer '%s' (%" PRIu64 " elements)", form, op->offset, b->name,
-			   b->count);
+	if (v->sized[bi])
+		slice_fits(v->d, form, b, op->offset, or_pos(op->offset_pos, at), true, NULL, at);
 }
 
 static void check_memop(struct vctx *v, struct node *n, size_t self)
@@ -1306,27 +1274,6 @@ static bool host_reachable(struct vctx *v, const struct node *n, long bi, struct
 	return false;
 }
 
-/* The slice [offset, offset + count) of a host action; sets count when left out. */
-static void host_slice(struct vctx *v, const char *what, const struct buffer *b,
-		       uint64_t offset, struct pos offset_pos, bool has_count, uint64_t *count,
-		       struct pos count_pos)
-{
-	if (offset >= b->count) {
-		diag_error(v->d, offset_pos, "host %s offset %" PRIu64 " is past the end of buffer "
-			   "'%s' (%" PRIu64 " elements)", what, offset, b->name, b->count);
-		return;
-	}
-	uint64_t room = b->count - offset;
-	if (!has_count)
-		*count = room;
-	else if (*count == 0)
-		diag_error(v->d, count_pos, "host %s count must be at least 1", what);
-	else if (*count > room)
-		diag_error(v->d, count_pos, "host %s of %" PRIu64 " elements from offset %" PRIu64
-			   " runs past the end of buffer '%s' (%" PRIu64 " elements) by %" PRIu64,
-			   what, *count, offset, b->name, b->count, *count - room);
-}
-
 static void check_host(struct vctx *v, struct node *n, size_t self)
 {
 	struct host_node *h = &n->u.host;
@@ -1350,8 +1297,9 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 		if ((bi = resolve_buffer(v, &h->buffer, at)) < 0 ||
 		    !host_reachable(v, n, bi, bat, "dump") || !v->sized[bi])
 			break;
-		host_slice(v, "dump", &v->g->buffers[bi], h->offset, or_pos(h->offset_pos, bat),
-			   h->has_count, &h->count, or_pos(h->count_pos, bat));
+		slice_fits(v->d, "host dump", &v->g->buffers[bi], h->offset,
+			   or_pos(h->offset_pos, bat), h->has_count, &h->count,
+			   or_pos(h->count_pos, bat));
 		break;
 	}
 	case HOST_SET: {
@@ -1365,8 +1313,8 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 			check_fit(v, &m->value, b->type, at, "host set value for buffer '%s'",
 				  b->name);
 		if (v->sized[bi])
-			host_slice(v, "set", b, m->offset, or_pos(m->offset_pos, bat), m->has_count,
-				   &m->count, or_pos(m->count_pos, bat));
+			slice_fits(v->d, "host set", b, m->offset, or_pos(m->offset_pos, bat),
+				   m->has_count, &m->count, or_pos(m->count_pos, bat));
 		break;
 	}
 	case HOST_COPY: {
@@ -1982,28 +1930,6 @@ static long check_target(struct vctx *v, struct name_ref *r, struct pos fallback
 	return v->sized[bi] ? bi : -1;
 }
 
-/* The slice [offset, offset + count) of b; sets count when it was left out. */
-static bool check_slice(struct vctx *v, struct check *c, const struct buffer *b)
-{
-	if (c->offset >= b->count) {
-		diag_error(v->d, or_pos(c->offset_pos, c->pos), "check offset %" PRIu64 " is past "
-			   "the end of buffer '%s' (%" PRIu64 " elements)", c->offset, b->name,
-			   b->count);
-		return false;
-	}
-	uint64_t room = b->count - c->offset;
-	if (!c->has_count) {
-		c->count = room;
-	} else if (c->count > room) {
-		diag_error(v->d, or_pos(c->count_pos, c->pos), "check of %" PRIu64 " elements from "
-			   "offset %" PRIu64 " runs past the end of buffer '%s' (%" PRIu64
-			   " elements) by %" PRIu64, c->count, c->offset, b->name, b->count,
-			   c->count - room);
-		return false;
-	}
-	return true;
-}
-
 /* "buffer 'x'" or "elements 4 to 7 of buffer 'x'", for messages about a check's values. */
 static void slice_words(const struct check *c, const struct buffer *b, char *buf, size_t len)
 {
@@ -2128,7 +2054,8 @@ static void check_one(struct vctx *v, struct check *c)
 {
 	long bi = check_target(v, &c->buffer, c->pos);
 	const struct buffer *b = bi >= 0 ? &v->g->buffers[bi] : NULL;
-	if (b && check_slice(v, c, b)) {
+	if (b && slice_fits(v->d, "check", b, c->offset, or_pos(c->offset_pos, c->pos),
+			    c->has_count, &c->count, or_pos(c->count_pos, c->pos))) {
 		switch (c->kind) {
 		case CHECK_EXPECT:
 			check_expect(v, c, b);

@@ -18,6 +18,7 @@
 #include "strmap.h"
 #include "validate.h"
 #include "validate_driver.h"
+#include "validate_slice.h"
 #include "xmalloc.h"
 
 static const char *const axis_names[3] = {"x", "y", "z"};
@@ -171,18 +172,8 @@ static void check_window_buffer(struct gdef *g, struct diag *d, struct kernel_at
 	}
 	if (b->count == 0)
 		return;
-	if (w->offset >= b->count) {
-		diag_error(d, or_pos(w->offset_pos, at), "window offset %" PRIu64 " is past the end "
-			   "of buffer '%s' (%" PRIu64 " elements)", w->offset, b->name, b->count);
-		return;
-	}
-	uint64_t room = b->count - w->offset;
-	if (!w->has_count)
-		w->count = room;
-	else if (w->count > room)
-		diag_error(d, or_pos(w->count_pos, at), "a window of %" PRIu64 " elements from "
-			   "offset %" PRIu64 " runs past the end of buffer '%s' (%" PRIu64
-			   " elements)", w->count, w->offset, b->name, b->count);
+	slice_fits(d, "window", b, w->offset, or_pos(w->offset_pos, at), w->has_count,
+		   &w->count, or_pos(w->count_pos, at));
 }
 
 /* The access policy window: its buffer, then cuda.h's rules on its properties. */
