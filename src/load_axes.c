@@ -12,10 +12,10 @@
 #include "load_axes.h"
 #include "scalar.h"
 
-static void err(struct evsrc *es, struct pos pos, const char *fmt, ...)
+static void axis_error(struct evsrc *es, struct pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), cold));
 
-static void err(struct evsrc *es, struct pos pos, const char *fmt, ...)
+static void axis_error(struct evsrc *es, struct pos pos, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -23,12 +23,12 @@ static void err(struct evsrc *es, struct pos pos, const char *fmt, ...)
 	va_end(ap);
 }
 
-static __attribute__((cold)) void expected(struct evsrc *es, const char *what, const char *name)
+static __attribute__((cold)) void axis_expected(struct evsrc *es, const char *what, const char *name)
 {
 	if (!es->ev.bad) {
 		char buf[96];
-		err(es, es->ev.pos, "expected %s for '%.60s', found %s", what, name,
-		    ev_found(&es->ev, buf, sizeof buf));
+		axis_error(es, es->ev.pos, "expected %s for '%.60s', found %s", what, name,
+			   ev_found(&es->ev, buf, sizeof buf));
 	}
 	ev_skip_value(es);
 }
@@ -47,17 +47,17 @@ static bool scalar_value(struct evsrc *es, struct sweep *sw, struct axis *a, con
 {
 	const struct ev *e = &es->ev;
 	if (e->type != EV_SCALAR || e->bad || is_null_ev(es)) {
-		expected(es, value_what, name);
+		axis_expected(es, value_what, name);
 		return false;
 	}
 	if (constants && tmpl_has_expr(e->value, e->len)) {
-		err(es, e->pos, "the values of axis '%.60s' are written out, not computed (found "
-		    "'%.60s')", name, e->value);
+		axis_error(es, e->pos, "the values of axis '%.60s' are written out, not computed (found "
+			   "'%.60s')", name, e->value);
 		ev_next(es);
 		return false;
 	}
 	if (a->nvalues >= SWEEP_MAX_VALUES) {
-		err(es, e->pos, "more than %d values for '%.60s'", SWEEP_MAX_VALUES, name);
+		axis_error(es, e->pos, "more than %d values for '%.60s'", SWEEP_MAX_VALUES, name);
 		ev_next(es);
 		return false;
 	}
@@ -65,7 +65,7 @@ static bool scalar_value(struct evsrc *es, struct sweep *sw, struct axis *a, con
 	if (e->quoted) {
 		axis_add(sw, a, expr_str(e->value, (uint32_t)e->len), NULL);
 	} else if (!axis_add_text(sw, a, e->value, e->len, why, sizeof why)) {
-		err(es, e->pos, "value '%.60s' for '%.60s' is out of range: %s", e->value, name, why);
+		axis_error(es, e->pos, "value '%.60s' for '%.60s' is out of range: %s", e->value, name, why);
 		ev_next(es);
 		return false;
 	}
@@ -83,7 +83,7 @@ static bool range_number(struct evsrc *es, const char *key, const char *name, st
 	    parse_number(e->value, out) != SCALAR_OK ||
 	    (out->kind == NUM_FLOAT && !isfinite(out->f)) ||
 	    (out->kind == NUM_UINT && out->u > INT64_MAX)) {
-		expected(es, what, name);
+		axis_expected(es, what, name);
 		return false;
 	}
 	out->pos = e->pos;
@@ -96,7 +96,7 @@ static bool pow2_bounds(struct evsrc *es, const char *name, uint64_t b[2])
 {
 	static const char what[] = "[first, last] exponents from 0 to 62";
 	if (es->ev.type != EV_SEQ) {
-		expected(es, what, name);
+		axis_expected(es, what, name);
 		return false;
 	}
 	struct pos pos = es->ev.pos;
@@ -108,7 +108,7 @@ static bool pow2_bounds(struct evsrc *es, const char *name, uint64_t b[2])
 		if (es->ev.type != EV_SCALAR || es->ev.quoted || parse_int(es->ev.value, &v) != SCALAR_OK ||
 		    v.kind != NUM_UINT || v.u > 62) {
 			if (ok)
-				expected(es, what, name);
+				axis_expected(es, what, name);
 			else
 				ev_skip_value(es);
 			ok = false;
@@ -121,12 +121,12 @@ static bool pow2_bounds(struct evsrc *es, const char *name, uint64_t b[2])
 	}
 	ev_next(es);
 	if (ok && n != 2) {
-		err(es, pos, "'pow2' of '%.60s' takes [first, last] exponents, found %zu", name, n);
+		axis_error(es, pos, "'pow2' of '%.60s' takes [first, last] exponents, found %zu", name, n);
 		return false;
 	}
 	if (ok && b[0] > b[1]) {
-		err(es, pos, "'pow2' of '%.60s' is empty: %llu is above %llu", name,
-		    (unsigned long long)b[0], (unsigned long long)b[1]);
+		axis_error(es, pos, "'pow2' of '%.60s' is empty: %llu is above %llu", name,
+			   (unsigned long long)b[0], (unsigned long long)b[1]);
 		return false;
 	}
 	return ok;
@@ -148,7 +148,7 @@ static bool range_map(struct evsrc *es, struct sweep *sw, struct axis *a, const 
 	ev_next(es);
 	while (!es->fatal && es->ev.type != EV_MAP_END) {
 		if (es->ev.type != EV_SCALAR || es->ev.bad) {
-			expected(es, "a key (pow2, from, to or step)", name);
+			axis_expected(es, "a key (pow2, from, to or step)", name);
 			ev_skip_value(es);
 			ok = false;
 			continue;
@@ -161,19 +161,19 @@ static bool range_map(struct evsrc *es, struct sweep *sw, struct axis *a, const 
 		if (k < 0) {
 			const char *hint = diag_suggest(es->ev.value, keys, 4);
 			if (hint)
-				err(es, kpos, "unknown key '%.60s' in the range of '%.60s' (did you mean "
-				    "'%s'?)", es->ev.value, name, hint);
+				axis_error(es, kpos, "unknown key '%.60s' in the range of '%.60s' (did you mean "
+					   "'%s'?)", es->ev.value, name, hint);
 			else
-				err(es, kpos, "unknown key '%.60s' in the range of '%.60s' (expected "
-				    "pow2, from, to or step)", es->ev.value, name);
+				axis_error(es, kpos, "unknown key '%.60s' in the range of '%.60s' (expected "
+					   "pow2, from, to or step)", es->ev.value, name);
 			ev_next(es);
 			ev_skip_value(es);
 			ok = false;
 			continue;
 		}
 		if (has[k]) {
-			err(es, kpos, "duplicate key '%s' in the range of '%.60s' (first at %u:%u)",
-			    keys[k], name, at[k].line, at[k].col);
+			axis_error(es, kpos, "duplicate key '%s' in the range of '%.60s' (first at %u:%u)",
+				   keys[k], name, at[k].line, at[k].col);
 			ev_next(es);
 			ev_skip_value(es);
 			ok = false;
@@ -192,8 +192,8 @@ static bool range_map(struct evsrc *es, struct sweep *sw, struct axis *a, const 
 		return false;
 	if (has[0] && (has[1] || has[2] || has[3])) {
 		int k = has[1] ? 1 : has[2] ? 2 : 3;
-		err(es, at[k], "a range of '%.60s' is {pow2: [first, last]} or {from, to, step}, "
-		    "not both (found 'pow2' at %u:%u and '%s')", name, at[0].line, at[0].col, keys[k]);
+		axis_error(es, at[k], "a range of '%.60s' is {pow2: [first, last]} or {from, to, step}, "
+			   "not both (found 'pow2' at %u:%u and '%s')", name, at[0].line, at[0].col, keys[k]);
 		return false;
 	}
 	if (has[0]) {
@@ -205,26 +205,26 @@ static bool range_map(struct evsrc *es, struct sweep *sw, struct axis *a, const 
 		return true;
 	}
 	if (!has[1] || !has[2]) {
-		err(es, pos, "missing key '%s' in the range of '%.60s' (a range is {pow2: [first, "
-		    "last]} or {from, to, step})", has[1] ? "to" : "from", name);
+		axis_error(es, pos, "missing key '%s' in the range of '%.60s' (a range is {pow2: [first, "
+			   "last]} or {from, to, step})", has[1] ? "to" : "from", name);
 		return false;
 	}
 	bool ints = v[1].kind != NUM_FLOAT && v[2].kind != NUM_FLOAT &&
 		(!has[3] || v[3].kind != NUM_FLOAT);
 	double from = num_d(&v[1]), to = num_d(&v[2]), step = has[3] ? num_d(&v[3]) : 1;
 	if (step == 0) {
-		err(es, at[3], "'step' of '%.60s' is 0", name);
+		axis_error(es, at[3], "'step' of '%.60s' is 0", name);
 		return false;
 	}
 	if ((to - from) / step < 0) {
-		err(es, pos, "the range of '%.60s' is empty: from %g, step %g never reaches %g", name,
-		    from, step, to);
+		axis_error(es, pos, "the range of '%.60s' is empty: from %g, step %g never reaches %g", name,
+			   from, step, to);
 		return false;
 	}
 	double count = floor((to - from) / step * (1 + 1e-12)) + 1;
 	if (count > SWEEP_MAX_VALUES) {
-		err(es, pos, "the range of '%.60s' has %.0f values, more than %d", name, count,
-		    SWEEP_MAX_VALUES);
+		axis_error(es, pos, "the range of '%.60s' has %.0f values, more than %d", name, count,
+			   SWEEP_MAX_VALUES);
 		return false;
 	}
 	if (ints) {
@@ -253,7 +253,7 @@ static bool parse_values(struct evsrc *es, struct sweep *sw, struct axis *a, con
 		ok &= scalar_value(es, sw, a, name, constants);
 	ev_next(es);
 	if (ok && a->nvalues == 0) {
-		err(es, pos, "an empty list of values for '%.60s'", name);
+		axis_error(es, pos, "an empty list of values for '%.60s'", name);
 		return false;
 	}
 	return ok;
@@ -269,8 +269,8 @@ static void one_axis(struct evsrc *es, struct sweep *sw, const char *name, struc
 		     unsigned zip)
 {
 	if (!is_identifier(name)) {
-		err(es, kpos, "axis name '%.60s' is not a name expressions can use (a letter or "
-		    "'_', then letters, digits or '_')", name);
+		axis_error(es, kpos, "axis name '%.60s' is not a name expressions can use (a letter or "
+			   "'_', then letters, digits or '_')", name);
 		ev_skip_value(es);
 		return;
 	}
@@ -288,7 +288,7 @@ static void axes_map(struct evsrc *es, struct sweep *sw, unsigned zip)
 	ev_next(es);
 	while (!es->fatal && es->ev.type != EV_MAP_END) {
 		if (es->ev.type != EV_SCALAR || es->ev.bad) {
-			expected(es, "an axis name", "axes");
+			axis_expected(es, "an axis name", "axes");
 			ev_skip_value(es);
 			continue;
 		}
@@ -302,7 +302,7 @@ static void axes_map(struct evsrc *es, struct sweep *sw, unsigned zip)
 			continue;
 		}
 		if (zip) {
-			err(es, kpos, "a zip inside a zip (a zip group lists axes)");
+			axis_error(es, kpos, "a zip inside a zip (a zip group lists axes)");
 			ev_skip_value(es);
 			continue;
 		}
@@ -314,8 +314,8 @@ static void axes_map(struct evsrc *es, struct sweep *sw, unsigned zip)
 			if (list && es->ev.type == EV_SEQ_END)
 				break;
 			if (es->ev.type != EV_MAP) {
-				expected(es, "a mapping of axes walked in step ({a: [...], b: [...]})",
-					 "zip");
+				axis_expected(es, "a mapping of axes walked in step ({a: [...], b: [...]})",
+					      "zip");
 				continue;
 			}
 			/* a group is said to be where its zip is (or, in a list, where it starts) */
@@ -334,7 +334,7 @@ void load_axes(struct evsrc *es, struct sweep *sw)
 		return;
 	}
 	if (es->ev.type != EV_MAP) {
-		expected(es, "a mapping of axis names to values", "axes");
+		axis_expected(es, "a mapping of axis names to values", "axes");
 		return;
 	}
 	axes_map(es, sw, 0);

@@ -84,12 +84,12 @@ void ev_verror(struct evsrc *es, bool fatal, struct pos pos, const char *fmt, va
 		es->fatal = true;
 }
 
-static void err(struct evsrc *es, struct pos pos, const char *fmt, ...)
+static void ev_error(struct evsrc *es, struct pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), cold));
-static void fatal(struct evsrc *es, struct pos pos, const char *fmt, ...)
+static void ev_fatal(struct evsrc *es, struct pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), cold));
 
-static void err(struct evsrc *es, struct pos pos, const char *fmt, ...)
+static void ev_error(struct evsrc *es, struct pos pos, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -97,7 +97,7 @@ static void err(struct evsrc *es, struct pos pos, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void fatal(struct evsrc *es, struct pos pos, const char *fmt, ...)
+static void ev_fatal(struct evsrc *es, struct pos pos, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -221,35 +221,35 @@ static __attribute__((cold)) void yaml_failed(struct evsrc *es)
 		exit(3);
 	case YAML_READER_ERROR:
 		if (es->read_errno) {
-			fatal(es, nopos, "cannot read %s: %s", es->file, strerror(es->read_errno));
+			ev_fatal(es, nopos, "cannot read %s: %s", es->file, strerror(es->read_errno));
 			break;
 		}
 		if (p->problem_value != -1)
-			fatal(es, offset_pos(es, p->problem_offset),
-			      "the file is not UTF-8 text: %s (0x%x at byte %zu)", problem,
-			      (unsigned)p->problem_value, p->problem_offset);
+			ev_fatal(es, offset_pos(es, p->problem_offset),
+				 "the file is not UTF-8 text: %s (0x%x at byte %zu)", problem,
+				 (unsigned)p->problem_value, p->problem_offset);
 		else
-			fatal(es, offset_pos(es, p->problem_offset),
-			      "the file is not UTF-8 text: %s (at byte %zu)", problem,
-			      p->problem_offset);
+			ev_fatal(es, offset_pos(es, p->problem_offset),
+				 "the file is not UTF-8 text: %s (at byte %zu)", problem,
+				 p->problem_offset);
 		break;
 	default: {
 		/* A tab where YAML wants indentation: say so, in YAML's words and ours. */
 		if (p->problem && strcmp(p->problem, "found character that cannot start any token") == 0 &&
 		    input_byte(es, p->problem_mark.index) == '\t') {
-			fatal(es, mkpos(p->problem_mark), "invalid YAML: a tab, where YAML wants "
-			      "spaces: YAML indents with spaces only; replace the tab with spaces");
+			ev_fatal(es, mkpos(p->problem_mark), "invalid YAML: a tab, where YAML wants "
+				 "spaces: YAML indents with spaces only; replace the tab with spaces");
 			break;
 		}
 		char hint[160];
 		bool flow = p->context && strstr(p->context, "flow") != NULL;
 		expr_hint(es, p->problem_mark.index, flow, hint, sizeof hint);
 		if (p->context)
-			fatal(es, mkpos(p->problem_mark), "invalid YAML: %s (%s at %u:%u)%s",
-			      problem, p->context, mkpos(p->context_mark).line,
-			      mkpos(p->context_mark).col, hint);
+			ev_fatal(es, mkpos(p->problem_mark), "invalid YAML: %s (%s at %u:%u)%s",
+				 problem, p->context, mkpos(p->context_mark).line,
+				 mkpos(p->context_mark).col, hint);
 		else
-			fatal(es, mkpos(p->problem_mark), "invalid YAML: %s%s", problem, hint);
+			ev_fatal(es, mkpos(p->problem_mark), "invalid YAML: %s%s", problem, hint);
 		break;
 	}
 	}
@@ -271,7 +271,7 @@ static void scalar_tag(struct evsrc *es, struct ev *v, const char *tag)
 			v->quoted = false;
 			return;
 		}
-	err(es, v->pos, "unsupported YAML tag '%.60s' (cugraphrun files use no tags)", tag);
+	ev_error(es, v->pos, "unsupported YAML tag '%.60s' (cugraphrun files use no tags)", tag);
 }
 
 /*
@@ -284,22 +284,22 @@ static void collection_tag(struct evsrc *es, struct ev *v, const char *tag,
 {
 	if (strcmp(tag, own) == 0 || strcmp(tag, "!") == 0)
 		return;
-	err(es, v->pos, "unsupported YAML tag '%.60s' on a %s (cugraphrun files use no tags)",
-	    tag, what);
+	ev_error(es, v->pos, "unsupported YAML tag '%.60s' on a %s (cugraphrun files use no tags)",
+		 tag, what);
 }
 
 static long resolve_alias(struct evsrc *es, const char *name, struct pos pos)
 {
 	long i = es->anchor_index ? strmap_get(es->anchor_index, name) : -1;
 	if (i < 0) {
-		err(es, pos, "unknown anchor in alias '*%.60s' (an anchor '&%.60s' must come before its aliases)",
-		    name, name);
+		ev_error(es, pos, "unknown anchor in alias '*%.60s' (an anchor '&%.60s' must come before its aliases)",
+			 name, name);
 		return -1;
 	}
 	i = es->anchors[i].newest;
 	if (es->anchors[i].open) {
-		err(es, pos, "alias '*%.60s' is inside the node it refers to (recursive structures are not supported)",
-		    name);
+		ev_error(es, pos, "alias '*%.60s' is inside the node it refers to (recursive structures are not supported)",
+			 name);
 		return -1;
 	}
 	return i;
@@ -495,11 +495,11 @@ static bool charge(struct evsrc *es, size_t n, struct pos pos, const char *name)
 	else
 		snprintf(count, sizeof count, "%zu", n);
 	if (used == 0)
-		fatal(es, pos, "alias '*%.60s' expands to %s YAML events, more than the limit of %zu for all aliases together",
-		      name, count, max);
+		ev_fatal(es, pos, "alias '*%.60s' expands to %s YAML events, more than the limit of %zu for all aliases together",
+			 name, count, max);
 	else
-		fatal(es, pos, "alias '*%.60s' expands to %s YAML events; with the %zu expanded before it, that passes the limit of %zu for all aliases together",
-		      name, count, used, max);
+		ev_fatal(es, pos, "alias '*%.60s' expands to %s YAML events; with the %zu expanded before it, that passes the limit of %zu for all aliases together",
+			 name, count, used, max);
 	return false;
 }
 
@@ -550,9 +550,9 @@ void ev_advance(struct evsrc *es, bool expand)
 	}
 	if (es->ev.type == EV_SEQ || es->ev.type == EV_MAP) {
 		if (++es->depth > es->lim->max_depth) {
-			fatal(es, es->ev.pos, "lists and mappings nested more than %u deep (a limit "
-			      "of any file; graphs themselves nest at most %d deep)",
-			      es->lim->max_depth, LOAD_MAX_GRAPH_DEPTH);
+			ev_fatal(es, es->ev.pos, "lists and mappings nested more than %u deep (a limit "
+				 "of any file; graphs themselves nest at most %d deep)",
+				 es->lim->max_depth, LOAD_MAX_GRAPH_DEPTH);
 			es->ev = (struct ev){.type = EV_NONE, .target = -1};
 		}
 	} else if (es->ev.type == EV_SEQ_END || es->ev.type == EV_MAP_END) {
@@ -813,7 +813,7 @@ static struct pos text_pos(const struct raw *r, size_t off)
 static __attribute__((cold)) void expr_error(struct evsrc *es, const struct raw *r,
 					     const struct expr_err *e)
 {
-	err(es, text_pos(r, e->off), "%s", e->msg);
+	ev_error(es, text_pos(r, e->off), "%s", e->msg);
 }
 
 /* Compile r's template once: its names' slots, which it is noted it reads. */
@@ -848,12 +848,12 @@ static __attribute__((cold)) void unbound(struct evsrc *es, const struct raw *r,
 			known[n++] = es->names[s];
 	const char *hint = diag_suggest(name, known, n);
 	if (hint)
-		err(es, text_pos(r, off), "unknown name '%.60s' (did you mean '%s'?)", name, hint);
+		ev_error(es, text_pos(r, off), "unknown name '%.60s' (did you mean '%s'?)", name, hint);
 	else if (n == 0)
-		err(es, text_pos(r, off), "unknown name '%.60s' (the file has no axes: give "
-		    "it an axis, or -a %.60s=...)", name, name);
+		ev_error(es, text_pos(r, off), "unknown name '%.60s' (the file has no axes: give "
+			 "it an axis, or -a %.60s=...)", name, name);
 	else
-		err(es, text_pos(r, off), "unknown name '%.60s'", name);
+		ev_error(es, text_pos(r, off), "unknown name '%.60s'", name);
 	free(known);
 }
 
@@ -1036,8 +1036,8 @@ void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos)
 	size_t max = es->lim->max_generated_events ? es->lim->max_generated_events : 10000000;
 	es->generated = sat_add(es->generated, es->rnext - m->raw);
 	if (es->generated > max) {
-		fatal(es, pos, "generators read more than %zu YAML events again (the limit for one "
-		      "point)", max);
+		ev_fatal(es, pos, "generators read more than %zu YAML events again (the limit for one "
+			 "point)", max);
 		return;
 	}
 	es->nframes = 0;

@@ -159,6 +159,12 @@ enum node_kind {
 extern const char *const node_kind_names[NK_COUNT];
 bool node_kind_is_conditional(enum node_kind k);
 
+/* Position p, or fallback where p was never set (line 0: a key left out). */
+static inline struct pos pos_or(struct pos p, struct pos fallback)
+{
+	return p.line ? p : fallback;
+}
+
 enum arg_kind {
 	ARG_BUFFER,         /* device address of ref (+ offset elements) */
 	ARG_SCALAR,         /* num encoded as type */
@@ -453,6 +459,12 @@ struct node {
 
 /* Where a node stands (node.where): inside a conditional body, a child graph. */
 enum { NODE_IN_BODY = 1u << 0, NODE_IN_CHILD = 1u << 1 };
+
+/* Where errors about a node as a whole point: its kind key, else its mapping. */
+static inline struct pos node_kind_pos(const struct node *n)
+{
+	return pos_or(n->kind_pos, n->pos);
+}
 
 /* An extra dependency from an edges list. */
 struct edge {

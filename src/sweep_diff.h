@@ -36,7 +36,7 @@
 
 #include "model.h"
 
-/* Why a node's parameters differ: its first key that does (static strings). */
+/* What differs between two points' models, and why the graph is built again. */
 struct model_diff {
 	/*
 	 * The structure differs (nodes, kinds, ids, dependencies, nesting,
@@ -54,7 +54,7 @@ struct model_diff {
 	bool *realloc;
 	/* per module: its definition changed (load it again) */
 	bool *reload;
-	/* per node (all_nodes index): the first key whose value changed, or NULL */
+	/* per node (all_nodes index): the first key whose value changed (a static string), or NULL */
 	const char **changed;
 	size_t nchanged;                /* nodes with a changed key */
 	/* per condition: its default changed (the handles are made again) */
