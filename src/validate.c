@@ -27,6 +27,7 @@
 
 #include "fileio.h"
 #include "model_derive.h"
+#include "strbuf.h"
 #include "strmap.h"
 #include "validate.h"
 #include "validate_devices.h"
@@ -89,23 +90,6 @@ struct vctx {
 		long idx;
 	} hits[4];
 };
-
-/* A growing string for long messages (cycles). */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void sb_add(struct sbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->s = xreallocarray(b->s, b->cap, 1);
-	}
-	memcpy(b->s + b->len, s, n + 1);
-	b->len += n;
-}
 
 /* Whether the next error may be printed: only then is a suggestion worth its cost. */
 static bool will_print(const struct vctx *v)
@@ -1522,26 +1506,21 @@ static void report_cycle(struct vctx *v, const struct graph *gr, const size_t *p
 	for (size_t k = 1; k < len; k++)
 		if (path[k] < path[first])
 			first = k;
-	struct sbuf sb = {0};
-	char head[64];
-	if (len > CYCLE_SHOW) {
-		snprintf(head, sizeof head, "dependency cycle of %zu nodes: ", len);
-		sb_add(&sb, head);
-	} else {
-		sb_add(&sb, "dependency cycle: ");
-	}
+	struct strbuf sb = {0};
+	if (len > CYCLE_SHOW)
+		strbuf_printf(&sb, "dependency cycle of %zu nodes: ", len);
+	else
+		strbuf_printf(&sb, "dependency cycle: ");
 	for (size_t k = 0; k <= len; k++) {
 		if (len > CYCLE_SHOW && k == CYCLE_SHOW - 2) {
-			sb_add(&sb, "... -> ");
+			strbuf_printf(&sb, "... -> ");
 			k = len - 2;
 		}
 		size_t at = (first + len - k % len) % len;
-		sb_add(&sb, gr->nodes[path[at]]->id);
-		if (k < len)
-			sb_add(&sb, " -> ");
+		strbuf_printf(&sb, "%s%s", gr->nodes[path[at]]->id, k < len ? " -> " : "");
 	}
-	diag_error(v->d, gr->nodes[path[first]]->pos, "%s", sb.s);
-	free(sb.s);
+	diag_error(v->d, gr->nodes[path[first]]->pos, "%s", sb.buf);
+	strbuf_free(&sb);
 }
 
 /*
