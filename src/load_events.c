@@ -105,6 +105,8 @@ static void ev_fatal(struct evsrc *es, struct pos pos, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void count_events(struct evsrc *es, size_t n, struct pos pos);
+
 static size_t sat_add(size_t a, size_t b)
 {
 	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
@@ -487,7 +489,8 @@ static bool charge(struct evsrc *es, size_t n, struct pos pos, const char *name)
 	size_t max = es->lim->max_alias_events, used = es->alias_events;
 	if (n <= max - used) {
 		es->alias_events += n;
-		return true;
+		count_events(es, n, pos);
+		return !es->fatal;
 	}
 	char count[32];
 	if (n == SIZE_MAX)
@@ -615,6 +618,7 @@ void ev_init(struct evsrc *es, const char *file, const struct load_limits *lim,
 	es->lim = lim;
 	es->d = d;
 	es->fd = -1;
+	es->budget = EV_NO_BUDGET;
 	if (!yaml_parser_initialize(&es->parser)) {
 		errorx("out of memory while reading YAML");
 		exit(3);
@@ -680,6 +684,48 @@ void ev_input_fd(struct evsrc *es, int fd, size_t size)
 /* ------------------------------------------------------------------
  * Templates (load_events.h: TEMPLATES)
  */
+
+void ev_over_budget(struct evsrc *es, enum ev_over what, size_t at_least, struct pos pos)
+{
+	if (es->fatal)
+		return;
+	es->budget.over = what;
+	es->budget.at_least = at_least;
+	es->budget.pos = pos;
+	es->fatal = true;
+}
+
+/* a + n * each, or SIZE_MAX where it would not fit */
+static size_t projected(size_t a, size_t n, size_t each)
+{
+	size_t p;
+	if (__builtin_mul_overflow(n, each, &p) || __builtin_add_overflow(a, p, &p))
+		return SIZE_MAX;
+	return p;
+}
+
+void ev_project(struct evsrc *es, size_t rest, size_t nodes, size_t events, size_t text,
+		struct pos pos)
+{
+	struct ev_budget *b = &es->budget;
+	size_t n = projected(b->nodes_made, rest, nodes), e = projected(b->events_made, rest, events),
+	       t = projected(b->text_made, rest, text);
+	if (n > b->nodes)
+		ev_over_budget(es, EV_OVER_NODES, n, pos);
+	else if (e > b->events)
+		ev_over_budget(es, EV_OVER_EVENTS, e, pos);
+	else if (t > b->text)
+		ev_over_budget(es, EV_OVER_TEXT, t, pos);
+}
+
+/* n more events delivered or replayed (an alias's, charged at pos). */
+static void count_events(struct evsrc *es, size_t n, struct pos pos)
+{
+	struct ev_budget *b = &es->budget;
+	b->events_made = sat_add(b->events_made, n);
+	if (b->events_made > b->events)
+		ev_over_budget(es, EV_OVER_EVENTS, b->events_made, pos);
+}
 
 void ev_want_template(struct evsrc *es)
 {
@@ -910,6 +956,7 @@ static void substitute(struct evsrc *es, struct raw *r)
 		strbuf_grow(&es->out, 1);
 	v->value = es->out.buf;
 	v->len = es->out.len;
+
 	/* a value is no string for being an expression's: {grid: "${n}"} is a number */
 	v->quoted = r->quoted && tmpl_nexprs(r->t) == 0;
 	if (r->uses_axis) {
@@ -934,6 +981,7 @@ static bool raw_event(struct evsrc *es)
 	struct raw *r = &es->raw[es->rnext++];
 	struct ev *v = &es->ev;
 	es->raw_read++;
+	count_events(es, 1, r->pos);
 	*v = (struct ev){
 		.type = r->type, .pos = r->pos, .end = r->end, .value = r->value,
 		.len = r->len, .quoted = r->quoted, .target = -1,
@@ -942,6 +990,11 @@ static bool raw_event(struct evsrc *es)
 		substitute(es, r);
 	else if (r->type == EV_ALIAS)
 		v->target = resolve_alias(es, r->value, r->pos);
+	/* a scalar's text, as written or evaluated, may be kept: counted (BUDGET) */
+	struct ev_budget *b = &es->budget;
+	b->text_made += v->len;
+	if (b->text_made > b->text)
+		ev_over_budget(es, EV_OVER_TEXT, b->text_made, v->pos);
 	return event_tail(es, r->anchor);
 }
 
@@ -982,6 +1035,12 @@ bool ev_record(struct evsrc *es)
 			memcpy(r->value, v.value, len);
 		r->value[len] = '\0';
 		r->expr = v.type == EV_SCALAR && tmpl_has_expr(r->value, len);
+		if (r->expr)
+			es->tmpl_bytes += len;
+		if (r->expr && len > es->tmpl_longest) {
+			es->tmpl_longest = len;
+			es->tmpl_longest_pos = r->pos;
+		}
 		r->anchor = anchor ? xstrdup(anchor) : NULL;
 		bool end = e.type == YAML_STREAM_END_EVENT || e.type == YAML_NO_EVENT;
 		yaml_event_delete(&e);

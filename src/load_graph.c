@@ -667,6 +667,7 @@ static void drop_node(struct ld *l, struct graph *gr, struct node *n)
 static void parse_node(struct ld *l, struct graph *gr)
 {
 	struct node *n = graph_add_node(gr, NK_COUNT);
+	ev_count_node(&l->es, l->es.ev.pos);
 	struct seen s;
 	size_t errors = l->es.nerrs, inner = l->inner_errs;
 	bool replayed = l->es.nframes > 0;
@@ -846,11 +847,17 @@ static void parse_generator(struct ld *l, struct graph *gr)
 			continue;
 		}
 		long slot = ev_slot(&l->es, var);
+		const struct ev_budget *b = &l->es.budget;
 		for (size_t i = 0; i < range.nvalues && !l->es.fatal; i++) {
+			size_t nodes = b->nodes_made, events = b->events_made, text = b->text_made;
 			if (i)
 				ev_rewind(&l->es, &m, pos);
 			ev_bind(&l->es, slot, range.values[i]);
 			parse_node_list(l, gr, "nodes");
+			/* the rest counted before it is expanded (load_events.h: BUDGET) */
+			if (i == 0)
+				ev_project(&l->es, range.nvalues - 1, b->nodes_made - nodes,
+					   b->events_made - events, b->text_made - text, pos);
 		}
 		ev_unbind(&l->es, slot);
 	}

@@ -69,6 +69,8 @@ __attribute__((cold)) struct gdef *point_reread(struct sweep *sw, size_t k, stru
 	struct sweep_src *src = sw->src;
 	struct diag *was = src->l.es.d;
 	src->l.es.d = d;
+	/* counted against the budget when it was first read */
+	src->l.es.budget = EV_NO_BUDGET;
 	struct gdef *g = read_point(src, sw, k);
 	src->l.es.d = was;
 	return g;
@@ -239,6 +241,88 @@ static __attribute__((cold)) struct gdef *derive_point(struct ld *l, struct gdef
 	return g;
 }
 
+/* What each kind of budget counts, how much of it a sweep may have, what its points do with it. */
+static const struct {
+	const char *what, *verb, *fewer;
+	size_t max;
+} budgets[] = {
+	[EV_OVER_NODES] = {"nodes", "hold", "nodes", SWEEP_MAX_NODES},
+	[EV_OVER_EVENTS] = {"YAML events", "read", "nodes or generated values", SWEEP_MAX_EVENTS},
+	[EV_OVER_TEXT] = {"bytes of text", "read", "or shorter values", SWEEP_MAX_TEXT},
+};
+
+/*
+ * The sweep refused (BUDGET): the reading of point k (of npoints) passed
+ * the budget it was given, b, at b->pos.  The first point's budget is its
+ * share of the sweep's, so that a sweep too large is refused there, before
+ * the others are read.
+ */
+static __attribute__((cold)) void over_budget(struct diag *d, const struct sweep *sw, size_t k,
+					      size_t npoints, const struct ev_budget *b)
+{
+	const char *what = budgets[b->over].what, *verb = budgets[b->over].verb;
+	const char *fewer = budgets[b->over].fewer;
+	size_t max = budgets[b->over].max;
+	if (k > 0) {
+		diag_error(d, b->pos, "the sweep would expand too far: its points up to %s (point "
+			   "%zu of %zu) %s more than %zu %s together, the most a sweep's points "
+			   "may (give fewer points with -a, or fewer %s)", sw->labels[k], k + 1,
+			   npoints, verb, max, what, fewer);
+		return;
+	}
+	if (npoints == 1) {
+		diag_error(d, b->pos, "the file would expand too far: it would %s at least %zu "
+			   "%s, more than the %zu a template may (fewer %s)", verb, b->at_least,
+			   what, max, fewer);
+		return;
+	}
+	char dims[256];
+	sweep_dims_text(sw, dims, sizeof dims);
+	size_t product;
+	if (__builtin_mul_overflow(npoints, b->at_least, &product))
+		product = SIZE_MAX;
+	diag_error(d, b->pos, "the sweep would expand too far: %zu points (%s) x at least %zu "
+		   "%s a point = %zu, more than the %zu a sweep's points may %s together (give "
+		   "fewer points with -a, or fewer %s)", npoints, dims, b->at_least, what, product,
+		   max, verb, fewer);
+}
+
+/*
+ * Before any point is read (BUDGET): every point evaluates the file's
+ * ${...} scalars, so npoints times their text must fit the text budget.
+ * Said at the longest of them.
+ */
+static bool templates_fit(const struct sweep *sw, size_t npoints, const struct evsrc *es,
+			  struct diag *d)
+{
+	size_t bytes = es->tmpl_bytes, product;
+	if (!__builtin_mul_overflow(npoints, bytes, &product) && product <= SWEEP_MAX_TEXT)
+		return true;
+	if (__builtin_mul_overflow(npoints, bytes, &product))
+		product = SIZE_MAX;
+	char dims[256];
+	sweep_dims_text(sw, dims, sizeof dims);
+	diag_error(d, es->tmpl_longest_pos, "the sweep would expand too far: %zu point%s (%s) x "
+		   "%zu bytes of ${...} scalars = %zu, more than the %u bytes of text a "
+		   "sweep's points may read together (give fewer points with -a, or fewer or "
+		   "shorter templates)", npoints, npoints == 1 ? "" : "s", dims, bytes, product,
+		   SWEEP_MAX_TEXT);
+	return false;
+}
+
+/* What is left of the sweep's budget, less what point k's reading b made (false: too much). */
+static bool spend(size_t left[], const struct ev_budget *b, size_t derived_nodes)
+{
+	size_t made[] = {[EV_OVER_NODES] = b->nodes_made + derived_nodes,
+			 [EV_OVER_EVENTS] = b->events_made, [EV_OVER_TEXT] = b->text_made};
+	for (int i = EV_OVER_NODES; i <= EV_OVER_TEXT; i++)
+		if (made[i] > left[i])
+			return false;
+	for (int i = EV_OVER_NODES; i <= EV_OVER_TEXT; i++)
+		left[i] -= made[i];
+	return true;
+}
+
 /*
  * A template (load_events.h: TEMPLATES): its events recorded once, its
  * axes read, the command line's applied, the points enumerated, then one
@@ -277,7 +361,8 @@ __attribute__((cold)) struct sweep *load_template(const char *name, const char *
 		ev_note_names(&l->es);
 		ok = sweep_apply_args(sw, args, nargs, d);
 	}
-	ok = ok && sweep_enumerate(sw, d);
+	ok = ok && sweep_enumerate(sw, d) && templates_fit(sw, first_only ? 1 : sw->npoints,
+							    &l->es, d);
 	if (!ok) {
 		sweep_src_free(src);
 		sweep_free(sw);
@@ -299,24 +384,36 @@ __attribute__((cold)) struct sweep *load_template(const char *name, const char *
 	bool *dirty = NULL;
 	long base = -1;
 	size_t derived = 0;
-	/* all points together read at most SWEEP_MAX_EVENTS: each alone is bounded already */
-	size_t events = 0;
+	/* the points expand to at most SWEEP_MAX_NODES, _EVENTS and _TEXT together (BUDGET) */
+	size_t left[] = {[EV_OVER_NODES] = SWEEP_MAX_NODES, [EV_OVER_EVENTS] = SWEEP_MAX_EVENTS,
+			 [EV_OVER_TEXT] = SWEEP_MAX_TEXT};
+	bool refused = false;
 	for (size_t k = 0; k < npoints; k++) {
-		if (events > SWEEP_MAX_EVENTS) {
-			d->prefix = prefix;
-			diag_error(d, (struct pos){1, 1}, "the %zu points of the sweep read more "
-				   "than %d YAML events in all (%s is point %zu)", sw->npoints,
-				   SWEEP_MAX_EVENTS, sw->labels[k], k + 1);
-			break;
-		}
 		double t = monotime();
 		d->prefix = k ? sw->labels[k] : NULL;
 		sw->base[k] = k;
+		/* the first point's share: what all would take, were every point like it */
+		size_t share = k == 0 ? npoints : 1;
+		struct ev_budget budget = {
+			.nodes = left[EV_OVER_NODES] / share,
+			.events = left[EV_OVER_EVENTS] / share,
+			.text = left[EV_OVER_TEXT] / share,
+		};
 		if (base >= 0) {
 			bind_point(src, sw, k);
 			l->es.raw_read = 0;
+			l->es.budget = budget;
 			struct gdef *g = derive_point(l, sw->models[base], &rec, dirty);
-			events += l->es.raw_read;
+			/* a derived point's copies are nodes it expands to */
+			if (g && !spend(left, &l->es.budget, g->derive->nnodes)) {
+				l->es.budget.over = EV_OVER_NODES;
+				l->es.budget.pos = (struct pos){1, 1};
+				derive_free(g);
+				d->prefix = prefix;
+				over_budget(d, sw, k, npoints, &l->es.budget);
+				refused = true;
+				break;
+			}
 			if (g) {
 				sw->models[k] = g;
 				sw->base[k] = (size_t)base;
@@ -331,18 +428,29 @@ __attribute__((cold)) struct sweep *load_template(const char *name, const char *
 			l->es.rec = &rec;
 			l->es.ctx = -1;
 		}
+		l->es.budget = budget;
 		sw->models[k] = read_point(src, sw, k);
 		l->es.rec = NULL;
+		if (l->es.budget.over) {
+			d->prefix = prefix;
+			over_budget(d, sw, k, npoints, &l->es.budget);
+			refused = true;
+			break;
+		}
+		/* (within: its budget was what is left) */
+		spend(left, &l->es.budget, 0);
 		/* a point read with errors is no base: the sweep goes no further than validation */
 		base = derive && sw->models[k] && d->nerrors == errors && !l->es.fatal ? (long)k : -1;
 		if (base >= 0)
 			dirty = xreallocarray(dirty, rec.nctx ? rec.nctx : 1, sizeof *dirty);
 		sw->eval_s[k] = monotime() - t;
-		events += l->es.raw_read + l->es.alias_events;
 		if (sw->models[k] == NULL && l->es.fatal)
 			break;
 	}
 	d->prefix = prefix;
+	sw->expanded_nodes = SWEEP_MAX_NODES - left[EV_OVER_NODES];
+	sw->expanded_events = SWEEP_MAX_EVENTS - left[EV_OVER_EVENTS];
+	sw->expanded_text = SWEEP_MAX_TEXT - left[EV_OVER_TEXT];
 	ev_rec_free(&rec);
 	free(dirty);
 	/* derived models may need a point read in full again (sweep_reload) */
@@ -350,7 +458,7 @@ __attribute__((cold)) struct sweep *load_template(const char *name, const char *
 		sw->src = src;
 	else
 		sweep_src_free(src);
-	if (sw->models[0] == NULL) {
+	if (refused || sw->models[0] == NULL) {
 		template_sweep_free(sw);
 		return NULL;
 	}

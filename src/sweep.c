@@ -300,6 +300,33 @@ struct dim {
 	size_t len;
 };
 
+void sweep_dims_text(const struct sweep *sw, char *buf, size_t len)
+{
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < sw->naxes; i++) {
+		const struct axis *a = &sw->axes[i];
+		bool said = false;      /* with its zip group's first axis */
+		for (size_t k = 0; a->zip && k < i; k++)
+			said |= sw->axes[k].zip == a->zip;
+		if (said)
+			continue;
+		if (sb.len)
+			strbuf_printf(&sb, " x ");
+		if (!a->zip) {
+			strbuf_printf(&sb, "%s: %zu value%s", a->name, a->nvalues,
+				      a->nvalues == 1 ? "" : "s");
+			continue;
+		}
+		strbuf_printf(&sb, "zip of ");
+		for (size_t k = i; k < sw->naxes; k++)
+			if (sw->axes[k].zip == a->zip)
+				strbuf_printf(&sb, "%s%s", k == i ? "" : ", ", sw->axes[k].name);
+		strbuf_printf(&sb, ": %zu value%s", a->nvalues, a->nvalues == 1 ? "" : "s");
+	}
+	snprintf(buf, len, "%s", sb.len ? sb.buf : "no axes");
+	strbuf_free(&sb);
+}
+
 bool sweep_enumerate(struct sweep *sw, struct diag *d)
 {
 	struct dim *dims = xcalloc(sw->naxes ? sw->naxes : 1, sizeof *dims);

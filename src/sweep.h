@@ -53,10 +53,19 @@
  * sweep holds one model per point.
  */
 #define SWEEP_MAX_POINTS 10000
-/* YAML events the points of a sweep read together, aliases and generators included. */
-#define SWEEP_MAX_EVENTS 200000000
 /* And more values in one axis or one generator range. */
 #define SWEEP_MAX_VALUES 100000
+/*
+ * What a sweep's points may expand to together (load_point.h: BUDGET):
+ * nodes, YAML events read (generators and aliases replaying theirs
+ * included), and bytes of their scalars' text (${...} evaluated).  Bounds
+ * the memory and time of what is accepted (cugraphrun(5): at most 512
+ * bytes a node, 16 an event and the text), and refuses the rest at its
+ * first point.
+ */
+#define SWEEP_MAX_NODES 1000000
+#define SWEEP_MAX_EVENTS 32000000
+#define SWEEP_MAX_TEXT (256u << 20)
 
 struct axis {
 	char *name;
@@ -105,6 +114,11 @@ struct sweep {
 	/* the names the file's expressions use (for -a of an undeclared axis) */
 	char **used;
 	size_t nused, capused;
+	/*
+	 * the loader's: what the points expanded to together (load_point.h:
+	 * BUDGET): nodes, YAML events, bytes of scalars' text
+	 */
+	size_t expanded_nodes, expanded_events, expanded_text;
 };
 
 struct sweep *sweep_new(void);
@@ -142,6 +156,12 @@ bool sweep_apply_args(struct sweep *sw, const struct axis_arg *args, size_t narg
  * differ in length, or when there are more than SWEEP_MAX_POINTS.
  */
 bool sweep_enumerate(struct sweep *sw, struct diag *d);
+
+/*
+ * The dimensions of the points, for messages, into buf: "n: 1000
+ * values", "n: 10 values x zip of a, b: 4 values"; "no axes".
+ */
+void sweep_dims_text(const struct sweep *sw, char *buf, size_t len);
 
 /* The value of axis a at point k. */
 static inline const struct expr_val *sweep_value(const struct sweep *sw, size_t k, size_t a)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "load.h"
+#include "monotime.h"
 #include "load_sweep.h"
 #include "sweep.h"
 #include "sweep_diff.h"
@@ -378,6 +379,69 @@ START_TEST(test_template_generator_bomb)
 }
 END_TEST
 
+/* Sanitizers slow everything down; timing bounds allow for it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SLOWDOWN 5
+#else
+#define SLOWDOWN 1
+#endif
+
+/* text is refused, its message starting with want, in well under a second. */
+static void refused_fast(const char *text, const char *want)
+{
+	double t = monotime();
+	struct res r = load_args(text, NULL, 0);
+	t = monotime() - t;
+	ck_assert_ptr_null(r.sw);
+	ck_assert_msg(strncmp(r.msgs, want, strlen(want)) == 0, "got %s", r.msgs);
+	ck_assert_msg(t < 0.5 * SLOWDOWN, "refused after %.3f s", t);
+	res_free(&r);
+}
+
+/*
+ * The expansion budget (load_point.h: BUDGET): the issue's cases, each
+ * refused at the first point, before the rest is expanded: a 10,000-value
+ * axis times a 10,000-node generator (27 s and 8.8 GB before), with 1,000
+ * values (accepted after 16 s and 4.4 GB), an 80 KB name template times
+ * 10,000 points (7-13 s, 772 MB), nested generators.
+ */
+START_TEST(test_template_budget)
+{
+	refused_fast("cugraphrun: 1\naxes: {n: {from: 1, to: 10000}}\nnodes:\n"
+		     "  - for: {i: {from: 1, to: 10000}}\n"
+		     "    nodes: [{id: \"k${i}_${n}\", empty: {}}]\n",
+		     "t.yaml:4:5: error: the sweep would expand too far: 10000 points (n: 10000 "
+		     "values) x at least 10000 nodes a point = 100000000, more than the 1000000 ");
+	refused_fast("cugraphrun: 1\naxes: {n: {from: 1, to: 1000}}\nnodes:\n"
+		     "  - for: {i: {from: 1, to: 10000}}\n"
+		     "    nodes: [{id: \"k${i}_${n}\", empty: {}}]\n",
+		     "t.yaml:4:5: error: the sweep would expand too far: 1000 points (n: 1000 "
+		     "values) x at least 10000 nodes a point = 10000000, ");
+	refused_fast("cugraphrun: 1\nnodes:\n  - for: {i: {from: 1, to: 10000}}\n    nodes:\n"
+		     "      - for: {j: {from: 1, to: 10000}}\n"
+		     "        nodes: [{id: \"k${i}_${j}\", empty: {}}]\n",
+		     "t.yaml:3:5: error: the file would expand too far: it would hold at least "
+		     "100000000 nodes, more than the 1000000 a template may");
+	size_t pieces = 20480;
+	char *text = malloc(pieces * 4 + 256);
+	char *p = text + sprintf(text, "cugraphrun: 1\naxes: {n: {from: 1, to: 10000}}\nname: \"");
+	for (size_t i = 0; i < pieces; i++)
+		p += sprintf(p, "${n}");
+	sprintf(p, "\"\nnodes: [{empty: {}}]\n");
+	refused_fast(text, "t.yaml:3:7: error: the sweep would expand too far: 10000 points (n: "
+		     "10000 values) x 81920 bytes of ${...} scalars = 819200000, more than the "
+		     "268435456 ");
+	free(text);
+	/* within the budget: 4 points of 10,000 nodes */
+	struct res r = load_args("cugraphrun: 1\naxes: {n: {from: 1, to: 4}}\nnodes:\n"
+				 "  - for: {i: {from: 1, to: 10000}}\n"
+				 "    nodes: [{id: \"k${i}_${n}\", empty: {}}]\n", NULL, 0);
+	ck_assert_msg(r.nerrors == 0, "%s", r.msgs);
+	ck_assert_uint_eq(r.sw->models[3]->root->nnodes, 10000);
+	res_free(&r);
+}
+END_TEST
+
 /* ------------------------------------------------------------ comparison */
 
 /* Two points' models of one template, validated. */
@@ -536,6 +600,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_template_restart);
 	tcase_add_test(tc, test_template_errors);
 	tcase_add_test(tc, test_template_generator_bomb);
+	tcase_add_test(tc, test_template_budget);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("comparison");
 	tcase_add_test(tc, test_diff_params);
