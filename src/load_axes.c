@@ -11,6 +11,7 @@
 
 #include "load_axes.h"
 #include "scalar.h"
+#include "strbuf.h"
 
 static void axis_error(struct evsrc *es, struct pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), cold));
@@ -69,6 +70,7 @@ static bool scalar_value(struct evsrc *es, struct sweep *sw, struct axis *a, con
 		ev_next(es);
 		return false;
 	}
+	a->at[a->nvalues - 1] = e->pos;
 	ev_next(es);
 	return true;
 }
@@ -135,6 +137,76 @@ static bool pow2_bounds(struct evsrc *es, const char *name, uint64_t b[2])
 static double num_d(const struct num *n)
 {
 	return num_to_double(n);
+}
+
+static int64_t num_i64(const struct num *n)
+{
+	return n->kind == NUM_INT ? n->i : (int64_t)n->u;
+}
+
+/*
+ * {from: f, to: t, step: s} of integers, counted in integers: f, f + s,
+ * ... while the value does not pass t.  The span |t - f| fits 64 bits
+ * unsigned, and each value, between f and t, an int64: no arithmetic here
+ * overflows.
+ */
+static bool int_range(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name,
+		      struct pos pos, struct pos step_pos, int64_t f, int64_t t, int64_t s)
+{
+	if (s == 0) {
+		axis_error(es, step_pos, "'step' of '%.60s' is 0", name);
+		return false;
+	}
+	if ((s > 0 && t < f) || (s < 0 && t > f)) {
+		axis_error(es, pos, "the range of '%.60s' is empty: from %lld, step %lld never reaches "
+			   "%lld", name, (long long)f, (long long)s, (long long)t);
+		return false;
+	}
+	uint64_t span = s > 0 ? (uint64_t)t - (uint64_t)f : (uint64_t)f - (uint64_t)t;
+	uint64_t mag = s > 0 ? (uint64_t)s : (uint64_t)0 - (uint64_t)s;
+	uint64_t last = span / mag;     /* the last value is f + last * s */
+	if (last >= SWEEP_MAX_VALUES) {
+		char count[24];
+		if (last == UINT64_MAX)
+			snprintf(count, sizeof count, "18446744073709551616");
+		else
+			snprintf(count, sizeof count, "%llu", (unsigned long long)last + 1);
+		axis_error(es, pos, "the range of '%.60s' has %s values, more than %d", name, count,
+			   SWEEP_MAX_VALUES);
+		return false;
+	}
+	for (uint64_t i = 0; i <= last; i++)
+		axis_add(sw, a, expr_int((int64_t)((uint64_t)f + i * (uint64_t)s)), NULL);
+	return true;
+}
+
+/*
+ * {from: f, to: t, step: s} with a float: f + k * s for k = 0, 1, ...,
+ * computed in doubles, up to the k of (t - f) / s raised by one part in
+ * 10^12, so that an end the steps reach but for rounding is kept
+ * ({from: 0, to: 1, step: 0.1}: 11 values); cugraphrun(5) says so.
+ */
+static bool float_range(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name,
+			struct pos pos, struct pos step_pos, double from, double to, double step)
+{
+	if (step == 0) {
+		axis_error(es, step_pos, "'step' of '%.60s' is 0", name);
+		return false;
+	}
+	if ((to - from) / step < 0) {
+		axis_error(es, pos, "the range of '%.60s' is empty: from %g, step %g never reaches %g",
+			   name, from, step, to);
+		return false;
+	}
+	double count = floor((to - from) / step * (1 + 1e-12)) + 1;
+	if (!(count <= SWEEP_MAX_VALUES)) {
+		axis_error(es, pos, "the range of '%.60s' has %.0f values, more than %d", name, count,
+			   SWEEP_MAX_VALUES);
+		return false;
+	}
+	for (size_t i = 0; i < (size_t)count; i++)
+		axis_add(sw, a, expr_float(from + (double)i * step), NULL);
+	return true;
 }
 
 /* {pow2: [lo, hi]} or {from: A, to: B, step: S}. */
@@ -211,32 +283,11 @@ static bool range_map(struct evsrc *es, struct sweep *sw, struct axis *a, const 
 	}
 	bool ints = v[1].kind != NUM_FLOAT && v[2].kind != NUM_FLOAT &&
 		(!has[3] || v[3].kind != NUM_FLOAT);
-	double from = num_d(&v[1]), to = num_d(&v[2]), step = has[3] ? num_d(&v[3]) : 1;
-	if (step == 0) {
-		axis_error(es, at[3], "'step' of '%.60s' is 0", name);
-		return false;
-	}
-	if ((to - from) / step < 0) {
-		axis_error(es, pos, "the range of '%.60s' is empty: from %g, step %g never reaches %g", name,
-			   from, step, to);
-		return false;
-	}
-	double count = floor((to - from) / step * (1 + 1e-12)) + 1;
-	if (count > SWEEP_MAX_VALUES) {
-		axis_error(es, pos, "the range of '%.60s' has %.0f values, more than %d", name, count,
-			   SWEEP_MAX_VALUES);
-		return false;
-	}
-	if (ints) {
-		int64_t f = v[1].kind == NUM_INT ? v[1].i : (int64_t)v[1].u;
-		int64_t s = !has[3] ? 1 : v[3].kind == NUM_INT ? v[3].i : (int64_t)v[3].u;
-		for (size_t i = 0; i < (size_t)count; i++)
-			axis_add(sw, a, expr_int(f + (int64_t)i * s), NULL);
-	} else {
-		for (size_t i = 0; i < (size_t)count; i++)
-			axis_add(sw, a, expr_float(from + (double)i * step), NULL);
-	}
-	return true;
+	if (ints)
+		return int_range(es, sw, a, name, pos, at[3], num_i64(&v[1]), num_i64(&v[2]),
+				 has[3] ? num_i64(&v[3]) : 1);
+	return float_range(es, sw, a, name, pos, at[3], num_d(&v[1]), num_d(&v[2]),
+			   has[3] ? num_d(&v[3]) : 1);
 }
 
 static bool parse_values(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name,
@@ -264,6 +315,26 @@ bool load_range(struct evsrc *es, struct sweep *sw, struct axis *a, const char *
 	return parse_values(es, sw, a, name, false);
 }
 
+/*
+ * Value dup of axis a is one with value first ([1, 1], [2^10, 1024]):
+ * the two would make points alike.  Said at dup (at the range, pos, where
+ * a range made it).
+ */
+static __attribute__((cold)) void duplicate(struct evsrc *es, const struct axis *a, size_t dup,
+					    size_t first, struct pos pos)
+{
+	char as[96] = "";
+	if (strcmp(a->labels[dup], a->labels[first]) != 0)
+		snprintf(as, sizeof as, ", as '%.60s'", a->labels[first]);
+	struct pos at = a->at[dup].line ? a->at[dup] : pos;
+	if (a->at[first].line)
+		axis_error(es, at, "value '%.60s' of axis '%.60s' is given twice (first at %u:%u%s)",
+			   a->labels[dup], a->name, a->at[first].line, a->at[first].col, as);
+	else
+		axis_error(es, at, "value '%.60s' of axis '%.60s' is given twice%s%s%s",
+			   a->labels[dup], a->name, *as ? " (" : "", *as ? as + 2 : "", *as ? ")" : "");
+}
+
 /* One axis: NAME: values, in zip group zip (0: none). */
 static void one_axis(struct evsrc *es, struct sweep *sw, const char *name, struct pos kpos,
 		     unsigned zip)
@@ -279,7 +350,11 @@ static void one_axis(struct evsrc *es, struct sweep *sw, const char *name, struc
 		ev_skip_value(es);
 		return;
 	}
-	parse_values(es, sw, a, name, true);
+	struct pos pos = es->ev.pos;
+	size_t first;
+	long dup;
+	if (parse_values(es, sw, a, name, true) && !zip && (dup = axis_duplicate(a, &first)) >= 0)
+		duplicate(es, a, (size_t)dup, first, pos);
 }
 
 /* The axes of a mapping, each in zip group zip. */
@@ -327,6 +402,24 @@ static void axes_map(struct evsrc *es, struct sweep *sw, unsigned zip)
 	ev_next(es);
 }
 
+/* Each zip group's steps differ: two alike would make two points alike. */
+static void zip_steps_differ(struct evsrc *es, const struct sweep *sw)
+{
+	for (unsigned z = 1; z <= sw->nzips; z++) {
+		size_t first;
+		long dup = zip_duplicate(sw, z, &first);
+		if (dup < 0)
+			continue;
+		struct strbuf names = {0};
+		for (size_t i = 0; i < sw->naxes; i++)
+			if (sw->axes[i].zip == z)
+				strbuf_printf(&names, "%s%s", names.len ? ", " : "", sw->axes[i].name);
+		axis_error(es, sw->zip_pos[z - 1], "steps %zu and %ld of the zip of %s give the same "
+			   "values", first + 1, dup + 1, names.buf ? names.buf : "");
+		strbuf_free(&names);
+	}
+}
+
 void load_axes(struct evsrc *es, struct sweep *sw)
 {
 	if (is_null_ev(es)) {
@@ -337,5 +430,8 @@ void load_axes(struct evsrc *es, struct sweep *sw)
 		axis_expected(es, "a mapping of axis names to values", "axes");
 		return;
 	}
+	unsigned errors = es->d->nerrors;
 	axes_map(es, sw, 0);
+	if (es->d->nerrors == errors)
+		zip_steps_differ(es, sw);
 }

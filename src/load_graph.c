@@ -864,7 +864,6 @@ static void parse_generator(struct ld *l, struct graph *gr)
 	ld_next(l);
 	if (!seen && !l->es.fatal)
 		ld_error(l, pos, "missing key 'nodes' in a generator ({for: {i: ...}, nodes: [...]})");
-	free(range.values);
-	free(range.labels);
+	axis_free(&range);
 }
 

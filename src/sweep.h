@@ -72,7 +72,8 @@ struct axis {
 	struct pos pos;                 /* the name in the file; line 0: the command line */
 	struct expr_val *values;        /* strings in the sweep's arena */
 	char **labels;                  /* each value as labelled ("2^20") */
-	size_t nvalues, capvalues, caplabels;
+	struct pos *at;                 /* each value's place in the file (line 0: none) */
+	size_t nvalues, capvalues, caplabels, capat;
 	unsigned zip;                   /* 0: a dimension of its own; else its zip group (1, 2, ...) */
 	bool from_cli;                  /* -a or --set gave its values */
 };
@@ -128,6 +129,8 @@ void sweep_free(struct sweep *sw);
 /* A new axis at the end, its name copied; NULL (after an error at pos) when the name is taken. */
 struct axis *sweep_add_axis(struct sweep *sw, const char *name, struct pos pos, unsigned zip,
 			    struct diag *d);
+/* What an axis holds (its values, labels, places), not its name: a sweep's, or one alone (a generator's range). */
+void axis_free(struct axis *a);
 /* A new zip group written at pos: its number (1, 2, ...). */
 unsigned sweep_add_zip(struct sweep *sw, struct pos pos);
 
@@ -141,6 +144,16 @@ void axis_add(struct sweep *sw, struct axis *a, struct expr_val v, const char *l
 bool axis_add_text(struct sweep *sw, struct axis *a, const char *s, size_t len, char *why,
 		   size_t why_len);
 
+/*
+ * The first value of a that is one with an earlier value (the same type
+ * and value, or the same label: [1, 1], [2^10, 1024]), that one's index
+ * in *first; -1 when all differ.  (An axis of a zip group may repeat a
+ * value: its steps as a whole must differ.)
+ */
+long axis_duplicate(const struct axis *a, size_t *first);
+/* The same for the steps of zip group zip: the first one with all its values an earlier one's. */
+long zip_duplicate(const struct sweep *sw, unsigned zip, size_t *first);
+
 /* A name the file's expressions use, remembered for sweep_apply_args. */
 void sweep_note_use(struct sweep *sw, const char *name);
 
@@ -153,7 +166,9 @@ bool sweep_apply_args(struct sweep *sw, const struct axis_arg *args, size_t narg
 
 /*
  * The points: false, after an error at the zip group, when zipped axes
- * differ in length, or when there are more than SWEEP_MAX_POINTS.
+ * differ in length, when there are more than SWEEP_MAX_POINTS, or when two
+ * points would share a label (values holding the commas that join it: at
+ * such a value).
  */
 bool sweep_enumerate(struct sweep *sw, struct diag *d);
 
