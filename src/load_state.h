@@ -19,6 +19,11 @@
  *     load_scalar.c   scalars: numbers, sizes, durations, texts, references
  *     load_state.c    this state, its making and freeing, its errors
  *
+ * Beside them: load_events.c, the event source under all of them;
+ * load_axes.c, value ranges (axes: and a generator's for:), which reads
+ * the event source alone; load_sweep.c, a sweep's points validated, above
+ * the entry points.
+ *
  * Ownership: struct ld owns its event source, its scratch arena and its
  * tables of names; the model it reads (g) is the caller's once read.
  */
