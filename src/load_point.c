@@ -310,17 +310,21 @@ static bool templates_fit(const struct sweep *sw, size_t npoints, const struct e
 	return false;
 }
 
-/* What is left of the sweep's budget, less what point k's reading b made (false: too much). */
-static bool spend(size_t left[], const struct ev_budget *b, size_t derived_nodes)
+/*
+ * What is left of the sweep's budget, less what a point's reading b made
+ * (and its derived copies): EV_OVER_NONE, or the one it would pass, and
+ * then nothing is spent.
+ */
+static enum ev_over spend(size_t left[], const struct ev_budget *b, size_t derived_nodes)
 {
 	size_t made[] = {[EV_OVER_NODES] = b->nodes_made + derived_nodes,
 			 [EV_OVER_EVENTS] = b->events_made, [EV_OVER_TEXT] = b->text_made};
 	for (int i = EV_OVER_NODES; i <= EV_OVER_TEXT; i++)
 		if (made[i] > left[i])
-			return false;
+			return (enum ev_over)i;
 	for (int i = EV_OVER_NODES; i <= EV_OVER_TEXT; i++)
 		left[i] -= made[i];
-	return true;
+	return EV_OVER_NONE;
 }
 
 /*
@@ -405,8 +409,10 @@ __attribute__((cold)) struct sweep *load_template(const char *name, const char *
 			l->es.budget = budget;
 			struct gdef *g = derive_point(l, sw->models[base], &rec, dirty);
 			/* a derived point's copies are nodes it expands to */
-			if (g && !spend(left, &l->es.budget, g->derive->nnodes)) {
-				l->es.budget.over = EV_OVER_NODES;
+			enum ev_over over = g ? spend(left, &l->es.budget, g->derive->nnodes)
+					      : EV_OVER_NONE;
+			if (over != EV_OVER_NONE) {
+				l->es.budget.over = over;
 				l->es.budget.pos = (struct pos){1, 1};
 				derive_free(g);
 				d->prefix = prefix;
