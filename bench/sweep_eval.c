@@ -6,7 +6,9 @@
  * sm_90), quietly; the sweep's own eval_s gives each point's reading and
  * validation.  Prints, for the best round (default 21 rounds): the median
  * eval_s of the points after the first, the first point's, and the whole
- * load and validation less the first point, over the other points.  The
+ * load and validation less the first point, over the other points, and
+ * what the points expanded to (nodes, YAML events, bytes of text: the
+ * budget's counts, load_point.h: BUDGET).  The
  * figure issue 22's 1/50 target compares with an instantiation is the
  * first (bench/README.md, "Sweeps").  Checks nothing: run it by hand
  * (make bench/sweep_eval && build/bench/sweep_eval s32.yaml).
@@ -47,7 +49,7 @@ int main(int argc, char **argv)
 		.use_cache = true,
 	};
 	double best_median = 1e9, best_first = 1e9, best_rest = 1e9;
-	size_t npoints = 0;
+	size_t npoints = 0, nodes = 0, events = 0, text = 0;
 	for (int r = 0; r < rounds; r++) {
 		struct diag d;
 		diag_init(&d, argv[1], stderr);
@@ -63,6 +65,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		npoints = sw->npoints;
+		nodes = sw->expanded_nodes;
+		events = sw->expanded_events;
+		text = sw->expanded_text;
 		if (npoints < 2) {
 			fprintf(stderr, "sweep_eval: %s has one point\n", argv[1]);
 			sweep_release(sw);
@@ -84,6 +89,8 @@ int main(int argc, char **argv)
 		sweep_release(sw);
 	}
 	printf("%s: %zu points, best of %d rounds\n", argv[1], npoints, rounds);
+	printf("  expanded to %zu nodes, %zu YAML events, %zu bytes of text\n", nodes, events,
+	       text);
 	printf("  eval_s of a later point (median): %8.2f us\n", best_median * 1e6);
 	printf("  eval_s of the first point:        %8.2f us\n", best_first * 1e6);
 	printf("  whole load + validation less the first point, a point: %8.2f us\n",

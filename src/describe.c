@@ -14,7 +14,6 @@
 
 #include <inttypes.h>
 #include <stdint.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "describe.h"
 #include "kernel_access.h"
 #include "model_uses.h"
+#include "strbuf.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -147,51 +147,18 @@ static Agiddisc_t seq_iddisc = {
 /* Memory and I/O stay cgraph's defaults (NULL members). */
 static Agdisc_t seq_disc = {.id = &seq_iddisc};
 
-/* A growing string, for labels. */
-struct sbuf {
-	char *s;
-	size_t n, cap;
-};
-
-static void sb_putc(struct sbuf *b, char c)
+/* An empty label, its text "" (a strbuf holds none before its first append). */
+static void label_reset(struct strbuf *b)
 {
-	if (b->n + 2 > b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 128;
-		b->s = xreallocarray(b->s, b->cap, 1);
-	}
-	b->s[b->n++] = c;
-	b->s[b->n] = '\0';
-}
-
-static void sb_reset(struct sbuf *b)
-{
-	if (b->s == NULL) {
-		b->cap = 128;
-		b->s = xmalloc(b->cap);
-	}
-	b->n = 0;
-	b->s[0] = '\0';
-}
-
-/* Text of our own (numbers, kind words): nothing to escape. */
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	char tmp[128];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	for (const char *p = tmp; *p; p++)
-		sb_putc(b, *p);
+	strbuf_grow(b, 0);
+	strbuf_truncate(b, 0);
 }
 
 /* A line break inside a DOT label. */
-static void sb_line(struct sbuf *b)
+static void sb_line(struct strbuf *b)
 {
-	sb_putc(b, '\\');
-	sb_putc(b, 'n');
+	strbuf_addc(b, '\\');
+	strbuf_addc(b, 'n');
 }
 
 /*
@@ -200,7 +167,7 @@ static void sb_line(struct sbuf *b)
  * label line breaks and other control characters spaces.  max > 0 cuts the
  * text at a UTF-8 character boundary and adds "...".  Quotes are agwrite's.
  */
-static void sb_text(struct sbuf *b, const char *s, size_t max)
+static void sb_text(struct strbuf *b, const char *s, size_t max)
 {
 	size_t len = strlen(s);
 	bool cut = max > 0 && len > max;
@@ -212,52 +179,52 @@ static void sb_text(struct sbuf *b, const char *s, size_t max)
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c == '\\') {
-			sb_putc(b, '\\');
-			sb_putc(b, '\\');
+			strbuf_addc(b, '\\');
+			strbuf_addc(b, '\\');
 		} else if (c == '\n') {
 			sb_line(b);
 		} else if (c < 0x20 || c == 0x7f) {
-			sb_putc(b, ' ');
+			strbuf_addc(b, ' ');
 		} else {
-			sb_putc(b, (char)c);
+			strbuf_addc(b, (char)c);
 		}
 	}
 	if (cut)
-		sb_printf(b, "...");
+		strbuf_printf(b, "...");
 }
 
-static void sb_size(struct sbuf *b, uint64_t bytes)
+static void sb_size(struct strbuf *b, uint64_t bytes)
 {
 	char tmp[48];
 	format_size(bytes, tmp, sizeof tmp);
-	sb_printf(b, "%s", tmp);
+	strbuf_printf(b, "%s", tmp);
 }
 
 /* A number roughly as written; floats short, as a person would write them. */
-static void sb_num(struct sbuf *b, const struct num *n)
+static void sb_num(struct strbuf *b, const struct num *n)
 {
 	switch (n->kind) {
 	case NUM_UINT:
-		sb_printf(b, "%" PRIu64, n->u);
+		strbuf_printf(b, "%" PRIu64, n->u);
 		break;
 	case NUM_INT:
-		sb_printf(b, "%" PRId64, n->i);
+		strbuf_printf(b, "%" PRId64, n->i);
 		break;
 	case NUM_FLOAT:
-		sb_printf(b, "%g", n->f);
+		strbuf_printf(b, "%g", n->f);
 		break;
 	}
 }
 
 /* "64", "8x8" or "8x8x2": trailing ones left out. */
-static void sb_dims(struct sbuf *b, const uint32_t d[3])
+static void sb_dims(struct strbuf *b, const uint32_t d[3])
 {
 	if (d[2] != 1)
-		sb_printf(b, "%" PRIu32 "x%" PRIu32 "x%" PRIu32, d[0], d[1], d[2]);
+		strbuf_printf(b, "%" PRIu32 "x%" PRIu32 "x%" PRIu32, d[0], d[1], d[2]);
 	else if (d[1] != 1)
-		sb_printf(b, "%" PRIu32 "x%" PRIu32, d[0], d[1]);
+		strbuf_printf(b, "%" PRIu32 "x%" PRIu32, d[0], d[1]);
 	else
-		sb_printf(b, "%" PRIu32, d[0]);
+		strbuf_printf(b, "%" PRIu32, d[0]);
 }
 
 /* A DOT graph node made for a graph node, in creation (file) order. */
@@ -275,7 +242,7 @@ struct writer {
 	size_t nowned, capowned;
 	struct made *made;
 	size_t nmade, capmade;
-	struct sbuf label;
+	struct strbuf label;
 	const struct describe_overlay *overlay;   /* NULL: none */
 	bool buffers;           /* the buffer diagram (put_buffers) */
 };
@@ -321,20 +288,20 @@ static uint64_t elems_bytes(const struct buffer *b, uint64_t count)
 }
 
 /* "x" or "x[16..]" for an offset in elements. */
-static void sb_place(struct sbuf *b, const struct name_ref *r, uint64_t offset)
+static void sb_place(struct strbuf *b, const struct name_ref *r, uint64_t offset)
 {
 	sb_text(b, r->name ? r->name : "?", 0);
 	if (offset)
-		sb_printf(b, "[%" PRIu64 "..]", offset);
+		strbuf_printf(b, "[%" PRIu64 "..]", offset);
 }
 
-typedef void label_fn(struct writer *w, const struct node *n, struct sbuf *b);
+typedef void label_fn(struct writer *w, const struct node *n, struct strbuf *b);
 
 /*
  * A kernel's launch attributes, a line each as the format writes them:
  * "cluster 2x1x1", "cooperative", "window x: 1 MiB persisting".
  */
-static void label_attrs(struct writer *w, const struct kernel_attrs *a, struct sbuf *b)
+static void label_attrs(struct writer *w, const struct kernel_attrs *a, struct strbuf *b)
 {
 	for (int k = 0; k < KATTR_COUNT; k++) {
 		if (!kattr_set(a, (enum kattr)k))
@@ -343,44 +310,44 @@ static void label_attrs(struct writer *w, const struct kernel_attrs *a, struct s
 		switch ((enum kattr)k) {
 		case KATTR_ACCESS_POLICY:
 			sb_line(b);
-			sb_printf(b, "window ");
+			strbuf_printf(b, "window ");
 			sb_text(b, win->buffer.name ? win->buffer.name : "?", 0);
 			if (win->offset)
-				sb_printf(b, "[%" PRIu64 "..]", win->offset);
+				strbuf_printf(b, "[%" PRIu64 "..]", win->offset);
 			if (buf_of(w, &win->buffer)) {
-				sb_printf(b, ": ");
+				strbuf_printf(b, ": ");
 				sb_size(b, elems_bytes(buf_of(w, &win->buffer), win->count));
-				sb_printf(b, ",");
+				strbuf_printf(b, ",");
 			}
 			if (win->hit_ratio < 1)
-				sb_printf(b, " %g %s, else %s", win->hit_ratio, access_prop_names[win->hit],
+				strbuf_printf(b, " %g %s, else %s", win->hit_ratio, access_prop_names[win->hit],
 					  access_prop_names[win->miss]);
 			else
-				sb_printf(b, " %s", access_prop_names[win->hit]);
+				strbuf_printf(b, " %s", access_prop_names[win->hit]);
 			break;
 		case KATTR_CLUSTER:
 		case KATTR_PREFERRED_CLUSTER:
 			sb_line(b);
-			sb_printf(b, "%s ", k == KATTR_CLUSTER ? "cluster" : "preferred cluster");
+			strbuf_printf(b, "%s ", k == KATTR_CLUSTER ? "cluster" : "preferred cluster");
 			sb_dims(b, k == KATTR_CLUSTER ? a->cluster : a->preferred_cluster);
 			break;
 		case KATTR_CLUSTER_SCHEDULING:
 			sb_line(b);
-			sb_printf(b, "cluster scheduling %s",
+			strbuf_printf(b, "cluster scheduling %s",
 				  cluster_scheduling_names[a->cluster_scheduling]);
 			break;
 		case KATTR_DOMAIN:
 			sb_line(b);
-			sb_printf(b, "sync domain %s", sync_domain_names[a->domain]);
+			strbuf_printf(b, "sync domain %s", sync_domain_names[a->domain]);
 			break;
 		case KATTR_DOMAIN_MAP:
 			sb_line(b);
-			sb_printf(b, "domains default %u remote %u", a->domain_map[DOMAIN_DEFAULT],
+			strbuf_printf(b, "domains default %u remote %u", a->domain_map[DOMAIN_DEFAULT],
 				  a->domain_map[DOMAIN_REMOTE]);
 			break;
 		case KATTR_CARVEOUT:
 			sb_line(b);
-			sb_printf(b, "carveout %d%%", a->carveout);
+			strbuf_printf(b, "carveout %d%%", a->carveout);
 			break;
 		case KATTR_COOPERATIVE:
 		case KATTR_DEVICE_UPDATABLE:
@@ -400,7 +367,7 @@ static void label_attrs(struct writer *w, const struct kernel_attrs *a, struct s
 			};
 			if (on[k]) {
 				sb_line(b);
-				sb_printf(b, "%s", words[k]);
+				strbuf_printf(b, "%s", words[k]);
 			}
 			break;
 		}
@@ -410,54 +377,54 @@ static void label_attrs(struct writer *w, const struct kernel_attrs *a, struct s
 	}
 }
 
-static void label_kernel(struct writer *w, const struct node *n, struct sbuf *b)
+static void label_kernel(struct writer *w, const struct node *n, struct strbuf *b)
 {
 	const struct kernel_node *k = &n->u.kernel;
-	sb_printf(b, "kernel ");
+	strbuf_printf(b, "kernel ");
 	sb_text(b, k->function ? k->function : "?", 0);
 	sb_line(b);
-	sb_printf(b, "grid ");
+	strbuf_printf(b, "grid ");
 	sb_dims(b, k->grid);
-	sb_printf(b, " block ");
+	strbuf_printf(b, " block ");
 	sb_dims(b, k->block);
 	if (k->shared || k->has_priority)
 		sb_line(b);
 	if (k->shared) {
-		sb_printf(b, "shared ");
+		strbuf_printf(b, "shared ");
 		sb_size(b, k->shared);
 	}
 	if (k->has_priority)
-		sb_printf(b, "%spriority %d", k->shared ? " " : "", k->priority);
+		strbuf_printf(b, "%spriority %d", k->shared ? " " : "", k->priority);
 	const struct kernel_attrs *a = kernel_attrs_of(w->g, n);
 	if (a)
 		label_attrs(w, a, b);
 }
 
 /* One line per operation: "write flag = 1", "wait flag >= 3, flush", "barrier gpu". */
-static void label_memop(struct writer *w, const struct node *n, struct sbuf *b)
+static void label_memop(struct writer *w, const struct node *n, struct strbuf *b)
 {
 	static const char *const cmp[CMP_COUNT] = {">=", "==", "&", "nor"};
-	sb_printf(b, "memop");
+	strbuf_printf(b, "memop");
 	for (size_t i = 0; i < n->u.memop.nops; i++) {
 		const struct memop *op = &n->u.memop.ops[i];
 		sb_line(b);
 		switch (op->kind) {
 		case MEMOP_WRITE:
 		case MEMOP_WAIT:
-			sb_printf(b, "%s ", memop_kind_names[op->kind]);
+			strbuf_printf(b, "%s ", memop_kind_names[op->kind]);
 			sb_text(b, op->buffer.name ? op->buffer.name : "?", 0);
 			if (op->offset)
-				sb_printf(b, "[%" PRIu64 "]", op->offset);
-			sb_printf(b, " %s ", op->kind == MEMOP_WRITE ? "=" : cmp[op->compare]);
+				strbuf_printf(b, "[%" PRIu64 "]", op->offset);
+			strbuf_printf(b, " %s ", op->kind == MEMOP_WRITE ? "=" : cmp[op->compare]);
 			sb_num(b, &op->value);
 			if (op->flush)
-				sb_printf(b, ", flush");
+				strbuf_printf(b, ", flush");
 			break;
 		case MEMOP_FLUSH:
-			sb_printf(b, "flush remote writes");
+			strbuf_printf(b, "flush remote writes");
 			break;
 		case MEMOP_BARRIER:
-			sb_printf(b, "barrier %s", memop_scope_names[op->scope]);
+			strbuf_printf(b, "barrier %s", memop_scope_names[op->scope]);
 			break;
 		case MEMOP_COUNT:
 			break;
@@ -465,12 +432,12 @@ static void label_memop(struct writer *w, const struct node *n, struct sbuf *b)
 	}
 }
 
-static void label_memset(struct writer *w, const struct node *n, struct sbuf *b)
+static void label_memset(struct writer *w, const struct node *n, struct strbuf *b)
 {
 	const struct memset_node *m = &n->u.memset;
-	sb_printf(b, "memset ");
+	strbuf_printf(b, "memset ");
 	sb_place(b, &m->buffer, m->offset);
-	sb_printf(b, " = ");
+	strbuf_printf(b, " = ");
 	sb_num(b, &m->value);
 	sb_line(b);
 	sb_size(b, elems_bytes(buf_of(w, &m->buffer), m->count));
@@ -482,38 +449,38 @@ static char mem_side(const struct buffer *b)
 	return b && b->memory == MEM_HOST ? 'H' : 'D';
 }
 
-static void label_copy(struct writer *w, const struct node *n, struct sbuf *b)
+static void label_copy(struct writer *w, const struct node *n, struct strbuf *b)
 {
 	const struct copy_node *c = &n->u.copy;
 	const struct buffer *from = buf_of(w, &c->from.buffer);
 	const struct buffer *to = buf_of(w, &c->to.buffer);
-	sb_printf(b, "copy ");
+	strbuf_printf(b, "copy ");
 	sb_place(b, &c->from.buffer, c->from.offset);
-	sb_printf(b, " -> ");
+	strbuf_printf(b, " -> ");
 	sb_place(b, &c->to.buffer, c->to.offset);
 	sb_line(b);
-	sb_printf(b, "%cto%c ", mem_side(from), mem_side(to));
+	strbuf_printf(b, "%cto%c ", mem_side(from), mem_side(to));
 	sb_size(b, elems_bytes(from, c->count));
 }
 
-static void label_empty(struct writer *w, const struct node *n, struct sbuf *b)
+static void label_empty(struct writer *w, const struct node *n, struct strbuf *b)
 {
-	sb_printf(b, "empty");
+	strbuf_printf(b, "empty");
 }
 
-static void label_graph(struct writer *w, const struct node *n, struct sbuf *b)
+static void label_graph(struct writer *w, const struct node *n, struct strbuf *b)
 {
 	size_t nn = n->u.child ? n->u.child->nnodes : 0;
-	sb_printf(b, "graph");
+	strbuf_printf(b, "graph");
 	sb_line(b);
-	sb_printf(b, "%zu node%s", nn, nn == 1 ? "" : "s");
+	strbuf_printf(b, "%zu node%s", nn, nn == 1 ? "" : "s");
 }
 
 /* alloc and free: the buffer and its size. */
-static void label_mem(struct writer *w, const struct node *n, struct sbuf *b)
+static void label_mem(struct writer *w, const struct node *n, struct strbuf *b)
 {
 	const struct buffer *buf = buf_of(w, &n->u.buffer);
-	sb_printf(b, "%s ", node_kind_names[n->kind]);
+	strbuf_printf(b, "%s ", node_kind_names[n->kind]);
 	sb_text(b, n->u.buffer.name ? n->u.buffer.name : "?", 0);
 	if (buf) {
 		sb_line(b);
@@ -521,53 +488,53 @@ static void label_mem(struct writer *w, const struct node *n, struct sbuf *b)
 	}
 }
 
-static void label_event(struct writer *w, const struct node *n, struct sbuf *b)
+static void label_event(struct writer *w, const struct node *n, struct strbuf *b)
 {
-	sb_printf(b, "%s ", node_kind_names[n->kind]);
+	strbuf_printf(b, "%s ", node_kind_names[n->kind]);
 	sb_text(b, n->u.event.name ? n->u.event.name : "?", 0);
 }
 
-static void label_host(struct writer *w, const struct node *n, struct sbuf *b)
+static void label_host(struct writer *w, const struct node *n, struct strbuf *b)
 {
 	const struct host_node *h = &n->u.host;
 	char tmp[48];
 	switch (h->action) {
 	case HOST_PRINT:
-		sb_printf(b, "host print \"");
+		strbuf_printf(b, "host print \"");
 		sb_text(b, h->text ? h->text : "", LABEL_TEXT_MAX);
-		sb_printf(b, "\"");
+		strbuf_printf(b, "\"");
 		break;
 	case HOST_SLEEP:
 		format_duration((double)h->sleep_ns * 1e-9, tmp, sizeof tmp);
-		sb_printf(b, "host sleep %s", tmp);
+		strbuf_printf(b, "host sleep %s", tmp);
 		break;
 	case HOST_DUMP:
-		sb_printf(b, "host dump ");
+		strbuf_printf(b, "host dump ");
 		sb_text(b, h->buffer.name ? h->buffer.name : "?", 0);
 		break;
 	case HOST_SET:
-		sb_printf(b, "host set ");
+		strbuf_printf(b, "host set ");
 		sb_text(b, h->set->buffer.name ? h->set->buffer.name : "?", 0);
 		num_format(&h->set->value, tmp, sizeof tmp);
-		sb_printf(b, " = %s", tmp);
+		strbuf_printf(b, " = %s", tmp);
 		break;
 	case HOST_COPY:
-		sb_printf(b, "host copy ");
+		strbuf_printf(b, "host copy ");
 		sb_text(b, h->copy->from.buffer.name ? h->copy->from.buffer.name : "?", 0);
-		sb_printf(b, " -> ");
+		strbuf_printf(b, " -> ");
 		sb_text(b, h->copy->to.buffer.name ? h->copy->to.buffer.name : "?", 0);
 		break;
 	}
 }
 
-static void label_cond(struct writer *w, const struct node *n, struct sbuf *b)
+static void label_cond(struct writer *w, const struct node *n, struct strbuf *b)
 {
 	const struct cond_node *c = &n->u.cond;
-	sb_printf(b, "%s ", node_kind_names[n->kind]);
+	strbuf_printf(b, "%s ", node_kind_names[n->kind]);
 	sb_text(b, c->condition.name ? c->condition.name : "?", 0);
 	if (n->kind == NK_SWITCH) {
 		sb_line(b);
-		sb_printf(b, "%zu case%s", c->nbodies, c->nbodies == 1 ? "" : "s");
+		strbuf_printf(b, "%zu case%s", c->nbodies, c->nbodies == 1 ? "" : "s");
 	}
 }
 
@@ -611,15 +578,15 @@ static Agnode_t *put_node(struct writer *w, Agraph_t *sg, const struct node *n)
 	Agnode_t *an = cg_node(sg, strcmp(safe, n->id) == 0 ? n->id :
 			       fresh_name(w, w->names, n->id));
 	free(safe);
-	struct sbuf *b = &w->label;
-	sb_reset(b);
+	struct strbuf *b = &w->label;
+	label_reset(b);
 	sb_text(b, n->id, 0);
 	sb_line(b);
 	kind_looks[n->kind].label(w, n, b);
 	/* a file on several devices: where each node that runs on one does */
 	if (w->g->device_of && runs_on_device(n->kind)) {
 		sb_line(b);
-		sb_printf(b, "on device %u", node_device(w->g, n));
+		strbuf_printf(b, "on device %u", node_device(w->g, n));
 	}
 	struct describe_mark mk = {0};
 	bool marked = w->overlay && w->overlay->mark(w->overlay->ctx, n, &mk);
@@ -629,9 +596,9 @@ static Agnode_t *put_node(struct writer *w, Agraph_t *sg, const struct node *n)
 	}
 	if (n->disabled) {
 		sb_line(b);
-		sb_printf(b, "(switched off)");
+		strbuf_printf(b, "(switched off)");
 	}
-	cg_set(an, "label", b->s);
+	cg_set(an, "label", b->buf);
 	cg_set(an, "shape", kind_looks[n->kind].shape);
 	if (kind_looks[n->kind].margin)
 		cg_set(an, "margin", kind_looks[n->kind].margin);
@@ -874,21 +841,21 @@ static Agnode_t *put_buffer(struct writer *w, size_t i)
 {
 	const struct gdef *g = w->g;
 	const struct buffer *buf = &g->buffers[i];
-	struct sbuf *b = &w->label;
+	struct strbuf *b = &w->label;
 	char *base = xasprintf("buf_%s", buf->name);
 	Agnode_t *bn = cg_node(w->root, fresh_name(w, w->names, base));
 	free(base);
-	sb_reset(b);
+	label_reset(b);
 	sb_text(b, buf->name, 0);
 	sb_line(b);
-	sb_printf(b, "%s x %" PRIu64 " (", elem_infos[buf->type].name, buf->count);
+	strbuf_printf(b, "%s x %" PRIu64 " (", elem_infos[buf->type].name, buf->count);
 	sb_size(b, buf->size);
-	sb_printf(b, ")");
+	strbuf_printf(b, ")");
 	sb_line(b);
-	sb_printf(b, "%s", mem_kind_names[buf->memory]);
+	strbuf_printf(b, "%s", mem_kind_names[buf->memory]);
 	if (buf->memory == MEM_DEVICE && (g->device_of || g->ndevices > 1))
-		sb_printf(b, " memory on device %u", buf->device);
-	cg_set(bn, "label", b->s);
+		strbuf_printf(b, " memory on device %u", buf->device);
+	cg_set(bn, "label", b->buf);
 	cg_set(bn, "shape", "cylinder");
 	/* the top's curve stands inside the box: clear of the first line */
 	cg_set(bn, "margin", "0.11,0.1");
@@ -1032,10 +999,10 @@ int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *ou
 		cg_declare(w.root, AGEDGE, "weight", "");
 	}
 	{
-		struct sbuf *b = &w.label;
-		sb_reset(b);
+		struct strbuf *b = &w.label;
+		label_reset(b);
 		sb_text(b, name, 0);
-		cg_set(w.root, "label", b->s);
+		cg_set(w.root, "label", b->buf);
 	}
 
 	reserve_ids(&w, g->root);
@@ -1056,7 +1023,7 @@ int describe_write(const struct gdef *g, const struct describe_opts *o, FILE *ou
 		free(w.owned[i]);
 	free(w.owned);
 	free(w.made);
-	free(w.label.s);
+	strbuf_free(&w.label);
 	free(name);
 	free(dotname);
 	return rc;

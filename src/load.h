@@ -3,11 +3,13 @@
  * event API (no document tree).  It reports shape errors only: YAML syntax,
  * unknown or duplicate keys, wrong scalar types, values out of range for
  * their field.  Meaning (names, cycles, sizes, driver rules) is the
- * validator's.  The loader is load.c (the scalars, the mappings, the
- * format's tables) and load_events.c (libyaml's events, anchors and
- * aliases, behind the private load_events.h); <yaml.h> is included by
- * those and, for reading JSON reports back (--compare, a suite's
- * per-point JUnit), by compare_read.c; nowhere else.  Above the loader,
+ * validator's.  The loader is load.c (these entry points) over its
+ * private layers (load_state.h lists them: the scalars, the mappings, the
+ * format's sections, a file, a template's points) and load_events.c
+ * (libyaml's events, anchors and aliases, behind the private
+ * load_events.h); <yaml.h> is included by those and, for reading JSON
+ * reports back (--compare, a suite's per-point JUnit), by compare_read.c;
+ * nowhere else.  Above the loader,
  * load_sweep.h validates a sweep's points, reading one again in full
  * with sweep_reload where needed.
  */

@@ -84,12 +84,12 @@ void ev_verror(struct evsrc *es, bool fatal, struct pos pos, const char *fmt, va
 		es->fatal = true;
 }
 
-static void err(struct evsrc *es, struct pos pos, const char *fmt, ...)
+static void ev_error(struct evsrc *es, struct pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), cold));
-static void fatal(struct evsrc *es, struct pos pos, const char *fmt, ...)
+static void ev_fatal(struct evsrc *es, struct pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), cold));
 
-static void err(struct evsrc *es, struct pos pos, const char *fmt, ...)
+static void ev_error(struct evsrc *es, struct pos pos, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -97,13 +97,15 @@ static void err(struct evsrc *es, struct pos pos, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void fatal(struct evsrc *es, struct pos pos, const char *fmt, ...)
+static void ev_fatal(struct evsrc *es, struct pos pos, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	ev_verror(es, true, pos, fmt, ap);
 	va_end(ap);
 }
+
+static void count_events(struct evsrc *es, size_t n, struct pos pos);
 
 static size_t sat_add(size_t a, size_t b)
 {
@@ -221,35 +223,35 @@ static __attribute__((cold)) void yaml_failed(struct evsrc *es)
 		exit(3);
 	case YAML_READER_ERROR:
 		if (es->read_errno) {
-			fatal(es, nopos, "cannot read %s: %s", es->file, strerror(es->read_errno));
+			ev_fatal(es, nopos, "cannot read %s: %s", es->file, strerror(es->read_errno));
 			break;
 		}
 		if (p->problem_value != -1)
-			fatal(es, offset_pos(es, p->problem_offset),
-			      "the file is not UTF-8 text: %s (0x%x at byte %zu)", problem,
-			      (unsigned)p->problem_value, p->problem_offset);
+			ev_fatal(es, offset_pos(es, p->problem_offset),
+				 "the file is not UTF-8 text: %s (0x%x at byte %zu)", problem,
+				 (unsigned)p->problem_value, p->problem_offset);
 		else
-			fatal(es, offset_pos(es, p->problem_offset),
-			      "the file is not UTF-8 text: %s (at byte %zu)", problem,
-			      p->problem_offset);
+			ev_fatal(es, offset_pos(es, p->problem_offset),
+				 "the file is not UTF-8 text: %s (at byte %zu)", problem,
+				 p->problem_offset);
 		break;
 	default: {
 		/* A tab where YAML wants indentation: say so, in YAML's words and ours. */
 		if (p->problem && strcmp(p->problem, "found character that cannot start any token") == 0 &&
 		    input_byte(es, p->problem_mark.index) == '\t') {
-			fatal(es, mkpos(p->problem_mark), "invalid YAML: a tab, where YAML wants "
-			      "spaces: YAML indents with spaces only; replace the tab with spaces");
+			ev_fatal(es, mkpos(p->problem_mark), "invalid YAML: a tab, where YAML wants "
+				 "spaces: YAML indents with spaces only; replace the tab with spaces");
 			break;
 		}
 		char hint[160];
 		bool flow = p->context && strstr(p->context, "flow") != NULL;
 		expr_hint(es, p->problem_mark.index, flow, hint, sizeof hint);
 		if (p->context)
-			fatal(es, mkpos(p->problem_mark), "invalid YAML: %s (%s at %u:%u)%s",
-			      problem, p->context, mkpos(p->context_mark).line,
-			      mkpos(p->context_mark).col, hint);
+			ev_fatal(es, mkpos(p->problem_mark), "invalid YAML: %s (%s at %u:%u)%s",
+				 problem, p->context, mkpos(p->context_mark).line,
+				 mkpos(p->context_mark).col, hint);
 		else
-			fatal(es, mkpos(p->problem_mark), "invalid YAML: %s%s", problem, hint);
+			ev_fatal(es, mkpos(p->problem_mark), "invalid YAML: %s%s", problem, hint);
 		break;
 	}
 	}
@@ -271,7 +273,7 @@ static void scalar_tag(struct evsrc *es, struct ev *v, const char *tag)
 			v->quoted = false;
 			return;
 		}
-	err(es, v->pos, "unsupported YAML tag '%.60s' (cugraphrun files use no tags)", tag);
+	ev_error(es, v->pos, "unsupported YAML tag '%.60s' (cugraphrun files use no tags)", tag);
 }
 
 /*
@@ -284,22 +286,22 @@ static void collection_tag(struct evsrc *es, struct ev *v, const char *tag,
 {
 	if (strcmp(tag, own) == 0 || strcmp(tag, "!") == 0)
 		return;
-	err(es, v->pos, "unsupported YAML tag '%.60s' on a %s (cugraphrun files use no tags)",
-	    tag, what);
+	ev_error(es, v->pos, "unsupported YAML tag '%.60s' on a %s (cugraphrun files use no tags)",
+		 tag, what);
 }
 
 static long resolve_alias(struct evsrc *es, const char *name, struct pos pos)
 {
 	long i = es->anchor_index ? strmap_get(es->anchor_index, name) : -1;
 	if (i < 0) {
-		err(es, pos, "unknown anchor in alias '*%.60s' (an anchor '&%.60s' must come before its aliases)",
-		    name, name);
+		ev_error(es, pos, "unknown anchor in alias '*%.60s' (an anchor '&%.60s' must come before its aliases)",
+			 name, name);
 		return -1;
 	}
 	i = es->anchors[i].newest;
 	if (es->anchors[i].open) {
-		err(es, pos, "alias '*%.60s' is inside the node it refers to (recursive structures are not supported)",
-		    name);
+		ev_error(es, pos, "alias '*%.60s' is inside the node it refers to (recursive structures are not supported)",
+			 name);
 		return -1;
 	}
 	return i;
@@ -380,6 +382,77 @@ static inline __attribute__((always_inline)) bool event_tail(struct evsrc *es,
 	return true;
 }
 
+/*
+ * libyaml's event e as the loader's, into v: its type (EV_NONE for no
+ * event), position, text and quoting (tags checked), and *anchor, the
+ * anchor on it or NULL; an alias's name is its text, its target the
+ * caller's to resolve.  The one reading of libyaml's events: a plain
+ * load's (parse_event) and a template's recording (ev_record).
+ */
+static inline __attribute__((always_inline)) void convert_event(struct evsrc *es,
+								  const yaml_event_t *e,
+								  struct ev *v,
+								  const char **anchor)
+{
+	v->pos = mkpos(e->start_mark);
+	v->end = mkpos(e->end_mark);
+	v->quoted = false;
+	v->bad = false;
+	v->target = -1;
+	v->type = EV_NONE;
+	*anchor = NULL;
+	switch (e->type) {
+	case YAML_NO_EVENT:
+		break;
+	case YAML_STREAM_START_EVENT:
+		v->type = EV_STREAM_START;
+		break;
+	case YAML_STREAM_END_EVENT:
+		v->type = EV_STREAM_END;
+		break;
+	case YAML_DOCUMENT_START_EVENT:
+		v->type = EV_DOC_START;
+		break;
+	case YAML_DOCUMENT_END_EVENT:
+		v->type = EV_DOC_END;
+		break;
+	case YAML_SCALAR_EVENT:
+		v->type = EV_SCALAR;
+		v->value = (const char *)e->data.scalar.value;
+		v->len = e->data.scalar.length;
+		v->quoted = e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+		if (e->data.scalar.tag)
+			scalar_tag(es, v, (const char *)e->data.scalar.tag);
+		*anchor = (const char *)e->data.scalar.anchor;
+		break;
+	case YAML_ALIAS_EVENT:
+		v->type = EV_ALIAS;
+		v->value = (const char *)e->data.alias.anchor;
+		v->len = strlen(v->value);
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		v->type = EV_SEQ;
+		*anchor = (const char *)e->data.sequence_start.anchor;
+		if (e->data.sequence_start.tag)
+			collection_tag(es, v, (const char *)e->data.sequence_start.tag,
+				       "tag:yaml.org,2002:seq", "sequence");
+		break;
+	case YAML_MAPPING_START_EVENT:
+		v->type = EV_MAP;
+		*anchor = (const char *)e->data.mapping_start.anchor;
+		if (e->data.mapping_start.tag)
+			collection_tag(es, v, (const char *)e->data.mapping_start.tag,
+				       "tag:yaml.org,2002:map", "mapping");
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+		v->type = EV_SEQ_END;
+		break;
+	case YAML_MAPPING_END_EVENT:
+		v->type = EV_MAP_END;
+		break;
+	}
+}
+
 static bool parse_event(struct evsrc *es)
 {
 	if (es->from_raw)
@@ -399,64 +472,14 @@ static bool parse_event(struct evsrc *es)
 		return false;
 	}
 	struct ev *v = &es->ev;
-	const char *anchor = NULL;
-	v->pos = mkpos(e->start_mark);
-	v->end = mkpos(e->end_mark);
-	v->quoted = false;
-	v->bad = false;
-	v->target = -1;
-	switch (e->type) {
-	case YAML_NO_EVENT:
+	const char *anchor;
+	convert_event(es, e, v, &anchor);
+	if (v->type == EV_NONE) {
 		es->fatal = true;
 		return false;
-	case YAML_STREAM_START_EVENT:
-		v->type = EV_STREAM_START;
-		return true;
-	case YAML_STREAM_END_EVENT:
-		v->type = EV_STREAM_END;
-		return true;
-	case YAML_DOCUMENT_START_EVENT:
-		v->type = EV_DOC_START;
-		return true;
-	case YAML_DOCUMENT_END_EVENT:
-		v->type = EV_DOC_END;
-		return true;
-	case YAML_SCALAR_EVENT:
-		v->type = EV_SCALAR;
-		v->value = (const char *)e->data.scalar.value;
-		v->len = e->data.scalar.length;
-		v->quoted = e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-		if (e->data.scalar.tag)
-			scalar_tag(es, v, (const char *)e->data.scalar.tag);
-		anchor = (const char *)e->data.scalar.anchor;
-		break;
-	case YAML_ALIAS_EVENT:
-		v->type = EV_ALIAS;
-		v->value = (const char *)e->data.alias.anchor;
-		v->len = strlen(v->value);
-		v->target = resolve_alias(es, v->value, v->pos);
-		break;
-	case YAML_SEQUENCE_START_EVENT:
-		v->type = EV_SEQ;
-		anchor = (const char *)e->data.sequence_start.anchor;
-		if (e->data.sequence_start.tag)
-			collection_tag(es, v, (const char *)e->data.sequence_start.tag,
-				       "tag:yaml.org,2002:seq", "sequence");
-		break;
-	case YAML_MAPPING_START_EVENT:
-		v->type = EV_MAP;
-		anchor = (const char *)e->data.mapping_start.anchor;
-		if (e->data.mapping_start.tag)
-			collection_tag(es, v, (const char *)e->data.mapping_start.tag,
-				       "tag:yaml.org,2002:map", "mapping");
-		break;
-	case YAML_SEQUENCE_END_EVENT:
-		v->type = EV_SEQ_END;
-		break;
-	case YAML_MAPPING_END_EVENT:
-		v->type = EV_MAP_END;
-		break;
 	}
+	if (v->type == EV_ALIAS)
+		v->target = resolve_alias(es, v->value, v->pos);
 	return event_tail(es, anchor);
 }
 
@@ -466,7 +489,8 @@ static bool charge(struct evsrc *es, size_t n, struct pos pos, const char *name)
 	size_t max = es->lim->max_alias_events, used = es->alias_events;
 	if (n <= max - used) {
 		es->alias_events += n;
-		return true;
+		count_events(es, n, pos);
+		return !es->fatal;
 	}
 	char count[32];
 	if (n == SIZE_MAX)
@@ -474,11 +498,11 @@ static bool charge(struct evsrc *es, size_t n, struct pos pos, const char *name)
 	else
 		snprintf(count, sizeof count, "%zu", n);
 	if (used == 0)
-		fatal(es, pos, "alias '*%.60s' expands to %s YAML events, more than the limit of %zu for all aliases together",
-		      name, count, max);
+		ev_fatal(es, pos, "alias '*%.60s' expands to %s YAML events, more than the limit of %zu for all aliases together",
+			 name, count, max);
 	else
-		fatal(es, pos, "alias '*%.60s' expands to %s YAML events; with the %zu expanded before it, that passes the limit of %zu for all aliases together",
-		      name, count, used, max);
+		ev_fatal(es, pos, "alias '*%.60s' expands to %s YAML events; with the %zu expanded before it, that passes the limit of %zu for all aliases together",
+			 name, count, used, max);
 	return false;
 }
 
@@ -529,9 +553,9 @@ void ev_advance(struct evsrc *es, bool expand)
 	}
 	if (es->ev.type == EV_SEQ || es->ev.type == EV_MAP) {
 		if (++es->depth > es->lim->max_depth) {
-			fatal(es, es->ev.pos, "lists and mappings nested more than %u deep (a limit "
-			      "of any file; graphs themselves nest at most %d deep)",
-			      es->lim->max_depth, LOAD_MAX_GRAPH_DEPTH);
+			ev_fatal(es, es->ev.pos, "lists and mappings nested more than %u deep (a limit "
+				 "of any file; graphs themselves nest at most %d deep)",
+				 es->lim->max_depth, LOAD_MAX_GRAPH_DEPTH);
 			es->ev = (struct ev){.type = EV_NONE, .target = -1};
 		}
 	} else if (es->ev.type == EV_SEQ_END || es->ev.type == EV_MAP_END) {
@@ -594,6 +618,7 @@ void ev_init(struct evsrc *es, const char *file, const struct load_limits *lim,
 	es->lim = lim;
 	es->d = d;
 	es->fd = -1;
+	es->budget = EV_NO_BUDGET;
 	if (!yaml_parser_initialize(&es->parser)) {
 		errorx("out of memory while reading YAML");
 		exit(3);
@@ -659,6 +684,48 @@ void ev_input_fd(struct evsrc *es, int fd, size_t size)
 /* ------------------------------------------------------------------
  * Templates (load_events.h: TEMPLATES)
  */
+
+void ev_over_budget(struct evsrc *es, enum ev_over what, size_t at_least, struct pos pos)
+{
+	if (es->fatal)
+		return;
+	es->budget.over = what;
+	es->budget.at_least = at_least;
+	es->budget.pos = pos;
+	es->fatal = true;
+}
+
+/* a + n * each, or SIZE_MAX where it would not fit */
+static size_t projected(size_t a, size_t n, size_t each)
+{
+	size_t p;
+	if (__builtin_mul_overflow(n, each, &p) || __builtin_add_overflow(a, p, &p))
+		return SIZE_MAX;
+	return p;
+}
+
+void ev_project(struct evsrc *es, size_t rest, size_t nodes, size_t events, size_t text,
+		struct pos pos)
+{
+	struct ev_budget *b = &es->budget;
+	size_t n = projected(b->nodes_made, rest, nodes), e = projected(b->events_made, rest, events),
+	       t = projected(b->text_made, rest, text);
+	if (n > b->nodes)
+		ev_over_budget(es, EV_OVER_NODES, n, pos);
+	else if (e > b->events)
+		ev_over_budget(es, EV_OVER_EVENTS, e, pos);
+	else if (t > b->text)
+		ev_over_budget(es, EV_OVER_TEXT, t, pos);
+}
+
+/* n more events delivered or replayed (an alias's, charged at pos). */
+static void count_events(struct evsrc *es, size_t n, struct pos pos)
+{
+	struct ev_budget *b = &es->budget;
+	b->events_made = sat_add(b->events_made, n);
+	if (b->events_made > b->events)
+		ev_over_budget(es, EV_OVER_EVENTS, b->events_made, pos);
+}
 
 void ev_want_template(struct evsrc *es)
 {
@@ -792,7 +859,7 @@ static struct pos text_pos(const struct raw *r, size_t off)
 static __attribute__((cold)) void expr_error(struct evsrc *es, const struct raw *r,
 					     const struct expr_err *e)
 {
-	err(es, text_pos(r, e->off), "%s", e->msg);
+	ev_error(es, text_pos(r, e->off), "%s", e->msg);
 }
 
 /* Compile r's template once: its names' slots, which it is noted it reads. */
@@ -827,12 +894,12 @@ static __attribute__((cold)) void unbound(struct evsrc *es, const struct raw *r,
 			known[n++] = es->names[s];
 	const char *hint = diag_suggest(name, known, n);
 	if (hint)
-		err(es, text_pos(r, off), "unknown name '%.60s' (did you mean '%s'?)", name, hint);
+		ev_error(es, text_pos(r, off), "unknown name '%.60s' (did you mean '%s'?)", name, hint);
 	else if (n == 0)
-		err(es, text_pos(r, off), "unknown name '%.60s' (the file has no axes: give "
-		    "it an axis, or -a %.60s=...)", name, name);
+		ev_error(es, text_pos(r, off), "unknown name '%.60s' (the file has no axes: give "
+			 "it an axis, or -a %.60s=...)", name, name);
 	else
-		err(es, text_pos(r, off), "unknown name '%.60s'", name);
+		ev_error(es, text_pos(r, off), "unknown name '%.60s'", name);
 	free(known);
 }
 
@@ -889,6 +956,7 @@ static void substitute(struct evsrc *es, struct raw *r)
 		strbuf_grow(&es->out, 1);
 	v->value = es->out.buf;
 	v->len = es->out.len;
+
 	/* a value is no string for being an expression's: {grid: "${n}"} is a number */
 	v->quoted = r->quoted && tmpl_nexprs(r->t) == 0;
 	if (r->uses_axis) {
@@ -913,6 +981,7 @@ static bool raw_event(struct evsrc *es)
 	struct raw *r = &es->raw[es->rnext++];
 	struct ev *v = &es->ev;
 	es->raw_read++;
+	count_events(es, 1, r->pos);
 	*v = (struct ev){
 		.type = r->type, .pos = r->pos, .end = r->end, .value = r->value,
 		.len = r->len, .quoted = r->quoted, .target = -1,
@@ -921,6 +990,11 @@ static bool raw_event(struct evsrc *es)
 		substitute(es, r);
 	else if (r->type == EV_ALIAS)
 		v->target = resolve_alias(es, r->value, r->pos);
+	/* a scalar's text, as written or evaluated, may be kept: counted (BUDGET) */
+	struct ev_budget *b = &es->budget;
+	b->text_made += v->len;
+	if (b->text_made > b->text)
+		ev_over_budget(es, EV_OVER_TEXT, b->text_made, v->pos);
 	return event_tail(es, r->anchor);
 }
 
@@ -947,58 +1021,10 @@ bool ev_record(struct evsrc *es)
 			return false;
 		}
 		struct raw *r = VEC_PUSH(es->raw, es->nraw, es->capraw);
-		struct ev v = {.pos = mkpos(e.start_mark), .end = mkpos(e.end_mark), .target = -1};
-		const char *anchor = NULL, *value = NULL;
-		size_t len = 0;
-		switch (e.type) {
-		case YAML_NO_EVENT:
-		case YAML_STREAM_START_EVENT:
-			v.type = EV_STREAM_START;
-			break;
-		case YAML_STREAM_END_EVENT:
-			v.type = EV_STREAM_END;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			v.type = EV_DOC_START;
-			break;
-		case YAML_DOCUMENT_END_EVENT:
-			v.type = EV_DOC_END;
-			break;
-		case YAML_SCALAR_EVENT:
-			v.type = EV_SCALAR;
-			value = (const char *)e.data.scalar.value;
-			len = e.data.scalar.length;
-			v.quoted = e.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-			if (e.data.scalar.tag)
-				scalar_tag(es, &v, (const char *)e.data.scalar.tag);
-			anchor = (const char *)e.data.scalar.anchor;
-			break;
-		case YAML_ALIAS_EVENT:
-			v.type = EV_ALIAS;
-			value = (const char *)e.data.alias.anchor;
-			len = strlen(value);
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-			v.type = EV_SEQ;
-			anchor = (const char *)e.data.sequence_start.anchor;
-			if (e.data.sequence_start.tag)
-				collection_tag(es, &v, (const char *)e.data.sequence_start.tag,
-					       "tag:yaml.org,2002:seq", "sequence");
-			break;
-		case YAML_MAPPING_START_EVENT:
-			v.type = EV_MAP;
-			anchor = (const char *)e.data.mapping_start.anchor;
-			if (e.data.mapping_start.tag)
-				collection_tag(es, &v, (const char *)e.data.mapping_start.tag,
-					       "tag:yaml.org,2002:map", "mapping");
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-			v.type = EV_SEQ_END;
-			break;
-		case YAML_MAPPING_END_EVENT:
-			v.type = EV_MAP_END;
-			break;
-		}
+		struct ev v;
+		const char *anchor;
+		convert_event(es, &e, &v, &anchor);
+		size_t len = v.type == EV_SCALAR || v.type == EV_ALIAS ? v.len : 0;
 		r->type = v.type;
 		r->quoted = v.quoted;
 		r->pos = v.pos;
@@ -1006,9 +1032,15 @@ bool ev_record(struct evsrc *es)
 		r->len = len;
 		r->value = xmalloc(len + 1);
 		if (len)
-			memcpy(r->value, value, len);
+			memcpy(r->value, v.value, len);
 		r->value[len] = '\0';
 		r->expr = v.type == EV_SCALAR && tmpl_has_expr(r->value, len);
+		if (r->expr)
+			es->tmpl_bytes += len;
+		if (r->expr && len > es->tmpl_longest) {
+			es->tmpl_longest = len;
+			es->tmpl_longest_pos = r->pos;
+		}
 		r->anchor = anchor ? xstrdup(anchor) : NULL;
 		bool end = e.type == YAML_STREAM_END_EVENT || e.type == YAML_NO_EVENT;
 		yaml_event_delete(&e);
@@ -1063,8 +1095,8 @@ void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos)
 	size_t max = es->lim->max_generated_events ? es->lim->max_generated_events : 10000000;
 	es->generated = sat_add(es->generated, es->rnext - m->raw);
 	if (es->generated > max) {
-		fatal(es, pos, "generators read more than %zu YAML events again (the limit for one "
-		      "point)", max);
+		ev_fatal(es, pos, "generators read more than %zu YAML events again (the limit for one "
+			 "point)", max);
 		return;
 	}
 	es->nframes = 0;
@@ -1075,7 +1107,7 @@ void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos)
 }
 
 /* ------------------------------------------------------------------
- * Points read from the one before (load_events.h; load.c: POINTS)
+ * Points read from the one before (load_events.h; load_point.h: POINTS)
  */
 
 __attribute__((cold)) void ev_rec_free(struct ev_rec *r)

@@ -88,6 +88,26 @@ struct ev {
 	long target;            /* ALIAS: the anchor, or -1 when broken */
 };
 
+/*
+ * BUDGET: what one reading of a template's point may expand to
+ * (load_point.h says how the points share a sweep's).  Nodes are counted
+ * by the loader as it makes them (ev_count_node), YAML events as they are
+ * delivered from the raw log or charged for an alias, and the bytes of
+ * their scalars' text, as written or evaluated (a string may be kept in
+ * the model); a generator is counted as its first value's nodes, events
+ * and text times its values before it expands the rest (ev_project).  Past any of them, the events stop as after a fatal
+ * error, silently: the points' reader says why, with the sweep's axes.
+ */
+enum ev_over { EV_OVER_NONE, EV_OVER_NODES, EV_OVER_EVENTS, EV_OVER_TEXT };
+
+struct ev_budget {
+	size_t nodes, events, text;     /* the most this reading may make (SIZE_MAX: no limit) */
+	size_t nodes_made, events_made, text_made;
+	enum ev_over over;              /* the one passed, or none */
+	size_t at_least;                /* then: what the reading comes to, at least */
+	struct pos pos;                 /* where it was passed */
+};
+
 struct rec;
 struct raw;
 struct anchor;
@@ -155,6 +175,10 @@ struct evsrc {
 	size_t generated;       /* events generators read again (lim->max_generated_events) */
 	size_t raw_read;        /* events of the raw log delivered since ev_replay_start */
 	struct sweep *sw;       /* names used are noted in it (sweep_note_use) */
+	struct ev_budget budget;        /* BUDGET */
+	/* ev_record: the text of the scalars that hold ${...}, and where the longest is */
+	size_t tmpl_bytes, tmpl_longest;
+	struct pos tmpl_longest_pos;
 	/* POINTS: what a point's full reading records for the next points, or NULL */
 	struct ev_rec *rec;
 	long ctx;               /* the object open in rec, or -1 */
@@ -255,7 +279,30 @@ bool ev_mark(const struct evsrc *es, struct ev_mark *m);
  */
 void ev_rewind(struct evsrc *es, const struct ev_mark *m, struct pos pos);
 
-/* --- points read from the one before (load.c: POINTS) --- */
+/* No budget: what a plain load and a point read again have. */
+#define EV_NO_BUDGET ((struct ev_budget){SIZE_MAX, SIZE_MAX, SIZE_MAX, 0, 0, 0, EV_OVER_NONE, 0, {0, 0}})
+
+/* Stop the events, the budget's what passed at pos: the reading comes to at least at_least. */
+void ev_over_budget(struct evsrc *es, enum ev_over what, size_t at_least, struct pos pos)
+	__attribute__((cold));
+
+/* The loader made a node, at pos. */
+static inline void ev_count_node(struct evsrc *es, struct pos pos)
+{
+	struct ev_budget *b = &es->budget;
+	if (++b->nodes_made > b->nodes)
+		ev_over_budget(es, EV_OVER_NODES, b->nodes_made, pos);
+}
+
+/*
+ * A generator (at pos) has expanded its first value, which made nodes,
+ * read events and evaluated text bytes: are its rest other values, as
+ * many each, within the budget?  Else the events stop.
+ */
+void ev_project(struct evsrc *es, size_t rest, size_t nodes, size_t events, size_t text,
+		struct pos pos);
+
+/* --- points read from the one before (load_point.h: POINTS) --- */
 
 /*
  * The objects of a model that a point may change alone: a kernel, memset,

@@ -25,7 +25,7 @@ struct load_limits {
 	size_t max_generated_events;
 	/*
 	 * Read every point of a template in full, none derived from the one
-	 * before (load.c: POINTS): the reference the derived models are
+	 * before (load_point.h: POINTS): the reference the derived models are
 	 * compared with in the tests.
 	 */
 	bool full_points;

@@ -169,6 +169,7 @@ struct node *graph_add_node(struct graph *gr, enum node_kind kind)
 	struct node *n = arena_alloc(gr->arena, sizeof *n);
 	n->kind = kind;
 	n->graph = gr;
+	n->local = (uint32_t)gr->nnodes;
 	*ARENA_PUSH(gr->arena, gr->nodes, gr->nnodes, gr->capnodes) = n;
 	return n;
 }

@@ -159,6 +159,12 @@ enum node_kind {
 extern const char *const node_kind_names[NK_COUNT];
 bool node_kind_is_conditional(enum node_kind k);
 
+/* Position p, or fallback where p was never set (line 0: a key left out). */
+static inline struct pos pos_or(struct pos p, struct pos fallback)
+{
+	return p.line ? p : fallback;
+}
+
 enum arg_kind {
 	ARG_BUFFER,         /* device address of ref (+ offset elements) */
 	ARG_SCALAR,         /* num encoded as type */
@@ -313,7 +319,8 @@ struct memset_node {
 	uint64_t offset;                /* elements */
 	struct pos offset_pos;
 	bool has_count;
-	uint64_t count;                 /* elements; validator: always set */
+	/* elements, at least 1 when given (as every count: the loader's range); validator: always set */
+	uint64_t count;
 	struct pos count_pos;
 };
 
@@ -435,9 +442,11 @@ struct node {
 	bool id_given : 1, id_first : 1, disabled : 1, dynamic : 1, bad : 1;
 	uint8_t where;                  /* validator: NODE_IN_BODY, NODE_IN_CHILD */
 	/*
-	 * validator: the index in graph->nodes, that of the root node
-	 * holding this one (itself at the top level), and the index in
-	 * gdef.all_nodes, by which per-node figures (the profile) are kept.
+	 * The index in graph->nodes (set as the node is added, and again by
+	 * the validator: a derived model finds a node's place by it), and,
+	 * validator: that of the root node holding this one (itself at the
+	 * top level), and the index in gdef.all_nodes, by which per-node
+	 * figures (the profile) are kept.
 	 * 32 bits are plenty: a file of at most 1 GiB, with aliases
 	 * expanding to at most 1,000,000 events, holds far fewer nodes.
 	 * (seq fills what was padding before pos: the node stays 232 bytes.)
@@ -461,6 +470,12 @@ struct node {
 
 /* Where a node stands (node.where): inside a conditional body, a child graph. */
 enum { NODE_IN_BODY = 1u << 0, NODE_IN_CHILD = 1u << 1 };
+
+/* Where errors about a node as a whole point: its kind key, else its mapping. */
+static inline struct pos node_kind_pos(const struct node *n)
+{
+	return pos_or(n->kind_pos, n->pos);
+}
 
 /* An extra dependency from an edges list. */
 struct edge {

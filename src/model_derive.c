@@ -4,7 +4,7 @@
  * Why a derived model is the model a full reading would give.  The loader
  * is a function of the file's events: two points whose events differ only
  * in the text of some scalars differ only in what the handlers that read
- * those scalars made of them.  load.c (POINTS) derives a point only when
+ * those scalars made of them.  load_point.c (POINTS) derives a point only when
  * every scalar whose text changed lies inside one of the objects of
  * load_events.h (enum ev_ctx_kind), read from the raw log alone; each
  * such object is read again, whole, from its own events into a copy
@@ -21,8 +21,8 @@
  * and check_tolerance (a check's), check_fixed (a condition's default:
  * validate_driver.h); and, in validate_driver.c, the launch attributes'
  * rules (a cluster against the grid, an access window against its
- * buffer), which load.c keeps out: a kernel with launch attributes, or an
- * access window on a buffer whose values change, is read in full.
+ * buffer), which load_point.c keeps out: a kernel with launch attributes,
+ * or an access window on a buffer whose values change, is read in full.
  * Everything else the validator fills in or checks depends on names,
  * kinds, keys and the graph's shape, which are the base's.  So
  * derive_refresh takes the base's results for all of it, and
@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "model_derive.h"
+#include "ptrmap.h"
 #include "xmalloc.h"
 
 struct gdef *gdef_derive(struct gdef *base)
@@ -77,6 +78,9 @@ void derive_free(struct gdef *g)
 	free(dv->buffer_dirty);
 	free(dv->condition_dirty);
 	free(dv->check_dirty);
+	for (size_t i = 0; i < dv->ngraphs; i++)
+		free(dv->graphs[i].copy_at);
+	ptrmap_free(dv->graph_of);
 	free(dv->nodes);
 	free(dv->graphs);
 	free(dv);
@@ -84,17 +88,22 @@ void derive_free(struct gdef *g)
 	free(g);
 }
 
-static struct graph *derive_graph(struct gdef *g, struct graph *bg);
+static struct derived_graph *derive_graph(struct gdef *g, struct graph *bg);
 
-struct node *derive_node(struct gdef *g, struct node *n, bool dirty)
+/* Base node n's place in its graph's list: its local, unless that is not it. */
+static size_t place_of(const struct graph *bg, const struct node *n)
 {
-	struct derive *dv = g->derive;
-	for (size_t i = 0; i < dv->nnodes; i++)
-		if (dv->nodes[i].base == n) {
-			dv->nodes[i].dirty |= dirty;
-			return dv->nodes[i].own;
-		}
-	struct graph *gr = derive_graph(g, n->graph);
+	if (n->local < bg->nnodes && bg->nodes[n->local] == n)
+		return n->local;
+	for (size_t i = 0; i < bg->nnodes; i++)
+		if (bg->nodes[i] == n)
+			return i;
+	return bg->nnodes;
+}
+
+/* A copy of base node n in gr, which holds it at place i (or nowhere: nnodes). */
+static struct node *copy_node(struct gdef *g, struct node *n, struct graph *gr, size_t i)
+{
 	struct node *own = arena_alloc(&g->arena, sizeof *own);
 	*own = *n;
 	own->graph = gr;
@@ -107,11 +116,32 @@ struct node *derive_node(struct gdef *g, struct node *n, bool dirty)
 		own->u.host.copy = arena_alloc(&g->arena, sizeof *own->u.host.copy);
 		*own->u.host.copy = *n->u.host.copy;
 	}
-	for (size_t i = 0; i < gr->nnodes; i++)
-		if (gr->nodes[i] == n) {
-			gr->nodes[i] = own;
-			break;
-		}
+	if (i < gr->nnodes)
+		gr->nodes[i] = own;
+	return own;
+}
+
+struct node *derive_node(struct gdef *g, struct node *n, bool dirty)
+{
+	struct derive *dv = g->derive;
+	struct derived_graph *dg = derive_graph(g, n->graph);
+	size_t i = place_of(dg->base, n);
+	long k = -1;
+	if (i < dg->base->nnodes) {
+		k = (long)dg->copy_at[i] - 1;
+	} else {
+		/* (not in its graph's list: never so in a model the loader made) */
+		for (size_t j = 0; k < 0 && j < dv->nnodes; j++)
+			if (dv->nodes[j].base == n)
+				k = (long)j;
+	}
+	if (k >= 0) {
+		dv->nodes[k].dirty |= dirty;
+		return dv->nodes[k].own;
+	}
+	struct node *own = copy_node(g, n, dg->own, i);
+	if (i < dg->base->nnodes)
+		dg->copy_at[i] = (uint32_t)dv->nnodes + 1;
 	*VEC_PUSH(dv->nodes, dv->nnodes, dv->capnodes) = (struct derived_node){n, own, dirty};
 	return own;
 }
@@ -120,22 +150,33 @@ struct node *derive_node(struct gdef *g, struct node *n, bool dirty)
  * Base graph bg's copy in g: its own list of nodes, and the node that
  * holds it copied too (so up to the root), pointing at it.
  */
-static struct graph *derive_graph(struct gdef *g, struct graph *bg)
+static struct derived_graph *derive_graph(struct gdef *g, struct graph *bg)
 {
 	struct derive *dv = g->derive;
-	for (size_t i = 0; i < dv->ngraphs; i++)
-		if (dv->graphs[i].base == bg)
-			return dv->graphs[i].own;
+	if (dv->ngraphs && dv->graphs[dv->last_graph].base == bg)
+		return &dv->graphs[dv->last_graph];
+	long k = dv->graph_of ? ptrmap_get(dv->graph_of, bg) : -1;
+	if (k >= 0) {
+		dv->last_graph = (size_t)k;
+		return &dv->graphs[k];
+	}
 	struct graph *own = arena_alloc(&g->arena, sizeof *own);
 	*own = *bg;
 	own->nodes = arena_alloc(&g->arena, (bg->nnodes ? bg->nnodes : 1) * sizeof *own->nodes);
 	if (bg->nnodes)
 		memcpy(own->nodes, bg->nodes, bg->nnodes * sizeof *own->nodes);
 	own->capnodes = bg->nnodes;
-	*VEC_PUSH(dv->graphs, dv->ngraphs, dv->capgraphs) = (struct derived_graph){bg, own};
+	if (dv->graph_of == NULL)
+		dv->graph_of = ptrmap_new(4);
+	ptrmap_put(dv->graph_of, bg, dv->ngraphs);
+	uint32_t *copy_at = xcalloc(bg->nnodes ? bg->nnodes : 1, sizeof *copy_at);
+	*VEC_PUSH(dv->graphs, dv->ngraphs, dv->capgraphs) =
+		(struct derived_graph){bg, own, copy_at};
+	k = (long)dv->ngraphs - 1;
+	dv->last_graph = (size_t)k;
 	if (bg->owner == NULL) {
 		g->root = own;
-		return own;
+		return &dv->graphs[k];
 	}
 	struct node *o = derive_node(g, bg->owner, false);
 	own->owner = o;
@@ -156,7 +197,9 @@ static struct graph *derive_graph(struct gdef *g, struct graph *bg)
 			if (c->bodies[i] == bg)
 				c->bodies[i] = own;
 	}
-	return own;
+	/* (derive_node may have grown dv->graphs, and found another: by its index) */
+	dv->last_graph = (size_t)k;
+	return &dv->graphs[k];
 }
 
 /* g's own copy of one of the base's arrays, with a dirty flag per element. */

@@ -1,7 +1,7 @@
 /*
  * Models derived from another model: a sweep's point whose model differs
  * from an earlier point's (its base) only in values (a grid, an argument,
- * a count, a check's expected value: load.c, POINTS, says which) is that
+ * a count, a check's expected value: load_point.h, POINTS, says which) is that
  * model with the objects those values are in copied and read again, and
  * everything else shared.  A 100-node graph whose points change one grid
  * copies one node, its graph's list of nodes and the model's header.
@@ -27,8 +27,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model.h"
+
+struct ptrmap;
 
 /* A node of the base and its copy in the derived model. */
 struct derived_node {
@@ -39,6 +42,13 @@ struct derived_node {
 
 struct derived_graph {
 	struct graph *base, *own;
+	/*
+	 * Per place in the list of nodes: 1 + the index in derive.nodes of
+	 * the node copied there, or 0 (the base's still).  A node's place is
+	 * its local, which the loader sets: a point that copies many nodes
+	 * of one graph searches nothing.
+	 */
+	uint32_t *copy_at;
 };
 
 struct derive {
@@ -47,6 +57,9 @@ struct derive {
 	size_t nnodes, capnodes;
 	struct derived_graph *graphs;
 	size_t ngraphs, capgraphs;
+	/* the base's graphs copied, by address: their index in graphs; the last one found */
+	struct ptrmap *graph_of;
+	size_t last_graph;
 	/* per element of the derived model's own copy of the array (NULL: shared) */
 	bool *buffer_dirty, *condition_dirty, *check_dirty;
 	/* malloc'd blocks the derived model frees (lists read again) */

@@ -10,6 +10,7 @@
 
 #include "model_derive.h"
 #include "scalar.h"
+#include "strmap.h"
 #include "sweep.h"
 
 static const struct pos nopos;
@@ -23,10 +24,8 @@ void sweep_free(struct sweep *sw)
 {
 	if (sw == NULL)
 		return;
-	for (size_t i = 0; i < sw->naxes; i++) {
-		free(sw->axes[i].values);
-		free(sw->axes[i].labels);
-	}
+	for (size_t i = 0; i < sw->naxes; i++)
+		axis_free(&sw->axes[i]);
 	free(sw->axes);
 	free(sw->zip_pos);
 	free(sw->index);
@@ -66,6 +65,17 @@ struct axis *sweep_add_axis(struct sweep *sw, const char *name, struct pos pos, 
 	return a;
 }
 
+void axis_free(struct axis *a)
+{
+	free(a->values);
+	free(a->labels);
+	free(a->at);
+	a->values = NULL;
+	a->labels = NULL;
+	a->at = NULL;
+	a->nvalues = a->capvalues = a->caplabels = a->capat = 0;
+}
+
 unsigned sweep_add_zip(struct sweep *sw, struct pos pos)
 {
 	*VEC_PUSH(sw->zip_pos, sw->nzips, sw->capzips) = pos;
@@ -84,6 +94,8 @@ void axis_add(struct sweep *sw, struct axis *a, struct expr_val v, const char *l
 	*VEC_PUSH(a->values, a->nvalues, a->capvalues) = v;
 	size_t n = a->nvalues - 1;
 	*VEC_PUSH(a->labels, n, a->caplabels) = arena_strdup(&sw->arena, label);
+	n = a->nvalues - 1;
+	*VEC_PUSH(a->at, n, a->capat) = (struct pos){0, 0};
 	strbuf_free(&sb);
 }
 
@@ -183,6 +195,88 @@ static bool same_value(const struct expr_val *a, const char *alabel, const struc
 	return false;
 }
 
+/*
+ * A value's typed key, for a map (same_value's other half): "i" and the
+ * integer, "f" and the float's bits (0.0 for -0.0), "s" and the word.
+ */
+static char *typed_key(struct arena *ar, const struct expr_val *v)
+{
+	char buf[40];
+	switch (v->type) {
+	case EXPR_INT:
+		snprintf(buf, sizeof buf, "i%lld", (long long)v->i);
+		return arena_strdup(ar, buf);
+	case EXPR_FLOAT:
+		snprintf(buf, sizeof buf, "f%a", v->f == 0 ? 0.0 : v->f);
+		return arena_strdup(ar, buf);
+	case EXPR_STR: {
+		char *k = arena_alloc(ar, v->len + 2);
+		k[0] = 's';
+		memcpy(k + 1, v->s, v->len);
+		return k;
+	}
+	}
+	return arena_strdup(ar, "?");
+}
+
+long axis_duplicate(const struct axis *a, size_t *first)
+{
+	struct strmap *labels = strmap_new(a->nvalues), *typed = strmap_new(a->nvalues);
+	struct arena ar = {0};
+	long dup = -1, old;
+	for (size_t i = 0; i < a->nvalues && dup < 0; i++) {
+		if (!strmap_put(labels, a->labels[i], (long)i, &old) ||
+		    !strmap_put(typed, typed_key(&ar, &a->values[i]), (long)i, &old)) {
+			dup = (long)i;
+			*first = (size_t)old;
+		}
+	}
+	strmap_free(labels);
+	strmap_free(typed);
+	arena_free(&ar);
+	return dup;
+}
+
+long zip_duplicate(const struct sweep *sw, unsigned zip, size_t *first)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sw->naxes; i++)
+		if (sw->axes[i].zip == zip)
+			n = sw->axes[i].nvalues;
+	struct strmap *labels = strmap_new(n), *typed = strmap_new(n);
+	struct arena ar = {0};
+	struct strbuf l = {0}, t = {0};
+	long dup = -1, old;
+	for (size_t k = 0; k < n && dup < 0; k++) {
+		strbuf_truncate(&l, 0);
+		strbuf_truncate(&t, 0);
+		for (size_t i = 0; i < sw->naxes; i++) {
+			const struct axis *a = &sw->axes[i];
+			if (a->zip != zip || k >= a->nvalues)
+				continue;
+			/* (a NUL between the parts: no value holds one) */
+			strbuf_add(&l, a->labels[k], strlen(a->labels[k]) + 1);
+			char *key = typed_key(&ar, &a->values[k]);
+			strbuf_add(&t, key, strlen(key) + 1);
+		}
+		char *lk = arena_alloc(&ar, l.len + 1), *tk = arena_alloc(&ar, t.len + 1);
+		for (size_t j = 0; j < l.len; j++)
+			lk[j] = l.buf[j] ? l.buf[j] : '\x01';
+		for (size_t j = 0; j < t.len; j++)
+			tk[j] = t.buf[j] ? t.buf[j] : '\x01';
+		if (!strmap_put(labels, lk, (long)k, &old) || !strmap_put(typed, tk, (long)k, &old)) {
+			dup = (long)k;
+			*first = (size_t)old;
+		}
+	}
+	strbuf_free(&l);
+	strbuf_free(&t);
+	strmap_free(labels);
+	strmap_free(typed);
+	arena_free(&ar);
+	return dup;
+}
+
 /* --set NAME=V on a zipped axis: keep the steps of its zip where NAME is V. */
 static bool set_zipped(struct sweep *sw, struct axis *a, const struct axis *v, struct diag *d)
 {
@@ -201,6 +295,7 @@ static bool set_zipped(struct sweep *sw, struct axis *a, const struct axis *v, s
 			continue;
 		z->values[0] = z->values[keep];
 		z->labels[0] = z->labels[keep];
+		z->at[0] = z->at[keep];
 		z->nvalues = 1;
 	}
 	return true;
@@ -259,6 +354,14 @@ bool sweep_apply_args(struct sweep *sw, const struct axis_arg *args, size_t narg
 			a = sweep_add_axis(sw, name, nopos, 0, d);
 			a->from_cli = true;
 		}
+		/* (a zipped axis may repeat a value: its zip's steps must differ, checked there) */
+		size_t first;
+		long dup = good && !a->zip ? axis_duplicate(&tmp, &first) : -1;
+		if (dup >= 0) {
+			diag_error(d, nopos, "%s %s: value '%s' is given twice", opt, name,
+				   tmp.labels[dup]);
+			good = false;
+		}
 		/* a value the file's axis has keeps the file's label (2048 is its 2^11) */
 		for (size_t v = 0; good && a && v < tmp.nvalues; v++)
 			for (size_t w = 0; w < a->nvalues; w++)
@@ -275,19 +378,20 @@ bool sweep_apply_args(struct sweep *sw, const struct axis_arg *args, size_t narg
 				   "-a gives %zu", name, name, a->nvalues, tmp.nvalues);
 			good = false;
 		} else if (good) {
-			free(a->values);
-			free(a->labels);
+			axis_free(a);
 			a->values = tmp.values;
 			a->labels = tmp.labels;
+			a->at = tmp.at;
 			a->nvalues = tmp.nvalues;
 			a->capvalues = tmp.capvalues;
 			a->caplabels = tmp.caplabels;
+			a->capat = tmp.capat;
 			a->from_cli = true;
 			tmp.values = NULL;
 			tmp.labels = NULL;
+			tmp.at = NULL;
 		}
-		free(tmp.values);
-		free(tmp.labels);
+		axis_free(&tmp);
 		ok &= good;
 	}
 	return ok;
@@ -299,6 +403,77 @@ struct dim {
 	unsigned zip;
 	size_t len;
 };
+
+void sweep_dims_text(const struct sweep *sw, char *buf, size_t len)
+{
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < sw->naxes; i++) {
+		const struct axis *a = &sw->axes[i];
+		bool said = false;      /* with its zip group's first axis */
+		for (size_t k = 0; a->zip && k < i; k++)
+			said |= sw->axes[k].zip == a->zip;
+		if (said)
+			continue;
+		if (sb.len)
+			strbuf_printf(&sb, " x ");
+		if (!a->zip) {
+			strbuf_printf(&sb, "%s: %zu value%s", a->name, a->nvalues,
+				      a->nvalues == 1 ? "" : "s");
+			continue;
+		}
+		strbuf_printf(&sb, "zip of ");
+		for (size_t k = i; k < sw->naxes; k++)
+			if (sw->axes[k].zip == a->zip)
+				strbuf_printf(&sb, "%s%s", k == i ? "" : ", ", sw->axes[k].name);
+		strbuf_printf(&sb, ": %zu value%s", a->nvalues, a->nvalues == 1 ? "" : "s");
+	}
+	snprintf(buf, len, "%s", sb.len ? sb.buf : "no axes");
+	strbuf_free(&sb);
+}
+
+/*
+ * Point p's value of an axis that holds one of the characters that join
+ * a label's parts (',' or '='), its axis in *axis; -1 when none does.
+ */
+static long joining_value(const struct sweep *sw, size_t p, size_t *axis)
+{
+	for (size_t i = 0; i < sw->naxes; i++) {
+		const char *l = sweep_value_label(sw, p, i);
+		if (strpbrk(l, ",=")) {
+			*axis = i;
+			return (long)sw->index[p * sw->naxes + i];
+		}
+	}
+	return -1;
+}
+
+/*
+ * Every point's label its own: reports and --compare tell points apart by
+ * their labels, which values holding commas can make alike.
+ */
+static bool labels_differ(const struct sweep *sw, struct diag *d)
+{
+	struct strmap *seen = strmap_new(sw->npoints);
+	bool ok = true;
+	for (size_t p = 0; p < sw->npoints && ok; p++) {
+		long q;
+		if (strmap_put(seen, sw->labels[p], (long)p, &q))
+			continue;
+		size_t axis = 0;
+		long v = joining_value(sw, (size_t)q, &axis);
+		if (v < 0)
+			v = joining_value(sw, p, &axis);
+		const struct axis *a = &sw->axes[axis];
+		struct pos at = v >= 0 && a->at[v].line ? a->at[v] : a->pos;
+		diag_error(d, at, "points %ld and %zu have the same label '%s': value '%s' of axis "
+			   "'%s' holds a '%c' (labels join NAME=VALUE with commas)", q + 1, p + 1,
+			   sw->labels[p], v >= 0 ? a->labels[v] : "?", a->name,
+			   v >= 0 && strchr(a->labels[v], ',') ? ',' : '=');
+		ok = false;
+	}
+	strmap_free(seen);
+	return ok;
+}
 
 bool sweep_enumerate(struct sweep *sw, struct diag *d)
 {
@@ -366,5 +541,5 @@ bool sweep_enumerate(struct sweep *sw, struct diag *d)
 	}
 	strbuf_free(&sb);
 	free(dims);
-	return true;
+	return labels_differ(sw, d);
 }

@@ -2,7 +2,7 @@
  * A sweep: the axes of a template file (its axes: section and the command
  * line's -a/--axis and --set), the points they give, a label per point,
  * and the model of each point once the loader has built it.  No YAML and
- * no CUDA here: the loader (load.c, load_axes.c) fills the axes and the
+ * no CUDA here: the loader (load*.c, load_axes.c) fills the axes and the
  * models, load_sweep.h has each model validated (sweep_validate), the GPU
  * back end runs them.
  *
@@ -53,17 +53,27 @@
  * sweep holds one model per point.
  */
 #define SWEEP_MAX_POINTS 10000
-/* YAML events the points of a sweep read together, aliases and generators included. */
-#define SWEEP_MAX_EVENTS 200000000
 /* And more values in one axis or one generator range. */
 #define SWEEP_MAX_VALUES 100000
+/*
+ * What a sweep's points may expand to together (load_point.h: BUDGET):
+ * nodes, YAML events read (generators and aliases replaying theirs
+ * included), and bytes of their scalars' text (${...} evaluated).  Bounds
+ * the memory and time of what is accepted (cugraphrun(5): at most 512
+ * bytes a node, 16 an event and the text), and refuses the rest at its
+ * first point.
+ */
+#define SWEEP_MAX_NODES 1000000
+#define SWEEP_MAX_EVENTS 32000000
+#define SWEEP_MAX_TEXT (256u << 20)
 
 struct axis {
 	char *name;
 	struct pos pos;                 /* the name in the file; line 0: the command line */
 	struct expr_val *values;        /* strings in the sweep's arena */
 	char **labels;                  /* each value as labelled ("2^20") */
-	size_t nvalues, capvalues, caplabels;
+	struct pos *at;                 /* each value's place in the file (line 0: none) */
+	size_t nvalues, capvalues, caplabels, capat;
 	unsigned zip;                   /* 0: a dimension of its own; else its zip group (1, 2, ...) */
 	bool from_cli;                  /* -a or --set gave its values */
 };
@@ -94,7 +104,7 @@ struct sweep {
 	double *eval_s;
 	/*
 	 * per point: the point whose model its own is derived from
-	 * (model_derive.h; load.c: POINTS), or itself when read in full
+	 * (model_derive.h; load_point.h: POINTS), or itself when read in full
 	 */
 	size_t *base;
 	/*
@@ -105,6 +115,11 @@ struct sweep {
 	/* the names the file's expressions use (for -a of an undeclared axis) */
 	char **used;
 	size_t nused, capused;
+	/*
+	 * the loader's: what the points expanded to together (load_point.h:
+	 * BUDGET): nodes, YAML events, bytes of scalars' text
+	 */
+	size_t expanded_nodes, expanded_events, expanded_text;
 };
 
 struct sweep *sweep_new(void);
@@ -114,6 +129,8 @@ void sweep_free(struct sweep *sw);
 /* A new axis at the end, its name copied; NULL (after an error at pos) when the name is taken. */
 struct axis *sweep_add_axis(struct sweep *sw, const char *name, struct pos pos, unsigned zip,
 			    struct diag *d);
+/* What an axis holds (its values, labels, places), not its name: a sweep's, or one alone (a generator's range). */
+void axis_free(struct axis *a);
 /* A new zip group written at pos: its number (1, 2, ...). */
 unsigned sweep_add_zip(struct sweep *sw, struct pos pos);
 
@@ -127,6 +144,16 @@ void axis_add(struct sweep *sw, struct axis *a, struct expr_val v, const char *l
 bool axis_add_text(struct sweep *sw, struct axis *a, const char *s, size_t len, char *why,
 		   size_t why_len);
 
+/*
+ * The first value of a that is one with an earlier value (the same type
+ * and value, or the same label: [1, 1], [2^10, 1024]), that one's index
+ * in *first; -1 when all differ.  (An axis of a zip group may repeat a
+ * value: its steps as a whole must differ.)
+ */
+long axis_duplicate(const struct axis *a, size_t *first);
+/* The same for the steps of zip group zip: the first one with all its values an earlier one's. */
+long zip_duplicate(const struct sweep *sw, unsigned zip, size_t *first);
+
 /* A name the file's expressions use, remembered for sweep_apply_args. */
 void sweep_note_use(struct sweep *sw, const char *name);
 
@@ -139,9 +166,17 @@ bool sweep_apply_args(struct sweep *sw, const struct axis_arg *args, size_t narg
 
 /*
  * The points: false, after an error at the zip group, when zipped axes
- * differ in length, or when there are more than SWEEP_MAX_POINTS.
+ * differ in length, when there are more than SWEEP_MAX_POINTS, or when two
+ * points would share a label (values holding the commas that join it: at
+ * such a value).
  */
 bool sweep_enumerate(struct sweep *sw, struct diag *d);
+
+/*
+ * The dimensions of the points, for messages, into buf: "n: 1000
+ * values", "n: 10 values x zip of a, b: 4 values"; "no axes".
+ */
+void sweep_dims_text(const struct sweep *sw, char *buf, size_t len);
 
 /* The value of axis a at point k. */
 static inline const struct expr_val *sweep_value(const struct sweep *sw, size_t k, size_t a)

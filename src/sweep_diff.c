@@ -427,12 +427,12 @@ bool graph_has_device_updatable(const struct gdef *g)
 	return gdef_device_updatable(g) != NULL;
 }
 
-static bool args_use(const struct arg *a, size_t n, long b)
+static bool args_use_buffer(const struct arg *a, size_t n, long b)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (a[i].kind == ARG_BUFFER && a[i].ref.idx == b)
 			return true;
-		if (a[i].kind == ARG_STRUCT && args_use(a[i].fields, a[i].nfields, b))
+		if (a[i].kind == ARG_STRUCT && args_use_buffer(a[i].fields, a[i].nfields, b))
 			return true;
 	}
 	return false;
@@ -442,7 +442,7 @@ bool node_uses_buffer(const struct node *n, long b)
 {
 	switch (n->kind) {
 	case NK_KERNEL:
-		return args_use(n->u.kernel.args, n->u.kernel.nargs, b);
+		return args_use_buffer(n->u.kernel.args, n->u.kernel.nargs, b);
 	case NK_MEMSET:
 		return n->u.memset.buffer.idx == b;
 	case NK_COPY:

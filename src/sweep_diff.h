@@ -11,6 +11,21 @@
  * validator's).  Nodes pair by their index in all_nodes, buffers, events,
  * conditions and modules by their index, once the structure is the same.
  *
+ * The loader works out what changed too (load_point.h, POINTS), and both
+ * are needed: they answer different questions of different models.  The
+ * loader compares a point with its base, the last point read in full,
+ * before validation and in the file's terms: which scalars read a
+ * different text, so which objects to read again and validate again
+ * (a conservative answer: "0x10" for "16" is a change there); a point
+ * read in full has no such answer at all.  This compares any two
+ * consecutive validated models, derived or read in full, in the driver's
+ * terms: which parameters differ after the validator filled in counts,
+ * sizes and defaults, and which of the update's rules that breaks.  The
+ * loader's answer cannot replace this one (it is against another point,
+ * and missing where the structure changed), and this one cannot replace
+ * the loader's (it needs both models whole, which is what deriving
+ * avoids building).
+ *
  * Ownership: a struct model_diff owns its arrays (model_diff_free).
  */
 #ifndef CGR_SWEEP_DIFF_H
@@ -21,7 +36,7 @@
 
 #include "model.h"
 
-/* Why a node's parameters differ: its first key that does (static strings). */
+/* What differs between two points' models, and why the graph is built again. */
 struct model_diff {
 	/*
 	 * The structure differs (nodes, kinds, ids, dependencies, nesting,
@@ -39,7 +54,7 @@ struct model_diff {
 	bool *realloc;
 	/* per module: its definition changed (load it again) */
 	bool *reload;
-	/* per node (all_nodes index): the first key whose value changed, or NULL */
+	/* per node (all_nodes index): the first key whose value changed (a static string), or NULL */
 	const char **changed;
 	size_t nchanged;                /* nodes with a changed key */
 	/* per condition: its default changed (the handles are made again) */

@@ -27,10 +27,12 @@
 
 #include "fileio.h"
 #include "model_derive.h"
+#include "strbuf.h"
 #include "strmap.h"
 #include "validate.h"
 #include "validate_devices.h"
 #include "validate_driver.h"
+#include "validate_slice.h"
 #include "xmalloc.h"
 
 /* Larger than any GPU's memory, so larger is a typo (and guards 2^70 bytes). */
@@ -88,34 +90,6 @@ struct vctx {
 		long idx;
 	} hits[4];
 };
-
-/* A growing string for long messages (cycles). */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void sb_add(struct sbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->s = xreallocarray(b->s, b->cap, 1);
-	}
-	memcpy(b->s + b->len, s, n + 1);
-	b->len += n;
-}
-
-static struct pos or_pos(struct pos p, struct pos fallback)
-{
-	return p.line ? p : fallback;
-}
-
-/* Errors about a node as a whole point at its kind key. */
-static struct pos node_pos(const struct node *n)
-{
-	return or_pos(n->kind_pos, n->pos);
-}
 
 /* Whether the next error may be printed: only then is a suggestion worth its cost. */
 static bool will_print(const struct vctx *v)
@@ -192,12 +166,12 @@ static long resolve(struct vctx *v, struct name_ref *r, const struct strmap *map
 {
 	r->idx = -1;
 	if (r->name == NULL) {
-		diag_error(v->d, or_pos(r->pos, fallback), "missing %s name", what);
+		diag_error(v->d, pos_or(r->pos, fallback), "missing %s name", what);
 		return -1;
 	}
 	long i = lookup(v, map, r->name);
 	if (i < 0 && !names_lost(v, map))
-		unknown_name(v, or_pos(r->pos, fallback), what, r->name, names, n);
+		unknown_name(v, pos_or(r->pos, fallback), what, r->name, names, n);
 	r->idx = i;
 	return i;
 }
@@ -275,7 +249,7 @@ static bool check_fit(struct vctx *v, const struct num *n, enum elem_type t,
 	/* A fraction for an integer type needs no range; a value out of range does. */
 	if (elem_infos[t].is_float || n->kind != NUM_FLOAT)
 		type_range(t, range, sizeof range);
-	diag_error(v->d, or_pos(n->pos, fallback), "%s: %s%s", what, e, range);
+	diag_error(v->d, pos_or(n->pos, fallback), "%s: %s%s", what, e, range);
 	return false;
 }
 
@@ -408,7 +382,7 @@ static void too_large(struct vctx *v, struct pos at, const char *what, const cha
 static void check_source(struct vctx *v, struct module *m)
 {
 	uint64_t size = 0;
-	struct pos at = or_pos(m->file_pos, m->pos);
+	struct pos at = pos_or(m->file_pos, m->pos);
 	if (check_readable(v, m->file, &m->path, at, "module source", &size) && size == 0)
 		diag_error(v->d, at, "module source '%s' is empty: expected CUDA C++", m->file);
 	else if (size > READ_MAX_BYTES)
@@ -452,7 +426,7 @@ static void check_module(struct vctx *v, struct module *m)
 		return;
 	}
 	uint64_t size = 0;
-	struct pos at = or_pos(m->file_pos, m->pos);
+	struct pos at = pos_or(m->file_pos, m->pos);
 	if (m->source) {
 		check_source(v, m);
 		return;
@@ -499,8 +473,8 @@ static bool size_buffer(struct vctx *v, struct buffer *b)
 {
 	unsigned es = elem_infos[b->type].size;
 	const char *tn = elem_names[b->type];
-	struct pos count_pos = or_pos(b->count_pos, b->pos);
-	struct pos size_pos = or_pos(b->size_pos, b->pos);
+	struct pos count_pos = pos_or(b->count_pos, b->pos);
+	struct pos size_pos = pos_or(b->size_pos, b->pos);
 	struct pos at;
 	if (b->has_count && b->has_size) {
 		diag_error(v->d, size_pos,
@@ -551,7 +525,7 @@ static bool size_buffer(struct vctx *v, struct buffer *b)
 static void check_init(struct vctx *v, struct buffer *b, bool sized)
 {
 	struct init *in = &b->init;
-	struct pos at = or_pos(in->pos, b->pos);
+	struct pos at = pos_or(in->pos, b->pos);
 	if (in->kind == INIT_ZERO)
 		return;
 	if (b->memory == MEM_GRAPH) {
@@ -645,7 +619,7 @@ static void check_init(struct vctx *v, struct buffer *b, bool sized)
 	case INIT_FILE:
 		if (in->file == NULL)
 			break;
-		check_data_file(v, in->file, &in->path, or_pos(in->file_pos, at), "init file",
+		check_data_file(v, in->file, &in->path, pos_or(in->file_pos, at), "init file",
 				b, sized);
 		break;
 	}
@@ -687,7 +661,7 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 	if (!n->id_given && !made_up)
 		return;
 	if (n->id[0] == '\0') {
-		diag_error(v->d, or_pos(n->id_pos, n->pos), "node id is empty: leave 'id' out "
+		diag_error(v->d, pos_or(n->id_pos, n->pos), "node id is empty: leave 'id' out "
 			   "for a default one");
 		return;
 	}
@@ -701,7 +675,7 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 			   "alias repeats a graph whose nodes have ids, and ids are unique in the "
 			   "file; leave the ids out of the graph (each repeat then gets ids of "
 			   "its own), or write it out again", n->id);
-		diag_note(v->d, or_pos(first->id_pos, first->pos), "'%s' was first used here",
+		diag_note(v->d, pos_or(first->id_pos, first->pos), "'%s' was first used here",
 			  n->id);
 		return;
 	}
@@ -714,13 +688,13 @@ static void index_node(struct vctx *v, struct node *n, size_t self, bool made_up
 		return;
 	}
 	if (n->id_given)
-		diag_error(v->d, or_pos(n->id_pos, n->pos), "duplicate node id '%s'", n->id);
+		diag_error(v->d, pos_or(n->id_pos, n->pos), "duplicate node id '%s'", n->id);
 	else
 		diag_error(v->d, n->pos, "duplicate node id '%s': it is the default id of this "
 			   "%s node; give the node an explicit 'id'", n->id,
 			   node_kind_names[n->kind]);
 	if (first->id_given)
-		diag_note(v->d, or_pos(first->id_pos, first->pos), "'%s' was first used here",
+		diag_note(v->d, pos_or(first->id_pos, first->pos), "'%s' was first used here",
 			  n->id);
 	else
 		diag_note(v->d, first->pos, "'%s' is the default id of this %s node", n->id,
@@ -837,12 +811,12 @@ static void check_placement(struct vctx *v, const struct node *n, unsigned flags
 	const struct graph *gr;
 	if ((flags & NODE_IN_CHILD) && child_bad[n->kind] && (gr = nearest(n, true))) {
 		graph_where(gr, where, sizeof where);
-		diag_error(v->d, node_pos(n), "node '%s' (%s) cannot be in %s: child graphs hold "
+		diag_error(v->d, node_kind_pos(n), "node '%s' (%s) cannot be in %s: child graphs hold "
 			   "no if, while, switch, alloc or free nodes", n->id,
 			   node_kind_names[n->kind], where);
 	} else if ((flags & NODE_IN_BODY) && !body_ok[n->kind] && (gr = nearest(n, false))) {
 		graph_where(gr, where, sizeof where);
-		diag_error(v->d, node_pos(n), "node '%s' (%s) cannot be in %s: conditional bodies "
+		diag_error(v->d, node_kind_pos(n), "node '%s' (%s) cannot be in %s: conditional bodies "
 			   "hold only kernel, empty, memset, copy, graph and conditional nodes",
 			   n->id, node_kind_names[n->kind], where);
 	}
@@ -881,7 +855,7 @@ static const struct builtin_kernel {
 static void check_arg(struct vctx *v, struct arg *a, size_t node, size_t argno,
 		      struct pos fallback)
 {
-	struct pos at = or_pos(a->pos, fallback);
+	struct pos at = pos_or(a->pos, fallback);
 	switch (a->kind) {
 	case ARG_BUFFER: {
 		long bi = a->ref.name ? lookup(v, v->g->buffer_index, a->ref.name) : -1;
@@ -891,7 +865,7 @@ static void check_arg(struct vctx *v, struct arg *a, size_t node, size_t argno,
 			/* known: the common case, looked up once */
 		} else if (a->ref.name && parse_number(a->ref.name, &num) == SCALAR_OK) {
 			/* A bare number arrives as a name: say what is wrong with it. */
-			diag_error(v->d, or_pos(a->ref.pos, at), "untyped kernel argument %zu '%s': "
+			diag_error(v->d, pos_or(a->ref.pos, at), "untyped kernel argument %zu '%s': "
 				   "give its type, e.g. {i32: %s} or {f32: %s}", argno, a->ref.name,
 				   a->ref.name, a->ref.name);
 			break;
@@ -948,7 +922,7 @@ static void check_builtin(struct vctx *v, struct kernel_node *k, struct pos at)
 				   "kernels are set, set_from and countdown", k->func);
 		return;
 	}
-	struct pos args_at = or_pos(k->args_pos, at);
+	struct pos args_at = pos_or(k->args_pos, at);
 	if (k->nargs != 2) {
 		diag_error(v->d, args_at, "'builtin.%s' takes 2 arguments, %s; found %zu",
 			   bk->name, bk->usage, k->nargs);
@@ -956,20 +930,20 @@ static void check_builtin(struct vctx *v, struct kernel_node *k, struct pos at)
 	}
 	const struct arg *h = &k->args[0], *x = &k->args[1];
 	if (h->kind != ARG_HANDLE)
-		diag_error(v->d, or_pos(h->pos, args_at), "argument 1 of 'builtin.%s' must be "
+		diag_error(v->d, pos_or(h->pos, args_at), "argument 1 of 'builtin.%s' must be "
 			   "{handle: c}, found %s", bk->name, arg_kind_names[h->kind]);
 	if (x->kind != bk->second) {
-		diag_error(v->d, or_pos(x->pos, args_at), "argument 2 of 'builtin.%s' must be "
+		diag_error(v->d, pos_or(x->pos, args_at), "argument 2 of 'builtin.%s' must be "
 			   "%s, found %s", bk->name, bk->second == ARG_SCALAR ? "{u32: v}" : "a buffer",
 			   arg_kind_names[x->kind]);
 	} else if (x->kind == ARG_SCALAR && x->type != ET_U32) {
-		diag_error(v->d, or_pos(x->pos, args_at), "argument 2 of 'builtin.%s' must be "
+		diag_error(v->d, pos_or(x->pos, args_at), "argument 2 of 'builtin.%s' must be "
 			   "{u32: v}, found {%s: ...}", bk->name, elem_names[x->type]);
 	} else if (x->kind == ARG_BUFFER && x->ref.idx >= 0 && v->sized[x->ref.idx]) {
 		const struct buffer *b = &v->g->buffers[x->ref.idx];
 		uint64_t es = elem_infos[b->type].size;
 		if (x->offset < b->count && (b->count - x->offset) * es < 4)
-			diag_error(v->d, or_pos(x->pos, args_at), "'builtin.%s' reads a %s (4 bytes) "
+			diag_error(v->d, pos_or(x->pos, args_at), "'builtin.%s' reads a %s (4 bytes) "
 				   "from buffer '%s', which has %" PRIu64 " bytes from offset %" PRIu64,
 				   bk->name, bk->reads, b->name, (b->count - x->offset) * es, x->offset);
 	}
@@ -979,12 +953,12 @@ static void check_builtin(struct vctx *v, struct kernel_node *k, struct pos at)
 static bool split_function(struct vctx *v, struct node *n)
 {
 	struct kernel_node *k = &n->u.kernel;
-	struct pos at = or_pos(k->function_pos, node_pos(n));
+	struct pos at = pos_or(k->function_pos, node_kind_pos(n));
 	/* The loader splits only a well-formed name. */
 	if (k->module.name && k->func)
 		return true;
 	if (k->function == NULL) {
-		diag_error(v->d, node_pos(n), "kernel node '%s' needs a 'function' "
+		diag_error(v->d, node_kind_pos(n), "kernel node '%s' needs a 'function' "
 			   "(module.function)", n->id);
 		return false;
 	}
@@ -1013,24 +987,24 @@ static bool split_function(struct vctx *v, struct node *n)
 static void check_kernel(struct vctx *v, struct node *n, size_t self)
 {
 	struct kernel_node *k = &n->u.kernel;
-	struct pos at = node_pos(n);
+	struct pos at = node_kind_pos(n);
 	for (int i = 0; i < 3; i++) {
 		if (k->grid[i] == 0)
-			diag_error(v->d, or_pos(k->grid_pos, at), "grid %s must be at least 1, found 0",
+			diag_error(v->d, pos_or(k->grid_pos, at), "grid %s must be at least 1, found 0",
 				   axis_names[i]);
 		else if (k->grid[i] > max_grid[i])
-			diag_error(v->d, or_pos(k->grid_pos, at), "grid %s of %" PRIu32 " exceeds %"
+			diag_error(v->d, pos_or(k->grid_pos, at), "grid %s of %" PRIu32 " exceeds %"
 				   PRIu32 ", the most the driver allows", axis_names[i], k->grid[i],
 				   max_grid[i]);
 	}
 	bool block_ok = true;
 	for (int i = 0; i < 3; i++) {
 		if (k->block[i] == 0) {
-			diag_error(v->d, or_pos(k->block_pos, at), "block %s must be at least 1, found 0",
+			diag_error(v->d, pos_or(k->block_pos, at), "block %s must be at least 1, found 0",
 				   axis_names[i]);
 			block_ok = false;
 		} else if (k->block[i] > max_block[i]) {
-			diag_error(v->d, or_pos(k->block_pos, at), "block %s of %" PRIu32 " exceeds %"
+			diag_error(v->d, pos_or(k->block_pos, at), "block %s of %" PRIu32 " exceeds %"
 				   PRIu32 ", the most the driver allows", axis_names[i], k->block[i],
 				   max_block[i]);
 			block_ok = false;
@@ -1038,13 +1012,13 @@ static void check_kernel(struct vctx *v, struct node *n, size_t self)
 	}
 	uint64_t threads = (uint64_t)k->block[0] * k->block[1] * k->block[2];
 	if (block_ok && threads > MAX_BLOCK_THREADS)
-		diag_error(v->d, or_pos(k->block_pos, at), "block of %" PRIu64 " threads (%" PRIu32
+		diag_error(v->d, pos_or(k->block_pos, at), "block of %" PRIu64 " threads (%" PRIu32
 			   "x%" PRIu32 "x%" PRIu32 ") exceeds 1024, the most threads per block",
 			   threads, k->block[0], k->block[1], k->block[2]);
 	if (k->shared > MAX_SHARED_BYTES) {
 		char sz[48];
 		format_size(k->shared, sz, sizeof sz);
-		diag_error(v->d, or_pos(k->shared_pos, at), "dynamic shared memory of %s exceeds "
+		diag_error(v->d, pos_or(k->shared_pos, at), "dynamic shared memory of %s exceeds "
 			   "227 KiB, the most one block may use on sm_90", sz);
 	}
 
@@ -1052,19 +1026,19 @@ static void check_kernel(struct vctx *v, struct node *n, size_t self)
 	size_t off = 0;
 	for (size_t i = 0; i < k->nargs; i++) {
 		struct arg *a = &k->args[i];
-		check_arg(v, a, self, i + 1, or_pos(k->args_pos, at));
+		check_arg(v, a, self, i + 1, pos_or(k->args_pos, at));
 		off = align_up(off, arg_align(a)) + arg_size(a);
 	}
 	if (off > MAX_PARAM_BYTES)
-		diag_error(v->d, or_pos(k->args_pos, at), "kernel arguments take %zu bytes: at "
+		diag_error(v->d, pos_or(k->args_pos, at), "kernel arguments take %zu bytes: at "
 			   "most %u fit in a kernel's parameters", off, MAX_PARAM_BYTES);
 
 	if (!split_function(v, n))
 		return;
 	long mi = resolve(v, &k->module, v->g->module_index, "module", v->module_names,
-			  v->g->nmodules, or_pos(k->function_pos, at));
+			  v->g->nmodules, pos_or(k->function_pos, at));
 	if (mi >= 0 && v->g->modules[mi].builtin)
-		check_builtin(v, k, or_pos(k->function_pos, at));
+		check_builtin(v, k, pos_or(k->function_pos, at));
 	else if (mi >= 0 && v->mods && !v->bad_module[mi])
 		mod_check_kernel(v->mods, n);
 }
@@ -1074,7 +1048,7 @@ static void check_kernel(struct vctx *v, struct node *n, size_t self)
 static void check_memset(struct vctx *v, struct node *n, size_t self)
 {
 	struct memset_node *m = &n->u.memset;
-	struct pos at = node_pos(n);
+	struct pos at = node_kind_pos(n);
 	long bi = resolve_buffer(v, &m->buffer, at);
 	if (bi < 0)
 		return;
@@ -1092,30 +1066,15 @@ static void check_memset(struct vctx *v, struct node *n, size_t self)
 			uint64_t bits;
 			memcpy(&bits, bytes, 8);
 			num_format(&m->value, text, sizeof text);
-			diag_error(v->d, or_pos(m->value.pos, at), "memset of %s buffer '%s' cannot "
+			diag_error(v->d, pos_or(m->value.pos, at), "memset of %s buffer '%s' cannot "
 				   "write %s: memset nodes write 1, 2 or 4-byte words, and its bits "
 				   "0x%016" PRIx64 " do not repeat every 4 bytes",
 				   elem_names[b->type], b->name, text, bits);
 		}
 	}
-	if (!v->sized[bi])
-		return;
-	if (m->offset >= b->count) {
-		diag_error(v->d, or_pos(m->offset_pos, at), "memset offset %" PRIu64 " is past the "
-			   "end of buffer '%s' (%" PRIu64 " elements)", m->offset, b->name, b->count);
-		return;
-	}
-	uint64_t room = b->count - m->offset;
-	if (!m->has_count) {
-		m->count = room;
-	} else if (m->count == 0) {
-		diag_error(v->d, or_pos(m->count_pos, at), "memset count must be at least 1");
-	} else if (m->count > room) {
-		diag_error(v->d, or_pos(m->count_pos, at), "memset of %" PRIu64 " elements from "
-			   "offset %" PRIu64 " runs past the end of buffer '%s' (%" PRIu64
-			   " elements) by %" PRIu64 " element%s", m->count, m->offset, b->name,
-			   b->count, m->count - room, m->count - room == 1 ? "" : "s");
-	}
+	if (v->sized[bi])
+		slice_fits(v->d, "memset", b, m->offset, pos_or(m->offset_pos, at), m->has_count,
+			   &m->count, pos_or(m->count_pos, at));
 }
 
 /* A copy's buffers, offsets and count: a copy node's, or a host copy's. */
@@ -1127,40 +1086,24 @@ static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at
 	add_use(v, ti, self);
 	const struct buffer *f = fi >= 0 ? &v->g->buffers[fi] : NULL;
 	const struct buffer *t = ti >= 0 ? &v->g->buffers[ti] : NULL;
-	bool ok = true;
-	if (f && v->sized[fi] && c->from.offset >= f->count) {
-		diag_error(v->d, or_pos(c->from.offset_pos, or_pos(c->from.buffer.pos, at)),
-			   "copy offset %" PRIu64 " is past the end of buffer '%s' (%" PRIu64
-			   " elements)", c->from.offset, f->name, f->count);
-		ok = false;
-	}
-	if (t && v->sized[ti] && c->to.offset >= t->count) {
-		diag_error(v->d, or_pos(c->to.offset_pos, or_pos(c->to.buffer.pos, at)),
-			   "copy offset %" PRIu64 " is past the end of buffer '%s' (%" PRIu64
-			   " elements)", c->to.offset, t->name, t->count);
-		ok = false;
-	}
-	if (c->has_count && c->count == 0) {
-		diag_error(v->d, or_pos(c->count_pos, at), "copy count must be at least 1");
-		ok = false;
-	}
-	if (!ok || !f || !t || !v->sized[fi] || !v->sized[ti])
+	/* both offsets are said, then the count against the source */
+	bool ok = !f || !v->sized[fi] ||
+		slice_fits(v->d, "copy", f, c->from.offset,
+			   pos_or(c->from.offset_pos, pos_or(c->from.buffer.pos, at)), true, NULL,
+			   at);
+	if (t && v->sized[ti])
+		ok &= slice_fits(v->d, "copy", t, c->to.offset,
+				 pos_or(c->to.offset_pos, pos_or(c->to.buffer.pos, at)), true, NULL,
+				 at);
+	if (!ok || !f || !t || !v->sized[fi] || !v->sized[ti] ||
+	    !slice_fits(v->d, "copy", f, c->from.offset, at, c->has_count, &c->count,
+			pos_or(c->count_pos, at)))
 		return;
-	uint64_t room = f->count - c->from.offset;
-	if (!c->has_count)
-		c->count = room;
-	if (c->count > room) {
-		diag_error(v->d, or_pos(c->count_pos, at), "copy of %" PRIu64 " elements from "
-			   "offset %" PRIu64 " runs past the end of buffer '%s' (%" PRIu64
-			   " elements) by %" PRIu64 " element%s", c->count, c->from.offset,
-			   f->name, f->count, c->count - room, c->count - room == 1 ? "" : "s");
-		return;
-	}
 	uint64_t fes = elem_infos[f->type].size, tes = elem_infos[t->type].size;
 	c->bytes = c->count * fes;
 	uint64_t start = c->to.offset * tes, space = t->size - start;
 	if (c->bytes > space) {
-		diag_error(v->d, or_pos(c->to.buffer.pos, at), "copy of %" PRIu64 " bytes runs "
+		diag_error(v->d, pos_or(c->to.buffer.pos, at), "copy of %" PRIu64 " bytes runs "
 			   "past the end of buffer '%s' by %" PRIu64 " bytes (it has %" PRIu64
 			   " bytes from offset %" PRIu64 ")", c->bytes, t->name, c->bytes - space,
 			   space, c->to.offset);
@@ -1168,7 +1111,7 @@ static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at
 	}
 	uint64_t src = c->from.offset * fes;
 	if (fi == ti && src < start + c->bytes && start < src + c->bytes)
-		diag_error(v->d, or_pos(c->to.buffer.pos, at), "copy within buffer '%s' overlaps "
+		diag_error(v->d, pos_or(c->to.buffer.pos, at), "copy within buffer '%s' overlaps "
 			   "itself: bytes %" PRIu64 " to %" PRIu64 " go to %" PRIu64 " to %" PRIu64
 			   "; copy through a second buffer", f->name, src, src + c->bytes - 1,
 			   start, start + c->bytes - 1);
@@ -1176,7 +1119,7 @@ static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at
 
 static void check_copy(struct vctx *v, struct node *n, size_t self)
 {
-	check_copy_fields(v, &n->u.copy, node_pos(n), self);
+	check_copy_fields(v, &n->u.copy, node_kind_pos(n), self);
 }
 
 /* Memory operations ------------------------------------------------------ */
@@ -1201,7 +1144,7 @@ static void check_memop_value(struct vctx *v, const struct node *n, struct memop
 		return;
 	add_use(v, bi, self);
 	const struct buffer *b = &v->g->buffers[bi];
-	struct pos at = or_pos(op->buffer.pos, op->pos);
+	struct pos at = pos_or(op->buffer.pos, op->pos);
 	unsigned es = elem_infos[b->type].size;
 	if (b->memory == MEM_MANAGED) {
 		diag_error(v->d, at, "memop node '%s' cannot %s buffer '%s': memory operations do "
@@ -1218,19 +1161,17 @@ static void check_memop_value(struct vctx *v, const struct node *n, struct memop
 	}
 	op->bits = (uint8_t)(es * 8);
 	if (op->has_value)
-		check_fit(v, &op->value, b->type, or_pos(op->value.pos, op->pos),
+		check_fit(v, &op->value, b->type, pos_or(op->value.pos, op->pos),
 			  "%s value for buffer '%s'", form, b->name);
-	if (v->sized[bi] && op->offset >= b->count)
-		diag_error(v->d, or_pos(op->offset_pos, at), "%s offset %" PRIu64 " is past the end "
-			   "of buffer '%s' (%" PRIu64 " elements)", form, op->offset, b->name,
-			   b->count);
+	if (v->sized[bi])
+		slice_fits(v->d, form, b, op->offset, pos_or(op->offset_pos, at), true, NULL, at);
 }
 
 static void check_memop(struct vctx *v, struct node *n, size_t self)
 {
 	struct memop_node *m = &n->u.memop;
 	if (m->nops == 0)
-		diag_error(v->d, node_pos(n), "memop node '%s' needs at least one operation", n->id);
+		diag_error(v->d, node_kind_pos(n), "memop node '%s' needs at least one operation", n->id);
 	for (size_t k = 0; k < m->nops; k++) {
 		struct memop *op = &m->ops[k];
 		if (op->kind == MEMOP_WRITE || op->kind == MEMOP_WAIT) {
@@ -1254,12 +1195,12 @@ static void check_alloc_free(struct vctx *v, struct node *n, size_t self)
 {
 	bool alloc = n->kind == NK_ALLOC;
 	const char *kind = node_kind_names[n->kind];
-	long bi = resolve_buffer(v, &n->u.buffer, node_pos(n));
+	long bi = resolve_buffer(v, &n->u.buffer, node_kind_pos(n));
 	v->lost_alloc_free |= bi < 0;
 	if (bi < 0)
 		return;
 	const struct buffer *b = &v->g->buffers[bi];
-	struct pos at = or_pos(n->u.buffer.pos, node_pos(n));
+	struct pos at = pos_or(n->u.buffer.pos, node_kind_pos(n));
 	if (b->bad) {
 		v->lost_alloc_free = true;
 		return;
@@ -1274,7 +1215,7 @@ static void check_alloc_free(struct vctx *v, struct node *n, size_t self)
 		const struct node *first = v->g->all_nodes[*slot];
 		diag_error(v->d, at, "buffer '%s' is %s twice: by node '%s' and by node '%s'",
 			   b->name, alloc ? "allocated" : "freed", first->id, n->id);
-		diag_note(v->d, node_pos(first), "'%s' %s it first", first->id,
+		diag_note(v->d, node_kind_pos(first), "'%s' %s it first", first->id,
 			  alloc ? "allocates" : "frees");
 		return;
 	}
@@ -1284,7 +1225,7 @@ static void check_alloc_free(struct vctx *v, struct node *n, size_t self)
 static void check_event_node(struct vctx *v, struct node *n, size_t self)
 {
 	long e = resolve(v, &n->u.event, v->g->event_index, "event", v->event_names,
-			 v->g->nevents, node_pos(n));
+			 v->g->nevents, node_kind_pos(n));
 	if (n->kind == NK_EVENT_WAIT && e >= 0)
 		*VEC_PUSH(v->waits, v->nwaits, v->capwaits) = self;
 	else if (n->kind == NK_EVENT_RECORD && e >= 0)
@@ -1306,31 +1247,10 @@ static bool host_reachable(struct vctx *v, const struct node *n, long bi, struct
 	return false;
 }
 
-/* The slice [offset, offset + count) of a host action; sets count when left out. */
-static void host_slice(struct vctx *v, const char *what, const struct buffer *b,
-		       uint64_t offset, struct pos offset_pos, bool has_count, uint64_t *count,
-		       struct pos count_pos)
-{
-	if (offset >= b->count) {
-		diag_error(v->d, offset_pos, "host %s offset %" PRIu64 " is past the end of buffer "
-			   "'%s' (%" PRIu64 " elements)", what, offset, b->name, b->count);
-		return;
-	}
-	uint64_t room = b->count - offset;
-	if (!has_count)
-		*count = room;
-	else if (*count == 0)
-		diag_error(v->d, count_pos, "host %s count must be at least 1", what);
-	else if (*count > room)
-		diag_error(v->d, count_pos, "host %s of %" PRIu64 " elements from offset %" PRIu64
-			   " runs past the end of buffer '%s' (%" PRIu64 " elements) by %" PRIu64,
-			   what, *count, offset, b->name, b->count, *count - room);
-}
-
 static void check_host(struct vctx *v, struct node *n, size_t self)
 {
 	struct host_node *h = &n->u.host;
-	struct pos at = node_pos(n);
+	struct pos at = node_kind_pos(n);
 	long bi;
 	switch (h->action) {
 	case HOST_PRINT:
@@ -1346,17 +1266,18 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 		}
 		break;
 	case HOST_DUMP: {
-		struct pos bat = or_pos(h->buffer.pos, at);
+		struct pos bat = pos_or(h->buffer.pos, at);
 		if ((bi = resolve_buffer(v, &h->buffer, at)) < 0 ||
 		    !host_reachable(v, n, bi, bat, "dump") || !v->sized[bi])
 			break;
-		host_slice(v, "dump", &v->g->buffers[bi], h->offset, or_pos(h->offset_pos, bat),
-			   h->has_count, &h->count, or_pos(h->count_pos, bat));
+		slice_fits(v->d, "host dump", &v->g->buffers[bi], h->offset,
+			   pos_or(h->offset_pos, bat), h->has_count, &h->count,
+			   pos_or(h->count_pos, bat));
 		break;
 	}
 	case HOST_SET: {
 		struct memset_node *m = h->set;
-		struct pos bat = or_pos(m->buffer.pos, at);
+		struct pos bat = pos_or(m->buffer.pos, at);
 		if ((bi = resolve_buffer(v, &m->buffer, at)) < 0 ||
 		    !host_reachable(v, n, bi, bat, "set"))
 			break;
@@ -1365,8 +1286,8 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 			check_fit(v, &m->value, b->type, at, "host set value for buffer '%s'",
 				  b->name);
 		if (v->sized[bi])
-			host_slice(v, "set", b, m->offset, or_pos(m->offset_pos, bat), m->has_count,
-				   &m->count, or_pos(m->count_pos, bat));
+			slice_fits(v->d, "host set", b, m->offset, pos_or(m->offset_pos, bat),
+				   m->has_count, &m->count, pos_or(m->count_pos, bat));
 		break;
 	}
 	case HOST_COPY: {
@@ -1375,7 +1296,7 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 		const struct name_ref *ends[2] = {&c->from.buffer, &c->to.buffer};
 		for (int k = 0; k < 2; k++)
 			if (ends[k]->idx >= 0)
-				host_reachable(v, n, ends[k]->idx, or_pos(ends[k]->pos, at),
+				host_reachable(v, n, ends[k]->idx, pos_or(ends[k]->pos, at),
 					       k ? "copy to" : "copy from");
 		break;
 	}
@@ -1385,7 +1306,7 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 static void check_conditional(struct vctx *v, struct node *n, size_t self)
 {
 	struct cond_node *c = &n->u.cond;
-	struct pos at = node_pos(n);
+	struct pos at = node_kind_pos(n);
 	long ci = resolve(v, &c->condition, v->g->condition_index, "condition",
 			  v->condition_names, v->g->nconditions, at);
 	v->lost_cond |= ci < 0;
@@ -1395,10 +1316,10 @@ static void check_conditional(struct vctx *v, struct node *n, size_t self)
 			cd->user = (long)self;
 		} else {
 			const struct node *first = v->g->all_nodes[cd->user];
-			diag_error(v->d, or_pos(c->condition.pos, at), "condition '%s' is used by two "
+			diag_error(v->d, pos_or(c->condition.pos, at), "condition '%s' is used by two "
 				   "conditional nodes, '%s' and '%s': each condition drives exactly "
 				   "one if, while or switch node", cd->name, first->id, n->id);
-			diag_note(v->d, node_pos(first), "'%s' uses '%s' first", first->id, cd->name);
+			diag_note(v->d, node_kind_pos(first), "'%s' uses '%s' first", first->id, cd->name);
 		}
 	}
 	switch (n->kind) {
@@ -1471,7 +1392,7 @@ static void check_nodes(struct vctx *v)
 			break;
 		case NK_GRAPH:
 			if (n->u.child == NULL)
-				diag_error(v->d, node_pos(n), "graph node '%s' needs a graph", n->id);
+				diag_error(v->d, node_kind_pos(n), "graph node '%s' needs a graph", n->id);
 			break;
 		case NK_MEMOP:
 			check_memop(v, n, i);
@@ -1565,7 +1486,7 @@ static long resolve_dep(struct vctx *v, const struct graph *gr, struct name_ref 
 		graph_where(m->graph, where, sizeof where);
 		diag_error(v->d, r->pos, "'%s' is not in this graph: after and edges link nodes "
 			   "of the same graph", r->name);
-		diag_note(v->d, or_pos(m->id_pos, m->pos), "'%s' is in %s", r->name, where);
+		diag_note(v->d, pos_or(m->id_pos, m->pos), "'%s' is in %s", r->name, where);
 		return -1;
 	}
 	if (m == self) {
@@ -1585,26 +1506,21 @@ static void report_cycle(struct vctx *v, const struct graph *gr, const size_t *p
 	for (size_t k = 1; k < len; k++)
 		if (path[k] < path[first])
 			first = k;
-	struct sbuf sb = {0};
-	char head[64];
-	if (len > CYCLE_SHOW) {
-		snprintf(head, sizeof head, "dependency cycle of %zu nodes: ", len);
-		sb_add(&sb, head);
-	} else {
-		sb_add(&sb, "dependency cycle: ");
-	}
+	struct strbuf sb = {0};
+	if (len > CYCLE_SHOW)
+		strbuf_printf(&sb, "dependency cycle of %zu nodes: ", len);
+	else
+		strbuf_printf(&sb, "dependency cycle: ");
 	for (size_t k = 0; k <= len; k++) {
 		if (len > CYCLE_SHOW && k == CYCLE_SHOW - 2) {
-			sb_add(&sb, "... -> ");
+			strbuf_printf(&sb, "... -> ");
 			k = len - 2;
 		}
 		size_t at = (first + len - k % len) % len;
-		sb_add(&sb, gr->nodes[path[at]]->id);
-		if (k < len)
-			sb_add(&sb, " -> ");
+		strbuf_printf(&sb, "%s%s", gr->nodes[path[at]]->id, k < len ? " -> " : "");
 	}
-	diag_error(v->d, gr->nodes[path[first]]->pos, "%s", sb.s);
-	free(sb.s);
+	diag_error(v->d, gr->nodes[path[first]]->pos, "%s", sb.buf);
+	strbuf_free(&sb);
 }
 
 /*
@@ -1787,7 +1703,7 @@ static void link_graph(struct vctx *v, struct graph *gr)
 		long a = resolve_dep(v, gr, &ed->from, NULL);
 		long b = resolve_dep(v, gr, &ed->to, NULL);
 		if (a >= 0 && a == b)
-			diag_error(v->d, or_pos(ed->pos, ed->from.pos), "edge '%s -> %s' makes node "
+			diag_error(v->d, pos_or(ed->pos, ed->from.pos), "edge '%s -> %s' makes node "
 				   "'%s' depend on itself", ed->from.name, ed->to.name, ed->from.name);
 	}
 	if (gr->deps_set) {
@@ -1838,10 +1754,10 @@ static void use_error(struct vctx *v, const struct buffer *b, const struct node 
 {
 	const char *which = before ? "before its alloc" : "after its free";
 	if (u == top)
-		diag_error(v->d, node_pos(u), "buffer '%s' is used by node '%s' %s node '%s'",
+		diag_error(v->d, node_kind_pos(u), "buffer '%s' is used by node '%s' %s node '%s'",
 			   b->name, u->id, which, end->id);
 	else
-		diag_error(v->d, node_pos(u), "buffer '%s' is used by node '%s' (inside '%s') %s "
+		diag_error(v->d, node_kind_pos(u), "buffer '%s' is used by node '%s' (inside '%s') %s "
 			   "node '%s'", b->name, u->id, top->id, which, end->id);
 }
 
@@ -1895,7 +1811,7 @@ static void check_graph_memory(struct vctx *v)
 		reach(root, la, fwd, stamp, queue, soff, succ);
 		reach(root, lf, bwd, stamp, queue, NULL, NULL);
 		if (fwd[lf] != stamp)
-			diag_error(v->d, node_pos(f), "free node '%s' of buffer '%s' is not ordered "
+			diag_error(v->d, node_kind_pos(f), "free node '%s' of buffer '%s' is not ordered "
 				   "after its alloc node '%s': it must depend on '%s'", f->id,
 				   buf->name, a->id, a->id);
 		size_t last = SIZE_MAX;
@@ -1946,7 +1862,7 @@ static void check_events_used(struct vctx *v)
 		size_t e = (size_t)n->u.event.idx;
 		waited[e] = true;
 		if (!v->recorded[e])
-			diag_error(v->d, or_pos(n->u.event.pos, node_pos(n)), "node '%s' waits on "
+			diag_error(v->d, pos_or(n->u.event.pos, node_kind_pos(n)), "node '%s' waits on "
 				   "event '%s', which no event_record node records", n->id,
 				   g->events[e].name);
 	}
@@ -1975,33 +1891,11 @@ static long check_target(struct vctx *v, struct name_ref *r, struct pos fallback
 	if (b->bad)
 		return -1;
 	if (b->memory == MEM_GRAPH) {
-		diag_error(v->d, or_pos(r->pos, fallback), "cannot check buffer '%s': "
+		diag_error(v->d, pos_or(r->pos, fallback), "cannot check buffer '%s': "
 			   "'memory: graph' buffers no longer exist after the launch", b->name);
 		return -1;
 	}
 	return v->sized[bi] ? bi : -1;
-}
-
-/* The slice [offset, offset + count) of b; sets count when it was left out. */
-static bool check_slice(struct vctx *v, struct check *c, const struct buffer *b)
-{
-	if (c->offset >= b->count) {
-		diag_error(v->d, or_pos(c->offset_pos, c->pos), "check offset %" PRIu64 " is past "
-			   "the end of buffer '%s' (%" PRIu64 " elements)", c->offset, b->name,
-			   b->count);
-		return false;
-	}
-	uint64_t room = b->count - c->offset;
-	if (!c->has_count) {
-		c->count = room;
-	} else if (c->count > room) {
-		diag_error(v->d, or_pos(c->count_pos, c->pos), "check of %" PRIu64 " elements from "
-			   "offset %" PRIu64 " runs past the end of buffer '%s' (%" PRIu64
-			   " elements) by %" PRIu64, c->count, c->offset, b->name, b->count,
-			   c->count - room);
-		return false;
-	}
-	return true;
 }
 
 /* "buffer 'x'" or "elements 4 to 7 of buffer 'x'", for messages about a check's values. */
@@ -2016,7 +1910,7 @@ static void slice_words(const struct check *c, const struct buffer *b, char *buf
 
 static void check_expect(struct vctx *v, struct check *c, const struct buffer *b)
 {
-	struct pos at = or_pos(c->expect_pos, c->pos);
+	struct pos at = pos_or(c->expect_pos, c->pos);
 	char what[200];
 	slice_words(c, b, what, sizeof what);
 	switch (c->expect) {
@@ -2046,7 +1940,7 @@ static void check_expect(struct vctx *v, struct check *c, const struct buffer *b
 		if (ri < 0)
 			break;
 		const struct buffer *r = &v->g->buffers[ri];
-		struct pos rat = or_pos(c->ref.pos, at);
+		struct pos rat = pos_or(c->ref.pos, at);
 		if (r->type != b->type) {
 			diag_error(v->d, rat, "check compares buffer '%s' (%s) with buffer '%s' (%s): "
 				   "the two must have one element type", b->name,
@@ -2054,7 +1948,7 @@ static void check_expect(struct vctx *v, struct check *c, const struct buffer *b
 			break;
 		}
 		if (c->ref_offset >= r->count || r->count - c->ref_offset < c->count)
-			diag_error(v->d, or_pos(c->ref_offset_pos, rat), "check compares %" PRIu64
+			diag_error(v->d, pos_or(c->ref_offset_pos, rat), "check compares %" PRIu64
 				   " elements of buffer '%s' with buffer '%s', which has %" PRIu64
 				   " from offset %" PRIu64, c->count, b->name, r->name,
 				   c->ref_offset < r->count ? r->count - c->ref_offset : 0,
@@ -2074,7 +1968,7 @@ static void check_bounds(struct vctx *v, struct check *c, const struct buffer *b
 			continue;
 		if (bd->ref.name == NULL) {
 			if (isnan(num_to_double(&bd->value)))
-				diag_error(v->d, or_pos(bd->value.pos, cmp->pos), "'%s' of '%s' is nan, "
+				diag_error(v->d, pos_or(bd->value.pos, cmp->pos), "'%s' of '%s' is nan, "
 					   "which nothing equals or compares with: to ask for no NaN, "
 					   "check 'finite: true'", bound_names[op], name);
 			continue;
@@ -2083,7 +1977,7 @@ static void check_bounds(struct vctx *v, struct check *c, const struct buffer *b
 		struct num num;
 		if (strmap_get(v->g->buffer_index, bd->ref.name) < 0 &&
 		    parse_number(bd->ref.name, &num) == SCALAR_OK) {
-			diag_error(v->d, or_pos(bd->ref.pos, cmp->pos), "'%s' of '%s' is the string "
+			diag_error(v->d, pos_or(bd->ref.pos, cmp->pos), "'%s' of '%s' is the string "
 				   "\"%s\", which would name a buffer: write the number without "
 				   "quotes", bound_names[op], name, bd->ref.name);
 			continue;
@@ -2091,16 +1985,16 @@ static void check_bounds(struct vctx *v, struct check *c, const struct buffer *b
 		long ri = check_target(v, &bd->ref, cmp->pos);
 		const struct buffer *r = ri >= 0 ? &v->g->buffers[ri] : NULL;
 		if (r && bd->offset >= r->count)
-			diag_error(v->d, or_pos(bd->offset_pos, or_pos(bd->ref.pos, cmp->pos)),
+			diag_error(v->d, pos_or(bd->offset_pos, pos_or(bd->ref.pos, cmp->pos)),
 				   "'%s' of '%s' reads element %" PRIu64 " of buffer '%s', which has %"
 				   PRIu64, bound_names[op], name, bd->offset, r->name, r->count);
 	}
 	if (cmp->ops & (1u << BOUND_NEAR)) {
-		check_tolerance(v, cmp->rtol, or_pos(cmp->rtol_pos, cmp->pos), "rtol");
-		check_tolerance(v, cmp->atol, or_pos(cmp->atol_pos, cmp->pos), "atol");
+		check_tolerance(v, cmp->rtol, pos_or(cmp->rtol_pos, cmp->pos), "rtol");
+		check_tolerance(v, cmp->atol, pos_or(cmp->atol_pos, cmp->pos), "atol");
 	}
 	if (c->reduce == RED_DIFFER)
-		check_fit(v, &c->differ_from, b->type, or_pos(c->differ_from.pos, cmp->pos),
+		check_fit(v, &c->differ_from, b->type, pos_or(c->differ_from.pos, cmp->pos),
 			  "'from' of 'differ' for buffer '%s'", b->name);
 }
 
@@ -2119,8 +2013,8 @@ static void check_tolerances(struct vctx *v, const struct check *c)
 				   "{near: v, %s: t}", tol_names[k],
 				   c->kind == CHECK_FINITE ? "finite" : reduce_names[c->reduce],
 				   tol_names[k]);
-	check_tolerance(v, c->rtol, or_pos(c->rtol_pos, c->pos), "rtol");
-	check_tolerance(v, c->atol, or_pos(c->atol_pos, c->pos), "atol");
+	check_tolerance(v, c->rtol, pos_or(c->rtol_pos, c->pos), "rtol");
+	check_tolerance(v, c->atol, pos_or(c->atol_pos, c->pos), "atol");
 }
 
 /* Check c: its buffer, its slice, its test, its tolerances. */
@@ -2128,7 +2022,8 @@ static void check_one(struct vctx *v, struct check *c)
 {
 	long bi = check_target(v, &c->buffer, c->pos);
 	const struct buffer *b = bi >= 0 ? &v->g->buffers[bi] : NULL;
-	if (b && check_slice(v, c, b)) {
+	if (b && slice_fits(v->d, "check", b, c->offset, pos_or(c->offset_pos, c->pos),
+			    c->has_count, &c->count, pos_or(c->count_pos, c->pos))) {
 		switch (c->kind) {
 		case CHECK_EXPECT:
 			check_expect(v, c, b);
@@ -2138,7 +2033,7 @@ static void check_one(struct vctx *v, struct check *c)
 			break;
 		case CHECK_FINITE:
 			if (!elem_infos[b->type].is_float)
-				diag_error(v->d, or_pos(c->kind_pos, c->pos), "'finite' looks "
+				diag_error(v->d, pos_or(c->kind_pos, c->pos), "'finite' looks "
 					   "for NaN and infinity, which buffer '%s' (%s) cannot "
 					   "hold: it applies to f16, bf16, f32 and f64 buffers",
 					   b->name, elem_names[b->type]);

@@ -13,6 +13,8 @@
 #include "diag.h"
 #include "mod_check.h"
 #include "model.h"
+/* gdef_disable (--disable) is validate_driver.h's, declared there for its callers here */
+#include "validate_driver.h"
 
 /*
  * True when g is valid; errors go to d.  Kernel nodes are checked against
@@ -34,13 +36,5 @@ bool gdef_validate(struct gdef *g, struct diag *d);
  * Quiet either way.
  */
 bool gdef_validate_derived(struct gdef *g, struct diag *d);
-
-/*
- * --disable=ID,...: switch off the nodes of a validated g with these ids
- * (node.disabled), as 'enabled: false' would.  An unknown id, or a node
- * the driver cannot switch off, is an error naming it; so is a WHILE
- * that can then never end.  True when every id was switched off.
- */
-bool gdef_disable(struct gdef *g, const char *const *ids, size_t n, struct diag *d);
 
 #endif

@@ -16,22 +16,11 @@
 
 #include "fileio.h"
 #include "strmap.h"
-#include "validate.h"
 #include "validate_driver.h"
+#include "validate_slice.h"
 #include "xmalloc.h"
 
 static const char *const axis_names[3] = {"x", "y", "z"};
-
-static struct pos or_pos(struct pos p, struct pos fallback)
-{
-	return p.line ? p : fallback;
-}
-
-/* Errors about a node as a whole point at its kind key. */
-static struct pos node_pos(const struct node *n)
-{
-	return or_pos(n->kind_pos, n->pos);
-}
 
 /* "2x1x1" */
 static void dims(const uint32_t d[3], char *buf, size_t len)
@@ -154,35 +143,25 @@ static void check_window_buffer(struct gdef *g, struct diag *d, struct kernel_at
 			names[i] = g->buffers[i].name;
 		const char *s = diag_suggest(w->buffer.name, names, g->nbuffers);
 		if (s)
-			diag_error(d, or_pos(w->buffer.pos, at), "unknown buffer '%s' (did you mean "
+			diag_error(d, pos_or(w->buffer.pos, at), "unknown buffer '%s' (did you mean "
 				   "'%s'?)", w->buffer.name, s);
 		else
-			diag_error(d, or_pos(w->buffer.pos, at), "unknown buffer '%s'", w->buffer.name);
+			diag_error(d, pos_or(w->buffer.pos, at), "unknown buffer '%s'", w->buffer.name);
 		free(names);
 		return;
 	}
 	const struct buffer *b = &g->buffers[bi];
 	if (b->memory == MEM_GRAPH) {
 		w->buffer.idx = -1;
-		diag_error(d, or_pos(w->buffer.pos, at), "an access policy window cannot cover "
+		diag_error(d, pos_or(w->buffer.pos, at), "an access policy window cannot cover "
 			   "buffer '%s': its memory is 'graph', which exists only while the graph "
 			   "runs; use device, host or managed memory", b->name);
 		return;
 	}
 	if (b->count == 0)
 		return;
-	if (w->offset >= b->count) {
-		diag_error(d, or_pos(w->offset_pos, at), "window offset %" PRIu64 " is past the end "
-			   "of buffer '%s' (%" PRIu64 " elements)", w->offset, b->name, b->count);
-		return;
-	}
-	uint64_t room = b->count - w->offset;
-	if (!w->has_count)
-		w->count = room;
-	else if (w->count > room)
-		diag_error(d, or_pos(w->count_pos, at), "a window of %" PRIu64 " elements from "
-			   "offset %" PRIu64 " runs past the end of buffer '%s' (%" PRIu64
-			   " elements)", w->count, w->offset, b->name, b->count);
+	slice_fits(d, "window", b, w->offset, pos_or(w->offset_pos, at), w->has_count,
+		   &w->count, pos_or(w->count_pos, at));
 }
 
 /* The access policy window: its buffer, then cuda.h's rules on its properties. */
@@ -192,13 +171,13 @@ static void check_window(struct gdef *g, struct diag *d, struct kernel_attrs *a)
 	struct pos at = a->pos[KATTR_ACCESS_POLICY];
 	check_window_buffer(g, d, a);
 	if (w->hit_ratio > 1)
-		diag_error(d, or_pos(w->hit_ratio_pos, at), "hit_ratio of %g is more than 1: it is "
+		diag_error(d, pos_or(w->hit_ratio_pos, at), "hit_ratio of %g is more than 1: it is "
 			   "the share of the window's lines given the hit property", w->hit_ratio);
 	if (w->miss == ACCESS_PERSISTING)
-		diag_error(d, or_pos(w->miss_pos, at), "miss cannot be persisting: cuda.h takes "
+		diag_error(d, pos_or(w->miss_pos, at), "miss cannot be persisting: cuda.h takes "
 			   "normal or streaming for the lines outside the hit ratio");
 	if (w->hit == ACCESS_PERSISTING && !g->run.has_persisting_l2)
-		diag_warning(d, or_pos(w->hit_pos, at), "a persisting window has no effect without "
+		diag_warning(d, pos_or(w->hit_pos, at), "a persisting window has no effect without "
 			     "L2 set aside for persisting accesses: set run.persisting_l2 (such as "
 			     "persisting_l2: 4 MiB)");
 }
@@ -413,20 +392,20 @@ static bool check_typed(struct diag *d, const struct graph *gr, const struct typ
 	struct pos at = t->pos;
 	bool ok = true;
 	if (t->port == PORT_PROGRAMMATIC && t->type != ETYPE_PROGRAMMATIC) {
-		diag_error(d, or_pos(t->port_pos, at), "edge '%s -> %s': port 'programmatic' needs "
+		diag_error(d, pos_or(t->port_pos, at), "edge '%s -> %s': port 'programmatic' needs "
 			   "type 'programmatic' (cuda.h: CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC must "
 			   "be used with CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC)", a->id, b->id);
 		ok = false;
 	}
 	if (t->type == ETYPE_PROGRAMMATIC && t->port == PORT_DEFAULT) {
-		diag_error(d, or_pos(t->type_pos, at), "edge '%s -> %s': type 'programmatic' needs "
+		diag_error(d, pos_or(t->type_pos, at), "edge '%s -> %s': type 'programmatic' needs "
 			   "port 'programmatic' or 'launch_order', found port 'default' (cuda.h: "
 			   "CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC must be used with either outgoing "
 			   "port)", a->id, b->id);
 		ok = false;
 	}
 	if (t->port != PORT_DEFAULT && a->kind != NK_KERNEL) {
-		diag_error(d, or_pos(t->port_pos, at), "edge '%s -> %s': port '%s' is a kernel's, "
+		diag_error(d, pos_or(t->port_pos, at), "edge '%s -> %s': port '%s' is a kernel's, "
 			   "but '%s' is %s %s node: only kernel nodes have ports other than default",
 			   a->id, b->id, edge_port_names[t->port], a->id, kind_article(a->kind),
 			   node_kind_names[a->kind]);
@@ -434,7 +413,7 @@ static bool check_typed(struct diag *d, const struct graph *gr, const struct typ
 	}
 	if (t->type == ETYPE_PROGRAMMATIC && (a->kind != NK_KERNEL || b->kind != NK_KERNEL)) {
 		const struct node *x = a->kind != NK_KERNEL ? a : b;
-		diag_error(d, or_pos(t->type_pos, at), "edge '%s -> %s': type 'programmatic' links "
+		diag_error(d, pos_or(t->type_pos, at), "edge '%s -> %s': type 'programmatic' links "
 			   "kernel nodes only, but '%s' is %s %s node", a->id, b->id, x->id,
 			   kind_article(x->kind), node_kind_names[x->kind]);
 		ok = false;
@@ -639,7 +618,7 @@ static void check_fixed(struct gdef *g, struct diag *d, bool warnings)
 				   PRIu32 " (its default) at every launch, and no kernel is given its "
 				   "handle ({handle: %s}) to clear it%s", n->id, c->name,
 				   c->default_value, c->name, why);
-			diag_note(d, or_pos(n->u.cond.condition.pos, node_pos(n)), "'%s' loops on "
+			diag_note(d, pos_or(n->u.cond.condition.pos, node_kind_pos(n)), "'%s' loops on "
 				  "'%s' here", n->id, c->name);
 			continue;
 		}

@@ -5,7 +5,7 @@
  * passes of validate.c leave it (names resolved, dependencies linked,
  * every node in gdef.all_nodes) and skip what an earlier error left
  * unresolved.  gdef_validate calls validate_driver; main.c calls
- * gdef_disable (validate.h) for --disable.
+ * gdef_disable for --disable (through validate.h, which includes this).
  *
  * Ownership: nothing is kept; what is filled in (gdef.kattrs_of,
  * typed_edge.from_local and to_local, node.disabled) lives in the gdef.
@@ -25,5 +25,13 @@ void validate_driver(struct gdef *g, struct diag *d, bool valid);
  * default value, for a model derived from a valid one (model_derive.h).
  */
 void validate_driver_fixed(struct gdef *g, struct diag *d);
+
+/*
+ * --disable=ID,...: switch off the nodes of a validated g with these ids
+ * (node.disabled), as 'enabled: false' would.  An unknown id, or a node
+ * the driver cannot switch off, is an error naming it; so is a WHILE
+ * that can then never end.  True when every id was switched off.
+ */
+bool gdef_disable(struct gdef *g, const char *const *ids, size_t n, struct diag *d);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * A sweep's derived models (model_derive.h, load.c: POINTS) against the
+ * A sweep's derived models (model_derive.h, load_point.h: POINTS) against the
  * models a full reading of every point gives (load_limits.full_points):
  * for every sweep of the examples, of the GPU suite's cases (their
  * modules stand-ins, as schema.test validates documents) and of the
@@ -27,6 +27,7 @@
 #include "mod_check.h"
 #include "model_derive.h"
 #include "model_dump.h"
+#include "ptrmap.h"
 #include "sweep.h"
 #include "unit.h"
 #include "validate.h"
@@ -490,6 +491,66 @@ START_TEST(test_sharing)
 }
 END_TEST
 
+/*
+ * Many nodes of one graph and many graphs copied in one point, some
+ * nested: each node found by its place (local) and each graph by the
+ * map, not by a search; the models must still be a full reading's.
+ */
+START_TEST(test_many_copies)
+{
+	enum { ROOT = 400, CHILDREN = 300, BODY = 50 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	fputs("cugraphrun: 1\naxes: {v: [1, 2, 3]}\nbuffers: {b: {type: u32, count: 64}}\n"
+	      "nodes:\n", f);
+	for (int i = 0; i < ROOT; i++)
+		fputs("  - memset: {buffer: b, value: \"${v}\"}\n", f);
+	for (int i = 0; i < CHILDREN; i++)
+		fputs("  - graph: [{memset: {buffer: b, value: \"${v}\"}}]\n", f);
+	fputs("  - graph:\n      - graph:\n", f);
+	for (int i = 0; i < BODY; i++)
+		fputs("          - memset: {buffer: b, value: \"${v}\"}\n", f);
+	fclose(f);
+	ck_assert_uint_eq(compare("many.yaml", text, NULL, 0, &run_ms), 2);
+	struct diag d;
+	diag_init(&d, "many.yaml", stderr);
+	struct sweep *sw = sweep_load_string("many.yaml", text, len, NULL, NULL, 0, &d);
+	ck_assert_ptr_nonnull(sw);
+	for (size_t k = 1; k < 3; k++) {
+		const struct derive *dv = sw->models[k]->derive;
+		ck_assert_ptr_nonnull(dv);
+		/* every memset, and the graph nodes that hold some */
+		ck_assert_uint_eq(dv->nnodes, ROOT + CHILDREN * 2 + BODY + 2);
+		/* the root, each child graph, the two nested ones */
+		ck_assert_uint_eq(dv->ngraphs, 1 + CHILDREN + 2);
+		ck_assert_uint_eq(sw->models[k]->root->nnodes, ROOT + CHILDREN + 1);
+	}
+	sweep_release(sw);
+	free(text);
+}
+END_TEST
+
+/* The map the derived models find graphs by: many keys, absent ones, replaced values. */
+START_TEST(test_ptrmap)
+{
+	enum { N = 50000 };
+	char *keys = malloc(N * 24);
+	struct ptrmap *m = ptrmap_new(0);
+	for (size_t i = 0; i < N; i++)
+		ptrmap_put(m, keys + i * 24, i);
+	for (size_t i = 0; i < N; i++)
+		ck_assert_int_eq(ptrmap_get(m, keys + i * 24), (long)i);
+	ck_assert_int_eq(ptrmap_get(m, keys + 1), -1);
+	ck_assert_int_eq(ptrmap_get(m, keys + N * 24), -1);
+	ptrmap_put(m, keys, 7);
+	ck_assert_int_eq(ptrmap_get(m, keys), 7);
+	ptrmap_free(m);
+	ptrmap_free(NULL);
+	free(keys);
+}
+END_TEST
+
 static Suite *derive_suite(void)
 {
 	Suite *s = suite_create("derive");
@@ -501,6 +562,8 @@ static Suite *derive_suite(void)
 	tcase_add_loop_test(tc, test_text_cases, 0, (int)(sizeof cases / sizeof *cases));
 	tcase_add_test(tc, test_dump_sees_a_value);
 	tcase_add_test(tc, test_sharing);
+	tcase_add_test(tc, test_many_copies);
+	tcase_add_test(tc, test_ptrmap);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -966,7 +966,7 @@ START_TEST(test_node_errors)
 		{"- {kernel: {function: k.f, args: [{struct: {a: 1}}]}}", "t.yaml:3:44: error: expected a list of fields for 'struct', found a mapping\n"},
 		{"- {kernel: {function: k.f, args: [[x]]}}", "t.yaml:3:35: error: expected a kernel argument (a buffer name, or a mapping such as {f32: 1.5}) for 'args', found a list\n"},
 		{"- {memset: {buffer: x}}", "t.yaml:3:12: error: missing key 'value' in 'memset'\n"},
-		{"- {memset: {buffer: x, value: 1, count: -2}}", "t.yaml:3:41: error: value '-2' for 'count' is out of range (0 to 18446744073709551615)\n"},
+		{"- {memset: {buffer: x, value: 1, count: -2}}", "t.yaml:3:41: error: value '-2' for 'count' is out of range (1 to 18446744073709551615)\n"},
 		{"- {copy: {from: x}}", "t.yaml:3:10: error: missing key 'to' in 'copy'\n"},
 		{"- {copy: {from: {offset: 1}, to: y}}", "t.yaml:3:17: error: missing key 'buffer' in 'from'\n"},
 		{"- {alloc: [x]}", "t.yaml:3:11: error: expected a buffer name for 'alloc', found a list\n"},

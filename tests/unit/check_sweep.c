@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "load.h"
+#include "monotime.h"
 #include "load_sweep.h"
 #include "sweep.h"
 #include "sweep_diff.h"
@@ -378,6 +379,165 @@ START_TEST(test_template_generator_bomb)
 }
 END_TEST
 
+/* Sanitizers slow everything down; timing bounds allow for it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SLOWDOWN 5
+#else
+#define SLOWDOWN 1
+#endif
+
+/* text is refused, its message starting with want, in well under a second. */
+static void refused_fast(const char *text, const char *want)
+{
+	double t = monotime();
+	struct res r = load_args(text, NULL, 0);
+	t = monotime() - t;
+	ck_assert_ptr_null(r.sw);
+	ck_assert_msg(strncmp(r.msgs, want, strlen(want)) == 0, "got %s", r.msgs);
+	ck_assert_msg(t < 0.5 * SLOWDOWN, "refused after %.3f s", t);
+	res_free(&r);
+}
+
+/* The labels of the points of axis "n: RANGE" (one per line). */
+static char *range_labels(const char *range)
+{
+	char text[512];
+	snprintf(text, sizeof text, "cugraphrun: 1\naxes: {n: %s}\nname: \"${n}\"\n", range);
+	struct sweep *sw = load_ok(text, NULL, 0);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	for (size_t k = 0; k < sw->npoints; k++)
+		fprintf(f, "%s\n", sw->labels[k]);
+	fclose(f);
+	sweep_release(sw);
+	return out;
+}
+
+static void expect_range(const char *range, const char *want)
+{
+	char *got = range_labels(range);
+	ck_assert_msg(strcmp(got, want) == 0, "%s: got\n%swant\n%s", range, got, want);
+	free(got);
+}
+
+/*
+ * Integer ranges are counted in integers: no value past 'to' (in doubles
+ * 999999999999 / 1e12 rounded up to a second value), none that overflows
+ * near INT64_MAX (signed overflow, and in release the fifth value wrapped
+ * onto the first).  Float ranges round as cugraphrun(5) says.
+ */
+START_TEST(test_range_arithmetic)
+{
+	expect_range("{from: 0, to: 999999999999, step: 1000000000000}", "n=0\n");
+	expect_range("{from: 9223372036854775800, to: 9223372036854775807, step: 2}",
+		     "n=9223372036854775800\nn=9223372036854775802\nn=9223372036854775804\n"
+		     "n=9223372036854775806\n");
+	expect_range("{from: -9223372036854775807, to: 9223372036854775807, "
+		     "step: 4611686018427387904}",
+		     "n=-9223372036854775807\nn=-4611686018427387903\nn=1\n"
+		     "n=4611686018427387905\n");
+	expect_range("{from: 9223372036854775807, to: -9223372036854775807, "
+		     "step: -9223372036854775807}",
+		     "n=9223372036854775807\nn=0\nn=-9223372036854775807\n");
+	expect_range("{from: 3, to: 3}", "n=3\n");
+	expect_range("{from: 10, to: 1, step: -4}", "n=10\nn=6\nn=2\n");
+	/* floats: from + k * step while it passes 'to' by less than a part in 10^12 */
+	expect_range("{from: 0, to: 1, step: 0.25}", "n=0.0\nn=0.25\nn=0.5\nn=0.75\nn=1.0\n");
+	char *tenths = range_labels("{from: 0, to: 1, step: 0.1}");
+	ck_assert_msg(strncmp(tenths, "n=0.0\nn=0.1\n", 12) == 0, "%s", tenths);
+	size_t lines = 0;
+	for (const char *c = tenths; *c; c++)
+		lines += *c == '\n';
+	ck_assert_uint_eq(lines, 11);
+	free(tenths);
+	expect_msgs("cugraphrun: 1\naxes: {n: {from: 1, to: 10, step: -1}}\n", NULL, 0,
+		    "t.yaml:2:11: error: the range of 'n' is empty: from 1, step -1 never reaches 10\n");
+	expect_msgs("cugraphrun: 1\naxes: {n: {from: -9223372036854775807, to: "
+		    "9223372036854775807}}\n", NULL, 0,
+		    "t.yaml:2:11: error: the range of 'n' has 18446744073709551615 values, more "
+		    "than 100000\n");
+}
+END_TEST
+
+/*
+ * Two values of an axis that are one value ([1, 1], [2^10, 1024]) would
+ * make two points alike, and two points may not share a label (values
+ * holding the commas that join a label's parts): both refused, at the
+ * value.
+ */
+START_TEST(test_axis_duplicates)
+{
+	expect_msgs("cugraphrun: 1\naxes: {n: [1, 1]}\n", NULL, 0,
+		    "t.yaml:2:15: error: value '1' of axis 'n' is given twice (first at 2:12)\n");
+	expect_msgs("cugraphrun: 1\naxes: {n: [2^10, 4, 1024]}\n", NULL, 0,
+		    "t.yaml:2:21: error: value '1024' of axis 'n' is given twice (first at 2:12, "
+		    "as '2^10')\n");
+	expect_msgs("cugraphrun: 1\naxes: {T: [float, \"float\"]}\n", NULL, 0,
+		    "t.yaml:2:19: error: value 'float' of axis 'T' is given twice (first at 2:12)\n");
+	expect_msgs("cugraphrun: 1\naxes:\n  x: [\"a,y=b\", a]\n  y: [c, \"b,y=c\"]\n", NULL, 0,
+		    "t.yaml:3:7: error: points 1 and 4 have the same label 'x=a,y=b,y=c': value "
+		    "'a,y=b' of axis 'x' holds a ',' (labels join NAME=VALUE with commas)\n");
+	/* a zipped axis may repeat a value, not a step of its zip */
+	expect_msgs("cugraphrun: 1\naxes:\n  zip: {b: [64, 128, 64], g: [1, 2, 2^0]}\n", NULL, 0,
+		    "t.yaml:3:3: error: steps 1 and 3 of the zip of b, g give the same values\n");
+	sweep_release(load_ok("cugraphrun: 1\naxes:\n  zip: {b: [64, 64, 128], g: [1, 2, 1]}\n",
+			      NULL, 0));
+	/* a comma alone is no clash */
+	struct sweep *sw = load_ok("cugraphrun: 1\naxes: {T: [\"pair<int, int>\", int]}\n", NULL, 0);
+	ck_assert_str_eq(sw->labels[0], "T=pair<int, int>");
+	sweep_release(sw);
+	/* -a gives a value twice */
+	static const char *const argv[] = {"n=4,4"};
+	expect_msgs("cugraphrun: 1\naxes: {n: [1, 2]}\n", argv, 1,
+		    "t.yaml: error: -a n: value '4' is given twice\n");
+}
+END_TEST
+
+/*
+ * The expansion budget (load_point.h: BUDGET): the issue's cases, each
+ * refused at the first point, before the rest is expanded: a 10,000-value
+ * axis times a 10,000-node generator (27 s and 8.8 GB before), with 1,000
+ * values (accepted after 16 s and 4.4 GB), an 80 KB name template times
+ * 10,000 points (7-13 s, 772 MB), nested generators.
+ */
+START_TEST(test_template_budget)
+{
+	refused_fast("cugraphrun: 1\naxes: {n: {from: 1, to: 10000}}\nnodes:\n"
+		     "  - for: {i: {from: 1, to: 10000}}\n"
+		     "    nodes: [{id: \"k${i}_${n}\", empty: {}}]\n",
+		     "t.yaml:4:5: error: the sweep would expand too far: 10000 points (n: 10000 "
+		     "values) x at least 10000 nodes a point = 100000000, more than the 1000000 ");
+	refused_fast("cugraphrun: 1\naxes: {n: {from: 1, to: 1000}}\nnodes:\n"
+		     "  - for: {i: {from: 1, to: 10000}}\n"
+		     "    nodes: [{id: \"k${i}_${n}\", empty: {}}]\n",
+		     "t.yaml:4:5: error: the sweep would expand too far: 1000 points (n: 1000 "
+		     "values) x at least 10000 nodes a point = 10000000, ");
+	refused_fast("cugraphrun: 1\nnodes:\n  - for: {i: {from: 1, to: 10000}}\n    nodes:\n"
+		     "      - for: {j: {from: 1, to: 10000}}\n"
+		     "        nodes: [{id: \"k${i}_${j}\", empty: {}}]\n",
+		     "t.yaml:3:5: error: the file would expand too far: it would hold at least "
+		     "100000000 nodes, more than the 1000000 a template may");
+	size_t pieces = 20480;
+	char *text = malloc(pieces * 4 + 256);
+	char *p = text + sprintf(text, "cugraphrun: 1\naxes: {n: {from: 1, to: 10000}}\nname: \"");
+	for (size_t i = 0; i < pieces; i++)
+		p += sprintf(p, "${n}");
+	sprintf(p, "\"\nnodes: [{empty: {}}]\n");
+	refused_fast(text, "t.yaml:3:7: error: the sweep would expand too far: 10000 points (n: "
+		     "10000 values) x 81920 bytes of ${...} scalars = 819200000, more than the "
+		     "268435456 ");
+	free(text);
+	/* within the budget: 4 points of 10,000 nodes */
+	struct res r = load_args("cugraphrun: 1\naxes: {n: {from: 1, to: 4}}\nnodes:\n"
+				 "  - for: {i: {from: 1, to: 10000}}\n"
+				 "    nodes: [{id: \"k${i}_${n}\", empty: {}}]\n", NULL, 0);
+	ck_assert_msg(r.nerrors == 0, "%s", r.msgs);
+	ck_assert_uint_eq(r.sw->models[3]->root->nnodes, 10000);
+	res_free(&r);
+}
+END_TEST
+
 /* ------------------------------------------------------------ comparison */
 
 /* Two points' models of one template, validated. */
@@ -536,6 +696,9 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_template_restart);
 	tcase_add_test(tc, test_template_errors);
 	tcase_add_test(tc, test_template_generator_bomb);
+	tcase_add_test(tc, test_template_budget);
+	tcase_add_test(tc, test_range_arithmetic);
+	tcase_add_test(tc, test_axis_duplicates);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("comparison");
 	tcase_add_test(tc, test_diff_params);
