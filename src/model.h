@@ -94,6 +94,20 @@ enum init_kind {
 	INIT_IOTA,          /* start + i * step */
 	INIT_RANDOM,        /* uniform in [min, max], seeded */
 	INIT_FILE,          /* raw bytes, exact size */
+	INIT_FORMULA,       /* an expression of the element's indices (buf_formula.h) */
+};
+
+/*
+ * A per-element expression, init: {formula: ...} or expect: {formula:
+ * ...}: its text (after the point's ${...} were evaluated), where it was
+ * written, and whether the text lies on one line of the file from pos,
+ * lead bytes in (1 for a quote), so that an error's column is exact.
+ */
+struct formula {
+	char *text;
+	struct pos pos;
+	bool exact;
+	uint8_t lead;
 };
 
 struct init {
@@ -108,6 +122,7 @@ struct init {
 	char *file;                     /* INIT_FILE, as written */
 	char *path;                     /* resolved against the YAML's directory */
 	struct pos file_pos;
+	struct formula formula;         /* INIT_FORMULA */
 };
 
 struct buffer {
@@ -517,7 +532,7 @@ struct graph {
  * NaN or infinity.  Exactly one of those per check.
  */
 enum check_kind { CHECK_EXPECT, CHECK_REDUCE, CHECK_FINITE };
-enum expect_kind { EXPECT_SCALAR, EXPECT_LIST, EXPECT_FILE, EXPECT_BUFFER };
+enum expect_kind { EXPECT_SCALAR, EXPECT_LIST, EXPECT_FILE, EXPECT_BUFFER, EXPECT_FORMULA };
 
 /* The figures a check can take of a slice (buf_reduce.h says how). */
 enum reduce_kind {
@@ -575,6 +590,7 @@ struct check {
 	struct name_ref ref;            /* EXPECT_BUFFER: the other buffer */
 	uint64_t ref_offset;            /* its slice starts there, count long */
 	struct pos ref_offset_pos;
+	struct formula formula;         /* EXPECT_FORMULA */
 	/* CHECK_EXPECT and RED_DIFFER: when an element matches */
 	double rtol, atol;              /* default 0 */
 	struct pos rtol_pos, atol_pos;

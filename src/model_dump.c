@@ -284,6 +284,8 @@ static void init(FILE *out, const struct init *in)
 	str(out, "file", in->file);
 	str(out, "path", in->path);
 	pos(out, "file", in->file_pos);
+	str(out, "formula", in->formula.text);
+	pos(out, "formula", in->formula.pos);
 	fprintf(out, " list=%zu:", in->nlist);
 	for (size_t i = 0; i < in->nlist; i++)
 		num(out, "", &in->list[i]);
@@ -388,6 +390,8 @@ void gdef_dump(const struct gdef *g, FILE *out)
 		num(out, "scalar", &c->scalar);
 		str(out, "file", c->file);
 		str(out, "path", c->path);
+		str(out, "formula", c->formula.text);
+		pos(out, "formula", c->formula.pos);
 		dbl(out, "rtol", c->rtol);
 		dbl(out, "atol", c->atol);
 		pos(out, "rtol", c->rtol_pos);

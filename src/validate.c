@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buf_formula.h"
 #include "fileio.h"
 #include "model_derive.h"
 #include "strmap.h"
@@ -648,6 +649,13 @@ static void check_init(struct vctx *v, struct buffer *b, bool sized)
 		check_data_file(v, in->file, &in->path, or_pos(in->file_pos, at), "init file",
 				b, sized);
 		break;
+	case INIT_FORMULA: {
+		char what[160];
+		snprintf(what, sizeof what, "init of buffer '%s'", b->name);
+		if (sized)
+			formula_check(&in->formula, b, 0, b->count, what, v->d);
+		break;
+	}
 	}
 }
 
@@ -2039,6 +2047,12 @@ static void check_expect(struct vctx *v, struct check *c, const struct buffer *b
 			diag_error(v->d, at, "expect file '%s' has %" PRIu64 " bytes; %s has %"
 				   PRIu64 " (%" PRIu64 " %s)", c->file, size, what, want, c->count,
 				   elem_names[b->type]);
+		break;
+	}
+	case EXPECT_FORMULA: {
+		char fwhat[240];
+		snprintf(fwhat, sizeof fwhat, "expected value of buffer '%s'", b->name);
+		formula_check(&c->formula, b, c->offset, c->count, fwhat, v->d);
 		break;
 	}
 	case EXPECT_BUFFER: {
