@@ -68,7 +68,11 @@ void host_run(struct host_call *call)
 		host_sleep(h->sleep_ns);
 		break;
 	case HOST_DUMP: {
-		if (env->quiet || (run > 0 && !h->every))
+		(void)run;
+		if (env->quiet)
+			break;
+		if (!h->every && (!__atomic_load_n(&env->dump_armed, __ATOMIC_ACQUIRE) ||
+				  __atomic_exchange_n(&call->dumped, true, __ATOMIC_RELAXED)))
 			break;
 		long b = h->buffer.idx;
 		size_t shown = h->has_count ? (size_t)h->count : DUMP_SHOWN;

@@ -6,9 +6,11 @@
  * the driver; what the actions mean is here, so it is unit-tested without
  * a GPU.
  *
- * A dump prints on the node's first run alone (the verification launch)
- * unless it asks for every launch; under -q (quiet) print and dump print
- * nothing, while set, copy and sleep still act.
+ * A dump prints once, on the node's first run during the launch whose
+ * state the checks see (the last of the verification launches: the back
+ * end arms the env for it), unless it asks for every launch; under -q
+ * (quiet) print and dump print nothing, while set, copy and sleep still
+ * act.
  *
  * Ownership: a host_env borrows the definition, the buffers' host
  * addresses and the stream; a host_call borrows its env and node.
@@ -28,6 +30,11 @@ struct host_env {
 	void *const *host;
 	FILE *out;                      /* print and dump: standard error */
 	bool quiet;                     /* -q: print and dump say nothing */
+	/*
+	 * Nonzero while the launch the checks see runs (host_dump_arm): a
+	 * dump prints then.  Read by the driver's thread.
+	 */
+	int dump_armed;
 };
 
 /* One host node, as the driver calls it. */
@@ -35,7 +42,14 @@ struct host_call {
 	const struct host_env *env;
 	const struct node *n;           /* an NK_HOST node, validated */
 	unsigned long runs;             /* how many times it ran so far */
+	bool dumped;                    /* HOST_DUMP: printed while armed */
 };
+
+/* Arm (or disarm) env's dumps for the launch about to be queued; the back end's thread. */
+static inline void host_dump_arm(struct host_env *env, bool armed)
+{
+	__atomic_store_n(&env->dump_armed, armed, __ATOMIC_RELEASE);
+}
 
 /* Run the node's action once (the driver's host function calls this). */
 void host_run(struct host_call *call);

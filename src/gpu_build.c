@@ -1322,6 +1322,7 @@ void gpu_rebind(struct gpu *gp, struct gdef *g)
 	for (size_t i = 0; i < gp->ncalls; i++) {
 		gp->calls[i]->n = g->all_nodes[gp->calls[i]->n->seq];
 		gp->calls[i]->runs = 0;
+		gp->calls[i]->dumped = false;
 	}
 }
 

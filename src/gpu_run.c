@@ -89,6 +89,7 @@ static int verify(struct run *rn, struct report *rep)
 		xcalloc(g->nbuffers ? g->nbuffers : 1, sizeof *rb.owned),
 	};
 	int rc = 0;
+	double t = monotime();
 	for (size_t i = 0; i < g->nchecks && rc == 0; i++) {
 		const struct check *c = &g->checks[i];
 		const void *data = read_buffer(rn, &rb, c->buffer.idx, &rc);
@@ -108,6 +109,9 @@ static int verify(struct run *rn, struct report *rep)
 		else
 			rep->checks_failed++;
 	}
+	if (g->nchecks && rc == 0)
+		gpu_verbose(gp, "%zu check%s in %.3f s, the read-back included", g->nchecks,
+			    g->nchecks == 1 ? "" : "s", monotime() - t);
 	for (size_t i = 0; i < rn->ln.s->out.ndumps && rc == 0; i++) {
 		const struct dump_req *dr = &rn->ln.s->out.dumps[i];
 		long b = run_dump_buffer(g, dr);
@@ -233,6 +237,37 @@ static int make_events(struct run *rn)
 	return 0;
 }
 
+/*
+ * The verification: run.verify_launches launches one after another, each
+ * waited for (they are not timed but the first), host dumps armed for the
+ * last; the checks then see the state after it.  0 or the exit status.
+ */
+static int verification(struct run *rn, struct report *rep)
+{
+	struct gpu *gp = rn->ln.gp;
+	uint32_t n = rn->ln.s->verify_launches ? rn->ln.s->verify_launches : 1;
+	if (n == 1)
+		gpu_verbose(gp, "verification launch");
+	else
+		gpu_verbose(gp, "%u verification launches", n);
+	for (uint32_t m = 0; m < n; m++) {
+		long k = -1 - (long)m;
+		host_dump_arm(&gp->host_env, m + 1 == n);
+		CUresult r = launcher_queue(&rn->ln, rn->ev[0], rn->ev[1]);
+		if (r != CUDA_SUCCESS)
+			return launcher_failed(&rn->ln, k, r);
+		int rc = launcher_wait(&rn->ln, k, rn->ev[1], monotime());
+		if (rc != 0)
+			return rc;
+		float ms = 0;
+		if (m == 0 && cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1]) == CUDA_SUCCESS)
+			rep->first_launch_s = ms * 1e-3;
+		rep->no_launch = false;
+	}
+	host_dump_arm(&gp->host_env, false);
+	return 0;
+}
+
 int run_launches(struct run *rn, struct report *rep)
 {
 	struct gpu *gp = rn->ln.gp;
@@ -240,17 +275,8 @@ int run_launches(struct run *rn, struct report *rep)
 	int rc;
 	if ((rc = gpu_init_buffers(gp)) != 0 || (rc = make_events(rn)) != 0)
 		return rc;
-
-	gpu_verbose(gp, "verification launch");
-	CUresult r = launcher_queue(&rn->ln, rn->ev[0], rn->ev[1]);
-	if (r != CUDA_SUCCESS)
-		return launcher_failed(&rn->ln, -1, r);
-	if ((rc = launcher_wait(&rn->ln, -1, rn->ev[1], monotime())) != 0)
+	if ((rc = verification(rn, rep)) != 0)
 		return rc;
-	float ms = 0;
-	rep->no_launch = false;
-	if ((r = cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1])) == CUDA_SUCCESS)
-		rep->first_launch_s = ms * 1e-3;
 	struct event_span *spans = event_spans(rn, &rep->nspans);
 	rep->spans = spans;
 	if ((rc = verify(rn, rep)) != 0)

@@ -281,6 +281,9 @@ static const struct keydef run_keys[] = {
 	ROW("skip", FIELD_TEXT, T, skip, .what = "a reason for skipping"),
 	ROW_SIZE("persisting_l2", T, persisting_l2, UINT64_MAX, POS(T, persisting_l2_pos),
 		 HAS(T, has_persisting_l2)),
+	/* run.verify_launches: the checks see the state after this many launches */
+	ROW_UINT("verify_launches", T, verify_launches, 1, RUN_MAX_VERIFY_LAUNCHES,
+		 POS(T, verify_launches_pos), HAS(T, has_verify_launches)),
 };
 #undef T
 static const struct keytab run_tab = KEYTAB(run_keys);

@@ -85,6 +85,7 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	s->profile_launches = o->profile_launches;
 	s->no_cache = o->no_cache;
 	s->expect_fail = r->expect_fail;
+	s->verify_launches = r->has_verify_launches ? r->verify_launches : 1;
 	s->module_api = o->module_api;
 	s->verbosity = o->verbosity;
 	s->out = (struct run_outputs){

@@ -612,6 +612,9 @@ enum inst_flag {
 #define INST_FLAG_COUNT 4
 extern const char *const inst_flag_names[INST_FLAG_COUNT];
 
+/* The most launches a verification may run before its checks (run.verify_launches). */
+#define RUN_MAX_VERIFY_LAUNCHES 1000000
+
 struct run_defaults {
 	struct pos pos;
 	bool has_repeat, has_warmup, has_timeout, has_device, has_instantiate;
@@ -626,6 +629,10 @@ struct run_defaults {
 	bool has_persisting_l2;
 	uint64_t persisting_l2;
 	struct pos persisting_l2_pos;
+	/* run.verify_launches: launches before the checks (default 1) */
+	bool has_verify_launches;
+	uint32_t verify_launches;
+	struct pos verify_launches_pos;
 };
 
 /*

@@ -412,7 +412,8 @@ bool derive_same_run(const struct run_defaults *a, const struct run_defaults *b)
 	       a->device == b->device && a->has_instantiate == b->has_instantiate &&
 	       a->instantiate == b->instantiate && a->expect_fail == b->expect_fail &&
 	       same_str(a->skip, b->skip) && a->has_persisting_l2 == b->has_persisting_l2 &&
-	       a->persisting_l2 == b->persisting_l2;
+	       a->persisting_l2 == b->persisting_l2 &&
+	       a->has_verify_launches == b->has_verify_launches;
 }
 
 static bool args_name(const struct arg *a, size_t n, const char *buffer)

@@ -424,6 +424,7 @@ void gdef_dump(const struct gdef *g, FILE *out)
 	str(out, "skip", r->skip);
 	fprintf(out, " persisting_l2=%d/%" PRIu64, r->has_persisting_l2, r->persisting_l2);
 	pos(out, "persisting_l2", r->persisting_l2_pos);
+	fprintf(out, " verify_launches=%d/%" PRIu32, r->has_verify_launches, r->verify_launches);
 	fputc('\n', out);
 	for (size_t i = 0; i < g->nkattrs; i++) {
 		const struct kernel_attrs *a = g->kattrs[i];

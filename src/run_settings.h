@@ -67,6 +67,8 @@ struct run_settings {
 	uint32_t profile_launches;
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
 	bool expect_fail;               /* run.expect: fail (main.c applies it to the status) */
+	/* run.verify_launches: the checks and dumps follow this many launches (1 or more) */
+	uint32_t verify_launches;
 	enum module_api module_api;     /* --modules */
 	enum verbosity verbosity;
 	double frontend_s;              /* reading and validating the file */

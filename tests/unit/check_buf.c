@@ -711,22 +711,26 @@ START_TEST(test_host_dump_once)
 	n.u.host.offset = 1;
 	n.u.host.count = 3;
 	struct host_call call = {.env = &x.env, .n = &n};
-	/* the verification launch, then 3 warm-up and 20 timed: one line */
-	for (int i = 0; i < 24; i++) {
+	/*
+	 * three verification launches (run.verify_launches: 3), the last one
+	 * armed, then 3 warm-up and 20 timed: one line, the third launch's
+	 */
+	for (int i = 0; i < 26; i++) {
+		host_dump_arm(&x.env, i == 2);
 		host_run(&call);
 		x.a[2] += 10;
 	}
-	ck_assert_str_eq(host_output(&x), "a[1..4) = [1, 2, 3]\n");
-	ck_assert_uint_eq(call.runs, 24);
+	ck_assert_str_eq(host_output(&x), "a[1..4) = [1, 22, 3]\n");
+	ck_assert_uint_eq(call.runs, 26);
 	/* every: true prints on each run */
 	n.u.host.every = true;
 	n.u.host.has_count = true;
 	n.u.host.count = 2;
 	host_run(&call);
 	host_run(&call);
-	ck_assert_str_eq(host_output(&x), "a[1..4) = [1, 2, 3]\n"
-			 "a[1..3) = [1, 242]\n"
-			 "a[1..3) = [1, 242]\n");
+	ck_assert_str_eq(host_output(&x), "a[1..4) = [1, 22, 3]\n"
+			 "a[1..3) = [1, 262]\n"
+			 "a[1..3) = [1, 262]\n");
 	host_fixture_free(&x);
 }
 END_TEST
@@ -744,6 +748,7 @@ START_TEST(test_host_quiet)
 	s.u.host.set = &set;
 	struct host_call cp = {.env = &x.env, .n = &p}, cd = {.env = &x.env, .n = &d},
 		cs = {.env = &x.env, .n = &s};
+	host_dump_arm(&x.env, true);
 	host_run(&cp);
 	host_run(&cd);
 	host_run(&cs);
