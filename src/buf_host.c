@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -87,5 +88,17 @@ void host_run(struct host_call *call)
 	case HOST_COPY:
 		host_copy(env, h->copy);
 		break;
+	case HOST_CALL:
+		if (call->fn)
+			host_fn_call(call->fn, env->g, call->n, env->host, run);
+		break;
 	}
+}
+
+void host_call_free(struct host_call *call)
+{
+	if (call == NULL)
+		return;
+	host_fn_state_free(call->fn);
+	free(call);
 }

@@ -1,7 +1,8 @@
 /*
  * Host nodes' actions, run by the CUDA driver on its own thread each time
  * the node runs, with no CUDA in sight: print a line, sleep, print a
- * buffer's elements, set them, copy between buffers.  The back end
+ * buffer's elements, set them, copy between buffers, call a function of
+ * the user's (host_lib.h).  The back end
  * (gpu_build.c) makes one struct host_call per host node and hands it to
  * the driver; what the actions mean is here, so it is unit-tested without
  * a GPU.
@@ -21,6 +22,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "host_lib.h"
 #include "model.h"
 
 /* What every host node of one run shares. */
@@ -35,6 +37,7 @@ struct host_env {
 	 * dump prints then.  Read by the driver's thread.
 	 */
 	int dump_armed;
+	const struct host_libs *libs;   /* the run's host functions (borrowed) */
 };
 
 /* One host node, as the driver calls it. */
@@ -43,7 +46,11 @@ struct host_call {
 	const struct node *n;           /* an NK_HOST node, validated */
 	unsigned long runs;             /* how many times it ran so far */
 	bool dumped;                    /* HOST_DUMP: printed while armed */
+	struct host_fn_state *fn;       /* HOST_CALL: the user's function (host_lib.h), owned */
 };
+
+/* A host call and what it owns (NULL is fine). */
+void host_call_free(struct host_call *call);
 
 /* Arm (or disarm) env's dumps for the launch about to be queued; the back end's thread. */
 static inline void host_dump_arm(struct host_env *env, bool armed)

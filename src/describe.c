@@ -540,16 +540,33 @@ static void label_host(struct writer *w, const struct node *n, struct sbuf *b)
 		sb_text(b, h->buffer.name ? h->buffer.name : "?", 0);
 		break;
 	case HOST_SET:
+		/* as a memset's label: where it starts, the value, how much */
 		sb_printf(b, "host set ");
-		sb_text(b, h->set->buffer.name ? h->set->buffer.name : "?", 0);
+		sb_place(b, &h->set->buffer, h->set->offset);
 		num_format(&h->set->value, tmp, sizeof tmp);
 		sb_printf(b, " = %s", tmp);
+		sb_line(b);
+		sb_size(b, elems_bytes(buf_of(w, &h->set->buffer), h->set->count));
 		break;
 	case HOST_COPY:
 		sb_printf(b, "host copy ");
-		sb_text(b, h->copy->from.buffer.name ? h->copy->from.buffer.name : "?", 0);
+		sb_place(b, &h->copy->from.buffer, h->copy->from.offset);
 		sb_printf(b, " -> ");
-		sb_text(b, h->copy->to.buffer.name ? h->copy->to.buffer.name : "?", 0);
+		sb_place(b, &h->copy->to.buffer, h->copy->to.offset);
+		sb_line(b);
+		sb_size(b, elems_bytes(buf_of(w, &h->copy->from.buffer), h->copy->count));
+		break;
+	case HOST_CALL:
+		sb_printf(b, "host call ");
+		sb_text(b, h->fn->function ? h->fn->function : "?", 0);
+		sb_printf(b, "(");
+		for (size_t i = 0; i < h->fn->nbuffers; i++) {
+			sb_printf(b, "%s", i ? ", " : "");
+			sb_text(b, h->fn->buffers[i].name ? h->fn->buffers[i].name : "?", 0);
+		}
+		sb_printf(b, ")");
+		sb_line(b);
+		sb_text(b, h->fn->library ? h->fn->library : "?", LABEL_TEXT_MAX);
 		break;
 	}
 }
@@ -809,6 +826,10 @@ static void node_uses(struct writer *w, const struct node *n, struct uses *u)
 		} else if (n->u.host.action == HOST_COPY) {
 			add_use(w, u, &n->u.host.copy->from.buffer, USE_IN);
 			add_use(w, u, &n->u.host.copy->to.buffer, USE_OUT);
+		} else if (n->u.host.action == HOST_CALL) {
+			/* the function may read and write each of them */
+			for (size_t i = 0; i < n->u.host.fn->nbuffers; i++)
+				add_use(w, u, &n->u.host.fn->buffers[i], USE_BOTH);
 		}
 		break;
 	case NK_MEMOP:

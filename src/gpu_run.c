@@ -238,6 +238,23 @@ static int make_events(struct run *rn)
 }
 
 /*
+ * Host functions (host_lib.h), once launches have finished: the failures
+ * since the last time ran in launch when, or are said (when NULL), each
+ * node's a failed check.
+ */
+static void host_failures(struct run *rn, struct report *rep, const char *when)
+{
+	struct gpu *gp = rn->ln.gp;
+	for (size_t i = 0; i < gp->ncalls; i++) {
+		struct host_fn_state *st = gp->calls[i]->fn;
+		if (st && when)
+			host_fn_when(st, when);
+		else if (st)
+			rep->checks_failed += host_fn_told(st, gp->calls[i]->n, gp->d);
+	}
+}
+
+/*
  * The verification: run.verify_launches launches one after another, each
  * waited for (they are not timed but the first), host dumps armed for the
  * last; the checks then see the state after it.  0 or the exit status.
@@ -263,8 +280,12 @@ static int verification(struct run *rn, struct report *rep)
 		if (m == 0 && cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1]) == CUDA_SUCCESS)
 			rep->first_launch_s = ms * 1e-3;
 		rep->no_launch = false;
+		char words[64];
+		launcher_words(&rn->ln, k, words, sizeof words);
+		host_failures(rn, rep, words);
 	}
 	host_dump_arm(&gp->host_env, false);
+	host_failures(rn, rep, NULL);
 	return 0;
 }
 
@@ -289,6 +310,8 @@ int run_launches(struct run *rn, struct report *rep)
 	if ((rc = timed_launches(rn, samples)) != 0)
 		return rc;
 	rep->nsamples = s->repeat;
+	host_failures(rn, rep, "the warm-up and timed launches");
+	host_failures(rn, rep, NULL);
 	return 0;
 }
 
@@ -385,6 +408,7 @@ int run_prepare(struct run *rn, struct report *rep)
 	double t = monotime();
 	gp->no_cache = s->no_cache;
 	gp->module_api = s->module_api;
+	gp->host_env.libs = s->host_libs;
 	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
 		return rc;
 	/* compiling source modules is a phase of its own */

@@ -17,6 +17,7 @@
 #include "diag.h"
 #include "fileio.h"
 #include "gpu.h"
+#include "host_lib.h"
 #include "load.h"
 #include "load_sweep.h"
 #include "model.h"
@@ -138,12 +139,13 @@ static bool one_point_outputs(const struct sweep *sw, const struct options *o)
 
 /* A sweep: its points' settings, each from its own run: section (gpu.h). */
 static int run_sweep(const struct sweep *sw, const struct options *o, double frontend_s,
-		     struct diag *d)
+		     const struct host_libs *libs, struct diag *d)
 {
 	struct run_settings *ps = xcalloc(sw->npoints, sizeof *ps);
 	for (size_t k = 0; k < sw->npoints; k++) {
 		settings_from(&ps[k], sw->models[k], o);
 		ps[k].frontend_s = frontend_s;
+		ps[k].host_libs = libs;
 	}
 	int status = gpu_run_sweep(sw, ps, d);
 	free(ps);
@@ -250,15 +252,24 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		struct run_settings s;
 		settings_from(&s, g, o);
 		s.frontend_s = monotime() - t0;
+		/* the host functions' libraries, only now that the file runs (host_lib.h) */
+		bool no_libs = true;
+		struct host_libs *libs = NULL;
 		/* in a suite, a file that needs more GPUs than it has is skipped */
 		if (fo && gpu_too_few(g, &s, fo->note, sizeof fo->note)) {
 			fo->skipped = true;
+		} else if ((libs = host_libs_open(sw->models, sw->npoints, &d, &no_libs)) == NULL &&
+			   !no_libs) {
+			status = 2;
 		} else {
+			s.host_libs = libs;
 			/* the back end writes --json itself, whatever its status (report_emit.h) */
-			status = sweep ? run_sweep(sw, o, s.frontend_s, &d) : gpu_run(g, &s, &d);
+			status = sweep ? run_sweep(sw, o, s.frontend_s, libs, &d) :
+				gpu_run(g, &s, &d);
 			ran = true;
 			status = expectation(g, o, status, fo);
 		}
+		host_libs_free(libs);
 	}
 	if (!ran && outputs_ok) {
 		/* no run: the report says what there is */

@@ -337,7 +337,23 @@ struct copy_node {
 };
 
 /* What a host node does: buf_host.h runs it. */
-enum host_action { HOST_PRINT, HOST_SLEEP, HOST_DUMP, HOST_SET, HOST_COPY };
+enum host_action { HOST_PRINT, HOST_SLEEP, HOST_DUMP, HOST_SET, HOST_COPY, HOST_CALL };
+
+/*
+ * HOST_CALL: a function of a shared library of the user's, called with
+ * the node's buffers (host_lib.h; <cugraphrun/host.h> is its interface).
+ */
+struct host_fn {
+	char *library;                  /* as written */
+	char *path;                     /* resolved against the YAML's directory */
+	struct pos library_pos;
+	char *function;                 /* the symbol */
+	struct pos function_pos;
+	struct name_ref *buffers;       /* in the arena, exactly nbuffers */
+	size_t nbuffers;
+	struct pos buffers_pos;
+	char *arg;                      /* text for the function, or NULL */
+};
 
 struct host_node {
 	enum host_action action;
@@ -352,6 +368,7 @@ struct host_node {
 	/* HOST_SET: the fields of a memset; HOST_COPY: those of a copy (in the arena) */
 	struct memset_node *set;
 	struct copy_node *copy;
+	struct host_fn *fn;             /* HOST_CALL (in the arena) */
 };
 
 /*
@@ -783,8 +800,8 @@ static inline unsigned node_device(const struct gdef *g, const struct node *n)
 /*
  * Every file a validated definition reads besides itself, in file order:
  * fn(ctx, what, written, path, pos) for each module file or source, init
- * file and expect file ("module file", "init file", ...; as written; as
- * resolved; where it is named).  What names another file goes here, so
+ * file, expect file and host library named by a path ("module file",
+ * "init file", ...; as written; as resolved; where it is named).  What names another file goes here, so
  * that no output replaces it (outputs.c).
  */
 typedef void gdef_input_fn(void *ctx, const char *what, const char *written, const char *path,

@@ -193,6 +193,15 @@ static void node(FILE *out, const struct node *n, int depth)
 			fprintf(out, " count=%d/%" PRIu64 " bytes=%" PRIu64, c->has_count, c->count,
 				c->bytes);
 		}
+		if (n->u.host.fn) {
+			const struct host_fn *f = n->u.host.fn;
+			str(out, "library", f->library);
+			str(out, "path", f->path);
+			str(out, "function", f->function);
+			str(out, "arg", f->arg);
+			for (size_t i = 0; i < f->nbuffers; i++)
+				ref(out, "buffer", &f->buffers[i]);
+		}
 		break;
 	case NK_IF:
 	case NK_WHILE:

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "buf_formula.h"
+#include "host_lib.h"
 #include "fileio.h"
 #include "model_derive.h"
 #include "strmap.h"
@@ -1335,6 +1336,37 @@ static void host_slice(struct vctx *v, const char *what, const struct buffer *b,
 			   what, *count, offset, b->name, b->count, *count - room);
 }
 
+/*
+ * A host function: its library a file that is there (opened only when the
+ * file runs: dlopen runs its constructors), its name a symbol's, its
+ * buffers the host's.
+ */
+static void check_host_fn(struct vctx *v, struct node *n, struct pos at)
+{
+	struct host_fn *f = n->u.host.fn;
+	uint64_t size;
+	char *found = f->library && !strchr(f->library, '/') ? host_lib_search(f->library) : NULL;
+	if (f->library && strchr(f->library, '/'))
+		check_readable(v, f->library, &f->path, or_pos(f->library_pos, at), "host library",
+			       &size);
+	else if (f->library && found == NULL)
+		diag_error(v->d, or_pos(f->library_pos, at), "cannot find host library '%s' where "
+			   "dlopen looks for a name alone (LD_LIBRARY_PATH, the folders of "
+			   "/etc/ld.so.conf, /lib, /usr/lib): give its path, with a '/', relative "
+			   "to this file", f->library);
+	free(found);
+	if (f->function && !is_identifier(f->function))
+		diag_error(v->d, or_pos(f->function_pos, at), "host function '%s' is no C name "
+			   "(letters, digits and '_', not starting with a digit): the library's "
+			   "symbol, as nm -D shows it", f->function);
+	for (size_t i = 0; i < f->nbuffers; i++) {
+		struct pos bat = or_pos(f->buffers[i].pos, at);
+		long bi = resolve_buffer(v, &f->buffers[i], at);
+		if (bi >= 0)
+			host_reachable(v, n, bi, bat, "call its function with");
+	}
+}
+
 static void check_host(struct vctx *v, struct node *n, size_t self)
 {
 	struct host_node *h = &n->u.host;
@@ -1387,6 +1419,9 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 					       k ? "copy to" : "copy from");
 		break;
 	}
+	case HOST_CALL:
+		check_host_fn(v, n, at);
+		break;
 	}
 }
 

@@ -971,7 +971,7 @@ START_TEST(test_node_errors)
 		{"- {copy: {from: {offset: 1}, to: y}}", "t.yaml:3:17: error: missing key 'buffer' in 'from'\n"},
 		{"- {alloc: [x]}", "t.yaml:3:11: error: expected a buffer name for 'alloc', found a list\n"},
 		{"- {event_wait: }", "t.yaml:3:16: error: expected an event name for 'event_wait', found null\n"},
-		{"- {host: {}}", "t.yaml:3:10: error: 'host' needs an action: {print: text}, {sleep: duration}, {dump: buffer}, {set: {buffer, value}} or {copy: {from, to}}\n"},
+		{"- {host: {}}", "t.yaml:3:10: error: 'host' needs an action: {print: text}, {sleep: duration}, {dump: buffer}, {set: {buffer, value}}, {copy: {from, to}} or {call: {library, function}}\n"},
 		{"- {host: {print: a, dump: b}}", "t.yaml:3:21: error: 'host' takes one action, found 'print' (at 3:11) and 'dump'\n"},
 		{"- {host: {sleep: -1 s}}", "t.yaml:3:18: error: expected a duration (seconds, or a number and a unit such as '10 ms') for 'sleep', found '-1 s'\n"},
 		{"- {if: {condition: c}}", "t.yaml:3:8: error: missing key 'then' in 'if'\n"},
