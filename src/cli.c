@@ -127,6 +127,7 @@ void cli_usage(FILE *out)
 	fputs("\nExit status: 0 ran and every check passed (or valid with --validate),\n"
 	      "1 a check failed, 2 usage error or invalid file, 3 CUDA error,\n"
 	      "4 --compare found a time SLOWER than the base's,\n"
+	      "77 skipped: the machine lacks what the file's requires: asks,\n"
 	      "124 a launch did not finish within --timeout.  A suite exits with the\n"
 	      "worst of its files' statuses, in the order 124, 3, 2, 1, 4, 0.\n"
 	      "The file format is described in cugraphrun(5), the command in cugraphrun(1).\n",

@@ -104,7 +104,9 @@
 	X(GraphMemsetNodeSetParams, 10000, 0)             \
 	X(GraphExecMemcpyNodeSetParams, 10020, 0)         \
 	X(GraphMemcpyNodeSetParams, 10000, 0)             \
-	X(GraphExecUpdate, 12000, 0)
+	X(GraphExecUpdate, 12000, 0)                      \
+	/* a file's requires: (gpu_requires.c) */         \
+	X(DeviceTotalMem, 3020, 0)
 
 #define CU_API_FIELD(name, ver, req) PFN_cu##name##_v##ver name;
 

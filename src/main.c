@@ -23,6 +23,7 @@
 #include "model.h"
 #include "monotime.h"
 #include "outputs.h"
+#include "requires.h"
 #include "report.h"
 #include "report_plot.h"
 #include "report_stored.h"
@@ -152,6 +153,32 @@ static int run_sweep(const struct sweep *sw, const struct options *o, double fro
 	return status;
 }
 
+/*
+ * A file whose requires: this machine does not meet (requires.h): true,
+ * with why, the first point's whose are not (named when it is a sweep's).
+ */
+static bool requirements_unmet(const struct sweep *sw, const struct run_settings *s, char *why,
+			       size_t len)
+{
+	struct device_facts f;
+	bool asked = false;
+	for (size_t k = 0; k < sw->npoints; k++) {
+		const struct requirements *r = &sw->models[k]->requires;
+		if (requires_device(r) && !asked) {
+			gpu_device_facts(s, &f);
+			asked = true;
+		}
+		size_t at = 0;
+		if (sw->naxes && len > 0)
+			at = (size_t)snprintf(why, len, "%s: ", sw->labels[k]);
+		if (at >= len)
+			at = len ? len - 1 : 0;
+		if (requires_unmet(r, asked ? &f : NULL, why + at, len - at))
+			return true;
+	}
+	return false;
+}
+
 /* One file: what the single-file command does, and what a suite's worker runs. */
 static int run_file(const struct options *o, struct file_outcome *fo)
 {
@@ -255,9 +282,19 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		/* the host functions' libraries, only now that the file runs (host_lib.h) */
 		bool no_libs = true;
 		struct host_libs *libs = NULL;
+		char unmet[256];
 		/* in a suite, a file that needs more GPUs than it has is skipped */
 		if (fo && gpu_too_few(g, &s, fo->note, sizeof fo->note)) {
 			fo->skipped = true;
+		} else if (requirements_unmet(sw, &s, unmet, sizeof unmet)) {
+			/* what this machine lacks: skipped (77), a suite's too */
+			if (fo) {
+				fo->skipped = true;
+				snprintf(fo->note, sizeof fo->note, "%s", unmet);
+			} else if (o->verbosity > VERB_QUIET && !(o->json && !o->json_file)) {
+				printf("%s: skipped: %s\n", diag_esc(o->file), diag_esc(unmet));
+			}
+			status = fo ? 0 : EXIT_SKIPPED;
 		} else if ((libs = host_libs_open(sw->models, sw->npoints, &d, &no_libs)) == NULL &&
 			   !no_libs) {
 			status = 2;

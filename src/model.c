@@ -8,6 +8,10 @@
 #include "strmap.h"
 #include "xmalloc.h"
 
+const char *const req_lib_names[REQ_LIB_COUNT] = {
+	"nvrtc", "cublas", "cublaslt", "cufft", "cusparse", "curand", "cupti",
+};
+
 const char *const mem_kind_names[MEM_COUNT] = {
 	[MEM_DEVICE] = "device",
 	[MEM_HOST] = "host",

@@ -668,6 +668,26 @@ struct switched_off {
 	struct pos pos;
 };
 
+/* The libraries a file may require (requires.libraries), by their names. */
+enum req_lib { REQ_NVRTC, REQ_CUBLAS, REQ_CUBLASLT, REQ_CUFFT, REQ_CUSPARSE, REQ_CURAND,
+	REQ_CUPTI, REQ_LIB_COUNT };
+extern const char *const req_lib_names[REQ_LIB_COUNT];
+
+/*
+ * requires: what the file needs of the machine it runs on; a run where
+ * one is not met is skipped (requires.h says how each is judged).
+ */
+struct requirements {
+	struct pos pos;
+	bool has_cc, has_driver, has_gpus, has_memory;
+	uint8_t cc_major, cc_minor;     /* compute capability at least this */
+	int driver;                     /* CUDA driver at least, as cuDriverGetVersion: 12080 */
+	uint32_t gpus;                  /* GPUs at least */
+	uint64_t memory;                /* bytes of device memory at least */
+	unsigned libraries;             /* bit 1u << enum req_lib: found */
+	struct pos cc_pos, driver_pos, gpus_pos, memory_pos, libraries_pos;
+};
+
 /*
  * throughput: {bytes: N, items: N}: what one launch of the graph moves and
  * processes, for GB/s and items/s in the report.
@@ -716,6 +736,7 @@ struct gdef {
 	uint8_t *device_of;
 	unsigned ndevices;
 	struct throughput_decl throughput;
+	struct requirements requires;
 	/*
 	 * Names the loader could not read (a section that is not a mapping, an
 	 * id that is not text): a reference the validator cannot resolve may
