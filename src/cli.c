@@ -27,7 +27,7 @@ enum {
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
-	OPT_MODULES, OPT_NO_PEER,
+	OPT_MODULES, OPT_NO_PEER, OPT_DRIVER,
 };
 
 /*
@@ -77,6 +77,7 @@ static const struct opt_help {
 	{{"disable", required_argument, NULL, OPT_DISABLE}, "IDS", "switch these nodes off at every launch (kernel,\n                                memset and copy nodes of the top-level graph);\n                                comma-separated, repeatable"},
 	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only, its kernels against their\n                                modules too; no driver is loaded"},
 	{{"arch", required_argument, NULL, OPT_ARCH}, "sm_XY", "with --validate: the GPU architecture to check\n                                fatbins and compile CUDA C++ for (default sm_90)"},
+	{{"driver", required_argument, NULL, OPT_DRIVER}, "VERSION", "with --validate: the CUDA driver (12.8) that PTX\n                                modules' .version must suit (default: NVRTC's)"},
 	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout); no GPU\n                                unless --profile"},
 	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers as nodes too"},
 	{{"dot", required_argument, NULL, OPT_DOT}, "FILE", "write the driver's DOT of the built graph"},
@@ -140,6 +141,18 @@ static bool parse_count(const char *s, uint32_t *out)
 	if (parse_u64(s, &v) != SCALAR_OK || v > UINT32_MAX)
 		return false;
 	*out = (uint32_t)v;
+	return true;
+}
+
+/* "12.8": a CUDA version, as cuDriverGetVersion counts it (12080). */
+static bool parse_cuda_version(const char *s, int *out)
+{
+	char *end;
+	unsigned long major = strtoul(s, &end, 10);
+	if (end == s || *end != '.' || major < 1 || major > 99 || end[1] < '0' || end[1] > '9' ||
+	    end[2] != '\0')
+		return false;
+	*out = (int)(major * 1000 + (unsigned long)(end[1] - '0') * 10);
 	return true;
 }
 
@@ -449,6 +462,10 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 				return usage_error("invalid --arch '%s': expected sm_ and the compute capability, such as sm_90 or sm_120", optarg);
 			o->has_arch = true;
 			break;
+		case OPT_DRIVER:
+			if (!parse_cuda_version(optarg, &o->driver))
+				return usage_error("invalid --driver '%s': expected a CUDA version such as 12.8 or 13.0", optarg);
+			break;
 		case OPT_DESCRIBE:
 			o->describe = optarg;
 			break;
@@ -587,6 +604,8 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 				   "one of them a file");
 	if (o->has_arch && !o->validate)
 		return usage_error("%s", "--arch goes with --validate: a run checks and compiles for its device");
+	if (o->driver && !o->validate)
+		return usage_error("%s", "--driver goes with --validate: a run checks against its driver");
 	if (o->describe_buffers && o->describe == NULL)
 		return usage_error("%s", "--describe-buffers needs --describe=FILE");
 	/* with --profile the DOT is written after a run, beside the report on stdout */

@@ -268,6 +268,14 @@ static int load_module(struct gpu *gp, size_t i)
 			return 2;
 		}
 		image = owned;
+		/* PTX this device or driver cannot take: the file's fault (2), not the JIT's (3) */
+		struct ptx_header h;
+		if (ptx_header(owned, &h) &&
+		    !mod_check_ptx(m, &h, gp->cc_major * 10 + gp->cc_minor, "this device",
+				   cu.driver_version, "this driver", gp->d)) {
+			free(owned);
+			return 2;
+		}
 	}
 	static char elog[16384], ilog[16384];
 	elog[0] = ilog[0] = '\0';

@@ -198,6 +198,7 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		.compile_sources = o->validate,
 		.use_cache = !o->no_cache,
 		.verbose = o->verbosity >= VERB_VERBOSE,
+		.cuda = o->driver,
 	};
 	/*
 	 * One round: the loader's errors and the validator's, sorted by
