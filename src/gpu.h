@@ -46,6 +46,13 @@ struct device_facts;
 void gpu_device_facts(const struct run_settings *s, struct device_facts *f);
 
 /*
+ * The version of the driver loaded, as it says it: the one whose JIT
+ * compiles PTX, whatever CUGRAPHRUN_TEST_DRIVER_VERSION makes the rest of
+ * the back end believe.
+ */
+int gpu_driver_version_real(void);
+
+/*
  * A suite worker's start, before its first file (suite.h): load the
  * driver, cuInit, and hold the primary context of GPU device for the
  * process's life.  Returns the number of GPUs; -1, after a message, when

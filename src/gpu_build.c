@@ -15,6 +15,7 @@
 #include "cubin.h"
 #include "fileio.h"
 #include "gpu_attr.h"
+#include "gpu.h"
 #include "gpu_build.h"
 #include "gpu_devices.h"
 #include "gpu_kernel.h"
@@ -272,7 +273,7 @@ static int load_module(struct gpu *gp, size_t i)
 		struct ptx_header h;
 		if (ptx_header(owned, &h) &&
 		    !mod_check_ptx(m, &h, gp->cc_major * 10 + gp->cc_minor, "this device",
-				   cu.driver_version, "this driver", gp->d)) {
+				   gpu_driver_version_real(), "this driver", gp->d)) {
 			free(owned);
 			return 2;
 		}

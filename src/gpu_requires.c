@@ -2,7 +2,9 @@
  * The machine's facts for a file's requires: (gpu.h: gpu_device_facts;
  * requires.h judges them).  The driver is opened only when it is there:
  * a machine without one gets facts that meet no requirement of the
- * device, and no error message, since the file is then skipped.
+ * device, and no error message, since the file is then skipped.  And the
+ * driver's own version, which the test-only CUGRAPHRUN_TEST_DRIVER_VERSION
+ * does not change (gpu_driver_version_real).
  */
 #include "config.h"
 
@@ -41,4 +43,19 @@ void gpu_device_facts(const struct run_settings *s, struct device_facts *f)
 	size_t bytes = 0;
 	if (cu.DeviceTotalMem && cu.DeviceTotalMem(&bytes, dev) == CUDA_SUCCESS)
 		f->memory = bytes;
+}
+
+int gpu_driver_version_real(void)
+{
+	int v = 0;
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	if (lib == NULL)
+		return cu.driver_version;
+	int (*get)(int *) = NULL;
+	void *sym = dlsym(lib, "cuDriverGetVersion");
+	memcpy(&get, &sym, sizeof get);
+	if (get == NULL || get(&v) != 0)
+		v = cu.driver_version;
+	dlclose(lib);
+	return v;
 }
