@@ -27,7 +27,7 @@ enum {
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
-	OPT_MODULES, OPT_NO_PEER, OPT_DRIVER,
+	OPT_MODULES, OPT_NO_PEER, OPT_DRIVER, OPT_POINTS,
 };
 
 /*
@@ -80,6 +80,7 @@ static const struct opt_help {
 	{{"driver", required_argument, NULL, OPT_DRIVER}, "VERSION", "with --validate: the CUDA driver (12.8) that PTX\n                                modules' .version must suit (default: NVRTC's)"},
 	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout); no GPU\n                                unless --profile"},
 	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers as nodes too"},
+	{{"points", no_argument, NULL, OPT_POINTS}, NULL, "list a sweep's points, with the values its axes give\n                                (with --json: in the report); no GPU"},
 	{{"dot", required_argument, NULL, OPT_DOT}, "FILE", "write the driver's DOT of the built graph"},
 	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},
 	{{"dump", required_argument, NULL, OPT_DUMP}, "BUF=FILE", "after the verification launch, write a buffer\n                                (raw; .npy or .txt by extension); repeatable"},
@@ -471,6 +472,9 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_DESCRIBE_BUFFERS:
 			o->describe_buffers = true;
+			break;
+		case OPT_POINTS:
+			o->points = true;
 			break;
 		case OPT_DOT:
 			o->dot = optarg;

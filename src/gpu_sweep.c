@@ -143,6 +143,7 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct 
 	struct run rn;
 	if (run_begin(&rn, &rep, g, s, d) != 0)
 		return 2;
+	rep.sweep = true;
 	struct sweep_run sr = {.sw = sw, .ps = ps};
 	sr.pts = xcalloc(sw->npoints, sizeof *sr.pts);
 	sr.samples = xcalloc(sw->npoints, sizeof *sr.samples);

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include "report_stored.h"
 #include "suite.h"
 #include "sweep.h"
+#include "sweep_list.h"
 #include "validate.h"
 #include "validate_devices.h"
 #include "xmalloc.h"
@@ -256,6 +258,8 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		valid = false;
 	/* --describe alone draws the file; with --profile it colours a run's figures */
 	bool describe_only = o->describe && !(o->profile && !o->validate);
+	/* --points lists the points and runs nothing (sweep_list.h) */
+	describe_only |= o->points;
 	bool skip = valid && g->run.skip && !describe_only;
 	if (valid && o->validate && o->verbosity >= VERB_VERBOSE) {
 		/* -v --validate says what it checked, not nothing */
@@ -273,7 +277,10 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		if (o->verbosity > VERB_QUIET)
 			printf("%s: skipped: %s\n", diag_esc(o->file), diag_esc(g->run.skip));
 	} else if (describe_only) {
-		status = write_description(g, o);
+		if (o->describe)
+			status = write_description(g, o);
+		if (status == 0 && o->points && !o->json)
+			sweep_list_text(stdout, sw);
 	}
 	/* with --profile, --describe is written after the run, coloured by it */
 	if (status == 0 && !skip && !o->validate && !describe_only) {
@@ -318,6 +325,11 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		rep.root = valid ? g->root : NULL;
 		rep.load_s = monotime() - t0;
 		rep.no_launch = true;
+		/* a sweep's throughput and values are its points' (sweep_list.h) */
+		rep.sweep = sw && sw->naxes > 0;
+		rep.listing = valid && (o->points || sweep) ? sw : NULL;
+		rep.bytes = valid && !sweep && g->throughput.has_bytes ? g->throughput.bytes : NAN;
+		rep.items = valid && !sweep && g->throughput.has_items ? g->throughput.items : NAN;
 		status = write_json(o, &rep, status, &d);
 	}
 	diag_finish(&d);

@@ -36,7 +36,8 @@
  *   compile            null without source modules, else {modules,
  *                      compiled, cached}: how many, and how each was had
  *   first_launch_s     the verification launch (a sweep: its first point's)
- *   launch             null for a sweep (each point has its own), else
+ *   launch             null for a sweep (each point has its own, run or
+ *                      not: a validated sweep's, a stopped one's), else
  *                      the timed launches:
  *     repeat             how many (the number of samples)
  *     warmup             untimed launches before them
@@ -65,7 +66,8 @@
  *                      for one about the file as a whole
  *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
  *   points             only for a sweep: one object per point, in the
- *                      order they ran (report_points.h)
+ *                      order they ran (report_points.h); a sweep validated
+ *                      and not run, each point's values (sweep_list.h)
  *   comparison         only with --compare: see compare.c and cugraphrun(1)
  *
  * schemas/report.schema.json describes this document ($defs/report and a
@@ -88,6 +90,7 @@
 #include "prof_stat.h"
 #include "report.h"
 #include "report_points.h"
+#include "sweep_list.h"
 #include "report_table.h"
 #include "scalar.h"
 
@@ -564,7 +567,7 @@ void report_print_json(FILE *out, const struct report *r)
 	else
 		json_number(out, r->first_launch_s);
 	json_key(out, 1, false, "launch");
-	if (r->npoints)
+	if (r->npoints || r->sweep)
 		fputs("null", out);
 	else
 		json_launch(out, r);
@@ -609,6 +612,9 @@ void report_print_json(FILE *out, const struct report *r)
 	if (r->npoints) {
 		json_key(out, 1, false, "points");
 		report_points_json(out, r, r->peak_gb_per_s);
+	} else if (r->listing) {
+		json_key(out, 1, false, "points");
+		sweep_list_json(out, r->listing, 1);
 	}
 	if (r->comparison) {
 		json_key(out, 1, false, "comparison");

@@ -22,6 +22,7 @@
 
 struct prof_summary;
 struct comparison;
+struct sweep;
 
 /* Elapsed time between two recorded events, in seconds. */
 struct event_span {
@@ -99,6 +100,10 @@ struct report {
 	/* diagnostics: what d printed, its log (diag_log), or NULL for none */
 	const struct diag *diag;
 	const struct point_report *points; size_t npoints;
+	/* a sweep: launch is null whatever ran (each point has its own) */
+	bool sweep;
+	/* a sweep not run (--validate --json, --points --json): its points (sweep_list.h) */
+	const struct sweep *listing;
 	/*
 	 * The device's peak DRAM bandwidth in GB/s, 2 x memory clock x bus
 	 * width / 8 from the driver's attributes; NaN when it does not say.
