@@ -95,7 +95,7 @@ static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep
 	int worst = 0;
 	for (size_t k = 0; k < sw->npoints; k++) {
 		u.label = sw->labels[k];
-		gp->d->prefix = k ? sw->labels[k] : NULL;
+		gp->d->prefix = sweep_point_prefix(sw, k);
 		if (k > 0) {
 			rc = gpu_update(&u, sw->models[k - 1], sw->models[k], &sr->pts[k]);
 			/* the updater's reason is overwritten by the next point's */

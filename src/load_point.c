@@ -310,7 +310,7 @@ __attribute__((cold)) struct sweep *load_template(const char *name, const char *
 			break;
 		}
 		double t = monotime();
-		d->prefix = k ? sw->labels[k] : NULL;
+		d->prefix = sweep_point_prefix(sw, k);
 		sw->base[k] = k;
 		if (base >= 0) {
 			bind_point(src, sw, k);

@@ -248,6 +248,9 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	}
 	if (!outputs_ok)
 		valid = false;
+	/* an error every point of a sweep gave is the file's: said without the first's label */
+	if (sw && sw->naxes && sw->npoints > 1)
+		diag_unlabel_shared(&d, sw->labels[0], (unsigned)sw->npoints);
 	diag_finish(&d);
 	struct gdef *g = sw ? sw->models[0] : NULL;
 	/* a file with axes is a sweep, even of one point (--set): its report has points */

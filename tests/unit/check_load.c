@@ -855,7 +855,7 @@ START_TEST(test_shape_errors)
 		{"cugraphrun: 1\nnodes: [\n", "t.yaml:3:1: error: invalid YAML: did not find expected node content (while parsing a flow node at 3:1)\n"},
 		{"cugraphrun: 1\nname: a\x01" "b\n", "t.yaml:2:8: error: the file is not UTF-8 text: control characters are not allowed (0x1 at byte 21)\n"},
 		{"cugraphrun: 1\nnode: []\n", "t.yaml:2:1: error: unknown key 'node' at the top level (did you mean 'nodes'?)\n"},
-		{"cugraphrun: 1\nzzz: []\n", "t.yaml:2:1: error: unknown key 'zzz' at the top level (expected cugraphrun, name, description, modules, buffers, events, conditions, nodes, edges, checks, run, axes or throughput)\n"},
+		{"cugraphrun: 1\nzzz: []\n", "t.yaml:2:1: error: unknown key 'zzz' at the top level (expected cugraphrun, name, description, modules, buffers, events, conditions, nodes, edges, checks, run, axes, throughput or requires)\n"},
 		{"cugraphrun: 1\nname: a\nname: b\n", "t.yaml:3:1: error: duplicate key 'name' at the top level (first at 2:1)\n"},
 		{"cugraphrun: 1\n? [a]\n: 1\n", "t.yaml:2:3: error: expected a key (a name), found a list\n"},
 		{"cugraphrun: 1\nname: !x y\n", "t.yaml:2:7: error: unsupported YAML tag '!x' (cugraphrun files use no tags)\n"},
@@ -1138,7 +1138,7 @@ START_TEST(test_hostile_ten_million)
 	struct res r = load(text);
 	ck_assert_ptr_null(r.g);
 	ck_assert_str_eq(r.msgs,
-		"t.yaml:2:1: error: unknown key 'defs' at the top level (expected cugraphrun, name, description, modules, buffers, events, conditions, nodes, edges, checks, run, axes or throughput)\n"
+		"t.yaml:2:1: error: unknown key 'defs' at the top level (expected cugraphrun, name, description, modules, buffers, events, conditions, nodes, edges, checks, run, axes, throughput or requires)\n"
 		"t.yaml:12:5: error: alias '*d7' expands to 55555555 YAML events, more than the limit of 1000000 for all aliases together\n");
 	ck_assert_msg(r.seconds < 0.5 * SLOWDOWN, "took %.2f s", r.seconds);
 	res_free(&r);

@@ -336,14 +336,15 @@ START_TEST(test_template_errors)
 {
 	/*
 	 * An expression's error at its column (past the quote of a quoted
-	 * scalar); a value's at its scalar; a later point's says which.
+	 * scalar); a value's at its scalar; every point's says which, the
+	 * first's too.
 	 */
 	expect_msgs("cugraphrun: 1\n"
 		    "axes: {n: [0, 1, 2]}\n"
 		    "buffers:\n"
 		    "  x: {count: \"${4 / (n - 1)}\"}\n"
 		    "  y: {count: '${-n}'}\n", NULL, 0,
-		    "t.yaml:4:14: error: value '-4' for 'count' is out of range (0 to "
+		    "t.yaml:4:14: error: n=0: value '-4' for 'count' is out of range (0 to "
 		    "18446744073709551615)\n"
 		    "t.yaml:4:19: error: n=1: division by zero in '/'\n"
 		    "t.yaml:5:14: error: n=1: value '-1' for 'count' is out of range (0 to "
