@@ -363,6 +363,35 @@ static void unknown_function(struct mod_check *mc, const struct kernel_node *k,
 	free(list);
 }
 
+/* An argument's form as the file writes it, and C's word for it: "{i64: ...}: long long in C". */
+static void arg_form(const struct arg *a, char *buf, size_t len)
+{
+	static const char *const c_of[ET_COUNT] = {
+		[ET_I8] = "signed char", [ET_U8] = "unsigned char", [ET_I16] = "short",
+		[ET_U16] = "unsigned short", [ET_I32] = "int", [ET_U32] = "unsigned int",
+		[ET_I64] = "long long", [ET_U64] = "unsigned long long", [ET_F16] = "__half",
+		[ET_BF16] = "__nv_bfloat16", [ET_F32] = "float", [ET_F64] = "double",
+	};
+	switch (a->kind) {
+	case ARG_SCALAR:
+		snprintf(buf, len, "{%s: ...}: %s in C", elem_infos[a->type].name, c_of[a->type]);
+		return;
+	case ARG_BUFFER:
+		snprintf(buf, len, "a buffer: a pointer");
+		return;
+	case ARG_HANDLE:
+		snprintf(buf, len, "a handle: a cudaGraphConditionalHandle");
+		return;
+	case ARG_BYTES:
+		snprintf(buf, len, "{bytes: ...}");
+		return;
+	case ARG_STRUCT:
+		snprintf(buf, len, "{struct: ...}");
+		return;
+	}
+	buf[0] = '\0';
+}
+
 bool mod_check_args(struct diag *d, const struct node *n, size_t np,
 		    const struct ptx_param *params)
 {
@@ -384,10 +413,16 @@ bool mod_check_args(struct diag *d, const struct node *n, size_t np,
 			continue;
 		struct pos at = k->args[i].pos.line ? k->args[i].pos :
 				k->args_pos.line ? k->args_pos : k->function_pos;
-		diag_error(d, at, "argument %zu of node '%s' is %zu byte%s, but parameter %zu of "
-			   "'%s' is %zu byte%s%s%s%s", i + 1, n->id, have, have == 1 ? "" : "s",
-			   i + 1, k->function, p->size, p->size == 1 ? "" : "s",
-			   p->type[0] ? " (" : "", p->type, p->type[0] ? ")" : "");
+		/* both sides in C's words too: the kernel's source says int, its PTX .u32 */
+		char ptype[96] = "", cbuf[48], aform[96];
+		const char *c = p->type[0] ? ptx_c_type(p->type, cbuf, sizeof cbuf) : NULL;
+		if (p->type[0])
+			snprintf(ptype, sizeof ptype, " (%s%s%s%s)", p->type, c ? ": " : "",
+				 c ? c : "", c ? " in C" : "");
+		arg_form(&k->args[i], aform, sizeof aform);
+		diag_error(d, at, "argument %zu of node '%s' is %zu byte%s (%s), but parameter %zu "
+			   "of '%s' is %zu byte%s%s", i + 1, n->id, have, have == 1 ? "" : "s",
+			   aform, i + 1, k->function, p->size, p->size == 1 ? "" : "s", ptype);
 	}
 	return d->nerrors == before;
 }

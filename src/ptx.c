@@ -421,6 +421,33 @@ long ptx_entries(const char *text, struct ptx_entry **out)
 	return (long)n;
 }
 
+/* C's names of the PTX types kernels' parameters have (nvcc's choices: int is .u32). */
+static const struct {
+	const char *ptx, *c;
+} c_types[] = {
+	{".b8", "char"}, {".u8", "unsigned char"}, {".s8", "signed char"},
+	{".b16", "short"}, {".u16", "unsigned short"}, {".s16", "short"},
+	{".f16", "__half"}, {".bf16", "__nv_bfloat16"},
+	{".b32", "int or unsigned int"}, {".u32", "int or unsigned int"}, {".s32", "int"},
+	{".f32", "float"}, {".f16x2", "__half2"}, {".bf16x2", "__nv_bfloat162"},
+	{".b64", "a pointer or a 64-bit integer"}, {".u64", "a pointer or a 64-bit integer"},
+	{".s64", "long long"}, {".f64", "double"},
+};
+
+const char *ptx_c_type(const char *type, char *buf, size_t len)
+{
+	const char *bracket = strchr(type, '[');
+	if (bracket) {
+		unsigned long n = strtoul(bracket + 1, NULL, 10);
+		snprintf(buf, len, "a struct or array of %lu bytes", n);
+		return n ? buf : NULL;
+	}
+	for (size_t i = 0; i < sizeof c_types / sizeof *c_types; i++)
+		if (strcmp(type, c_types[i].ptx) == 0)
+			return c_types[i].c;
+	return NULL;
+}
+
 /* The header ------------------------------------------------------------- */
 
 bool ptx_header(const char *text, struct ptx_header *h)

@@ -68,6 +68,14 @@ struct ptx_header {
 	char target[24];                /* as written: "sm_90a" */
 };
 
+/*
+ * How C spells a parameter of PTX type type (".u32", ".b8[16]"), for
+ * messages: "int or unsigned int" (nvcc writes .u32 for both), "float",
+ * "a pointer or a 64-bit integer", "a struct of 16 bytes"; NULL when the
+ * type is none of the usual.
+ */
+const char *ptx_c_type(const char *type, char *buf, size_t len);
+
 /* The header of the NUL-terminated PTX text; false when it has no .version. */
 bool ptx_header(const char *text, struct ptx_header *h);
 
