@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "buf_check.h"
+#include "buf_formula.h"
 #include "buf_reduce.h"
 #include "fileio.h"
 #include "xmalloc.h"
@@ -103,13 +104,91 @@ static unsigned char *expected_bytes(const struct check *c, const struct buffer 
 	case EXPECT_BUFFER:
 		/* the validator saw that the slice fits it and has b's type */
 		return (unsigned char *)ref_data + c->ref_offset * es;
+	case EXPECT_FORMULA:
+		break;          /* check_formula's */
 	}
 	return NULL;
+}
+
+/* The failure of an expect check: the first differing element and how many differ. */
+static void expect_failed(const struct check *c, const struct buffer *b, const unsigned char *e,
+			  const unsigned char *a, uint64_t first, uint64_t ndiff, uint64_t n,
+			  const struct buffer *ref, struct diag *d)
+{
+	enum elem_type t = b->type;
+	unsigned es = elem_infos[t].size;
+	char ev[64], av[64], whole[200], of[224], where[96];
+	elem_format(t, e, ev, sizeof ev);
+	elem_format(t, a, av, sizeof av);
+	formula_where(b, c->offset + first, where, sizeof where);
+	uint64_t all = b->size / es;
+	if (c->offset == 0 && n == all)
+		snprintf(of, sizeof of, " (%" PRIu64 " of %" PRIu64 " elements differ)", ndiff, n);
+	else if (n > 1)
+		snprintf(of, sizeof of, " (%" PRIu64 " of the %" PRIu64 " elements from index %"
+			 PRIu64 " differ)", ndiff, n, c->offset);
+	else
+		of[0] = '\0';
+	if (ref) {
+		snprintf(whole, sizeof whole, " from buffer '%s'", ref->name);
+		diag_error(d, c->pos, "check failed: buffer '%s' differs%s at index %" PRIu64
+			   "%s: expected %s ('%s'[%" PRIu64 "]), got %s%s", b->name, whole,
+			   c->offset + first, where, ev, ref->name, c->ref_offset + first, av, of);
+	} else {
+		diag_error(d, c->pos, "check failed: buffer '%s' differs at index %" PRIu64
+			   "%s: expected %s, got %s%s", b->name, c->offset + first, where, ev, av, of);
+	}
+}
+
+/*
+ * expect: {formula: ...}: the expected values a block at a time, each
+ * block compared as it comes (a 16M-element check holds no second copy).
+ */
+static bool check_formula(const struct check *c, const struct buffer *b, const void *data,
+			  uint64_t n, struct diag *d)
+{
+	enum elem_type t = b->type;
+	unsigned es = elem_infos[t].size;
+	struct expr_err err;
+	struct formula_prog *p = formula_compile(&c->formula, b, &err);
+	char what[160];
+	snprintf(what, sizeof what, "expected value of buffer '%s'", b->name);
+	if (p == NULL) {
+		diag_error(d, formula_pos(&c->formula, err.off), "%s: %s", what, err.msg);
+		return false;
+	}
+	enum { BLOCK = 4096 };
+	unsigned char *expect = xmalloc(BLOCK * es), first_e[8] = {0};
+	const unsigned char *act = (const unsigned char *)data + c->offset * es;
+	uint64_t ndiff = 0, first = 0, at;
+	char why[200];
+	bool ok = true;
+	for (uint64_t i = 0; i < n && ok; i += BLOCK) {
+		size_t m = n - i < BLOCK ? (size_t)(n - i) : BLOCK, k = 0;
+		if (!formula_values(p, c->offset + i, m, expect, &at, why, sizeof why, &err)) {
+			formula_report(&c->formula, b, what, at, why, &err, d);
+			ok = false;
+			break;
+		}
+		uint64_t nd = elems_differ(t, act + i * es, expect, m, c->rtol, c->atol, &k);
+		if (nd && ndiff == 0) {
+			first = i + k;
+			memcpy(first_e, expect + k * es, es);
+		}
+		ndiff += nd;
+	}
+	if (ok && ndiff)
+		expect_failed(c, b, first_e, act + first * es, first, ndiff, n, NULL, d);
+	free(expect);
+	formula_free(p);
+	return ok && ndiff == 0;
 }
 
 static bool check_expect(const struct check *c, const struct buffer *b, const void *data,
 			 uint64_t n, const struct check_others *others, struct diag *d)
 {
+	if (c->expect == EXPECT_FORMULA)
+		return check_formula(c, b, data, n, d);
 	enum elem_type t = b->type;
 	unsigned es = elem_infos[t].size;
 	unsigned char one[8];
@@ -126,29 +205,8 @@ static bool check_expect(const struct check *c, const struct buffer *b, const vo
 		if (!elem_matches(t, act + i * es, expect + i * stride, c->rtol, c->atol))
 			if (ndiff++ == 0)
 				first = i;
-	if (ndiff) {
-		char e[64], a[64], whole[200], of[224];
-		elem_format(t, expect + first * stride, e, sizeof e);
-		elem_format(t, act + first * es, a, sizeof a);
-		uint64_t all = b->size / es;
-		if (c->offset == 0 && n == all)
-			snprintf(of, sizeof of, " (%" PRIu64 " of %" PRIu64 " elements differ)", ndiff,
-				 n);
-		else if (n > 1)
-			snprintf(of, sizeof of, " (%" PRIu64 " of the %" PRIu64 " elements from index %"
-				 PRIu64 " differ)", ndiff, n, c->offset);
-		else
-			of[0] = '\0';
-		if (c->expect == EXPECT_BUFFER) {
-			snprintf(whole, sizeof whole, " from buffer '%s'", ref->name);
-			diag_error(d, c->pos, "check failed: buffer '%s' differs%s at index %" PRIu64
-				   ": expected %s ('%s'[%" PRIu64 "]), got %s%s", b->name, whole,
-				   c->offset + first, e, ref->name, c->ref_offset + first, a, of);
-		} else {
-			diag_error(d, c->pos, "check failed: buffer '%s' differs at index %" PRIu64
-				   ": expected %s, got %s%s", b->name, c->offset + first, e, a, of);
-		}
-	}
+	if (ndiff)
+		expect_failed(c, b, expect + first * stride, act + first * es, first, ndiff, n, ref, d);
 	if (expect != one && c->expect != EXPECT_BUFFER)
 		free(expect);
 	return ndiff == 0;

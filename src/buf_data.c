@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "buf_data.h"
+#include "buf_formula.h"
 #include "rng.h"
 #include "diag.h"
 #include "fileio.h"
@@ -222,6 +223,24 @@ static int fill_file(const struct buffer *b, void *out, struct diag *d)
 	}
 }
 
+static int fill_formula(const struct buffer *b, void *out, uint64_t n, struct diag *d)
+{
+	struct expr_err err;
+	struct formula_prog *p = formula_compile(&b->init.formula, b, &err);
+	char what[160], why[200];
+	snprintf(what, sizeof what, "init of buffer '%s'", b->name);
+	if (p == NULL) {
+		diag_error(d, formula_pos(&b->init.formula, err.off), "%s: %s", what, err.msg);
+		return -1;
+	}
+	uint64_t at;
+	bool ok = formula_values(p, 0, n, out, &at, why, sizeof why, &err);
+	if (!ok)
+		formula_report(&b->init.formula, b, what, at, why, &err, d);
+	formula_free(p);
+	return ok ? 0 : -1;
+}
+
 int buffer_fill_init(const struct buffer *b, void *out, struct diag *d)
 {
 	unsigned es = elem_infos[b->type].size;
@@ -254,6 +273,8 @@ int buffer_fill_init(const struct buffer *b, void *out, struct diag *d)
 		return fill_random(b, p, n, d);
 	case INIT_FILE:
 		return fill_file(b, out, d);
+	case INIT_FORMULA:
+		return fill_formula(b, out, n, d);
 	}
 	return -1;
 }

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -70,7 +71,11 @@ void host_run(struct host_call *call)
 		host_sleep(h->sleep_ns);
 		break;
 	case HOST_DUMP: {
-		if (env->quiet || (run > 0 && !h->every))
+		(void)run;
+		if (env->quiet)
+			break;
+		if (!h->every && (!__atomic_load_n(&env->dump_armed, __ATOMIC_ACQUIRE) ||
+				  __atomic_exchange_n(&call->dumped, true, __ATOMIC_RELAXED)))
 			break;
 		long b = h->buffer.idx;
 		size_t shown = h->has_count ? (size_t)h->count : DUMP_SHOWN;
@@ -86,5 +91,17 @@ void host_run(struct host_call *call)
 	case HOST_COPY:
 		host_copy(env, h->copy);
 		break;
+	case HOST_CALL:
+		if (call->fn)
+			host_fn_call(call->fn, env->g, call->n, env->host, run);
+		break;
 	}
+}
+
+void host_call_free(struct host_call *call)
+{
+	if (call == NULL)
+		return;
+	host_fn_state_free(call->fn);
+	free(call);
 }

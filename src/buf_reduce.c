@@ -47,6 +47,63 @@ bool elem_matches(enum elem_type t, const void *a, const void *e, double rtol, d
 	return (double)diff <= atol + rtol * ey;
 }
 
+/* elem_matches for two doubles of a float type. */
+static inline bool float_matches(double x, double y, double rtol, double atol)
+{
+	if (x == y)
+		return true;
+	if (isnan(x) || isnan(y))
+		return isnan(x) && isnan(y);
+	if (isinf(x) || isinf(y))
+		return false;
+	return fabs(x - y) <= atol + rtol * fabs(y);
+}
+
+#define COUNT_DIFFER(T, same)                                                   \
+	do {                                                                    \
+		const T *x = a, *y = e;                                         \
+		for (size_t k = 0; k < n; k++)                                  \
+			if (!(same) && ndiff++ == 0)                            \
+				*first = k;                                     \
+	} while (0)
+
+uint64_t elems_differ(enum elem_type t, const void *a, const void *e, size_t n, double rtol,
+		      double atol, size_t *first)
+{
+	uint64_t ndiff = 0;
+	bool exact = rtol == 0 && atol == 0;
+	switch (t) {
+	case ET_F32:
+		COUNT_DIFFER(float, float_matches(x[k], y[k], rtol, atol));
+		return ndiff;
+	case ET_F64:
+		COUNT_DIFFER(double, float_matches(x[k], y[k], rtol, atol));
+		return ndiff;
+	case ET_I32:
+	case ET_U32:
+		if (exact) {
+			COUNT_DIFFER(uint32_t, x[k] == y[k]);
+			return ndiff;
+		}
+		break;
+	case ET_I64:
+	case ET_U64:
+		if (exact) {
+			COUNT_DIFFER(uint64_t, x[k] == y[k]);
+			return ndiff;
+		}
+		break;
+	default:
+		break;
+	}
+	unsigned es = elem_infos[t].size;
+	const unsigned char *pa = a, *pe = e;
+	for (size_t k = 0; k < n; k++)
+		if (!elem_matches(t, pa + k * es, pe + k * es, rtol, atol) && ndiff++ == 0)
+			*first = k;
+	return ndiff;
+}
+
 /*
  * Neumaier's compensated sum in long double: s + c is the sum, with the
  * low-order bits that each addition to s lost gathered in c.

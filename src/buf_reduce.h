@@ -61,6 +61,15 @@ void reduce_slice(enum reduce_kind r, enum elem_type t, const void *data, uint64
 bool elem_matches(enum elem_type t, const void *a, const void *e, double rtol, double atol);
 
 /*
+ * How many of the n elements at a differ from those at e, matched as
+ * elem_matches matches them; *first (when some do) the index of the
+ * first.  The same answer as elem_matches element by element, in loops of
+ * their own for the common types.
+ */
+uint64_t elems_differ(enum elem_type t, const void *a, const void *e, size_t n, double rtol,
+		      double atol, size_t *first);
+
+/*
  * -1, 0 or 1 as f is below, equal to or above v; 2 when they are
  * unordered (a NaN).
  */

@@ -31,7 +31,7 @@ enum {
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
 	OPT_MODULES, OPT_NO_PEER, OPT_COLOR, OPT_COMPLETE, OPT_PROCESSES, OPT_COLD_L2,
-	OPT_GPU_TIME, OPT_SELF_CHECK,
+	OPT_GPU_TIME, OPT_SELF_CHECK, OPT_DRIVER, OPT_POINTS,
 };
 
 /*
@@ -98,8 +98,10 @@ static const struct cli_opt opts[] = {
 	{{"disable", required_argument, NULL, OPT_DISABLE}, "IDS", "switch these nodes off at every launch (kernel,\n                                memset and copy nodes of the top-level graph);\n                                comma-separated, repeatable"},
 	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only, its kernels against their\n                                modules too; no driver is loaded"},
 	{{"arch", required_argument, NULL, OPT_ARCH}, "sm_XY", "with --validate: the GPU architecture to check\n                                fatbins and compile CUDA C++ for (default sm_90)"},
+	{{"driver", required_argument, NULL, OPT_DRIVER}, "VERSION", "with --validate: the CUDA driver (12.8) that PTX\n                                modules' .version must suit (default: NVRTC's)"},
 	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout), or drawn\n                                as FILE.svg, .png or .pdf; no GPU unless --profile"},
 	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers too, each read and write\n                                an arrow the way the data goes"},
+	{{"points", no_argument, NULL, OPT_POINTS}, NULL, "list a sweep's points, with the values its axes give\n                                (with --json: in the report); no GPU"},
 	{{"dot", required_argument, NULL, OPT_DOT}, "FILE", "write the driver's DOT of the built graph"},
 	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},
 	{{"dump", required_argument, NULL, OPT_DUMP}, "BUF=FILE", "after the verification launch, write a buffer\n                                (raw; .npy or .txt by extension); repeatable"},
@@ -154,6 +156,7 @@ void cli_usage(FILE *out)
 	fputs("\nExit status: 0 ran and every check passed (or valid with --validate),\n"
 	      "1 a check failed, 2 usage error, invalid file or out of memory,\n"
 	      "3 CUDA error, 4 --compare found a time SLOWER than the base's,\n"
+	      "77 skipped: the machine lacks what the file's requires: asks,\n"
 	      "124 a launch did not finish within --timeout.  A suite exits with the\n"
 	      "worst of its files' statuses, in the order 124, 3, 2, 1, 4, 0.\n"
 	      "The file format is described in cugraphrun(5), the command in cugraphrun(1).\n",
@@ -166,6 +169,18 @@ static bool parse_count(const char *s, uint32_t *out)
 	if (parse_u64(s, &v) != SCALAR_OK || v > UINT32_MAX)
 		return false;
 	*out = (uint32_t)v;
+	return true;
+}
+
+/* "12.8": a CUDA version, as cuDriverGetVersion counts it (12080). */
+static bool parse_cuda_version(const char *s, int *out)
+{
+	char *end;
+	unsigned long major = strtoul(s, &end, 10);
+	if (end == s || *end != '.' || major < 1 || major > 99 || end[1] < '0' || end[1] > '9' ||
+	    end[2] != '\0')
+		return false;
+	*out = (int)(major * 1000 + (unsigned long)(end[1] - '0') * 10);
 	return true;
 }
 
@@ -537,11 +552,18 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 				return usage_error("invalid --arch '%s': expected sm_ and the compute capability, such as sm_90 or sm_120", optarg);
 			o->has_arch = true;
 			break;
+		case OPT_DRIVER:
+			if (!parse_cuda_version(optarg, &o->driver))
+				return usage_error("invalid --driver '%s': expected a CUDA version such as 12.8 or 13.0", optarg);
+			break;
 		case OPT_DESCRIBE:
 			o->describe = optarg;
 			break;
 		case OPT_DESCRIBE_BUFFERS:
 			o->describe_buffers = true;
+			break;
+		case OPT_POINTS:
+			o->points = true;
 			break;
 		case OPT_DOT:
 			o->dot = optarg;
@@ -709,6 +731,8 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	if (o->processes > 1 && stdins)
 		return usage_error("%s", "--processes reads each file once a process, and standard "
 				   "input ('-') can be read only once: give a file");
+	if (o->driver && !o->validate)
+		return usage_error("%s", "--driver goes with --validate: a run checks against its driver");
 	if (o->describe_buffers && o->describe == NULL)
 		return usage_error("%s", "--describe-buffers needs --describe=FILE");
 	/* what only a run makes, where nothing runs: it would write nothing, and say nothing */

@@ -31,7 +31,9 @@ struct options {
 	bool validate;
 	bool has_arch;                  /* --arch=sm_XY, with --validate */
 	int arch_sm;                    /* 90 for sm_90 */
+	int driver;                     /* --driver=12.8, with --validate: 12080; 0: not given */
 	const char *describe;           /* --describe=FILE ("-" for stdout) */
+	bool points;                    /* --points: list the sweep's points (sweep_list.h) */
 	bool describe_buffers;
 	const char *dot;                /* --dot=FILE */
 	unsigned dot_flags;             /* CU_GRAPH_DEBUG_DOT_FLAGS_* bits */

@@ -495,12 +495,14 @@ static bool ptx_list(const unsigned char *b, size_t len, struct image_listing *l
 	}
 	struct ptx_entry *es;
 	long n = ptx_entries(text, &es);
+	ptx_header(text, &l->ptx);
 	free(copy);
 	if (n < 0)
 		return false;
 	size_t cap = 0;
 	for (long i = 0; i < n; i++) {
 		add_kernel(l, &cap, es[i].name, (long)es[i].nparams, es[i].params);
+		l->v[l->n - 1].dyn_shared = es[i].dyn_shared;
 		es[i].params = NULL;
 	}
 	ptx_entries_free(es, (size_t)n);

@@ -80,6 +80,7 @@ struct image_kernel {
 	long nparams;                   /* -1: not known */
 	/* nparams of them (size 0: not known; type "" in a cubin), or NULL */
 	struct ptx_param *params;
+	bool dyn_shared;                /* PTX: it uses .extern .shared memory (ptx.h) */
 };
 
 struct image_listing {
@@ -96,6 +97,7 @@ struct image_listing {
 	char holds[160];
 	struct image_kernel *v;         /* in the image's order, each name once */
 	size_t n;
+	struct ptx_header ptx;          /* IMAGE_PTX: its .version and .target */
 };
 
 /*

@@ -104,7 +104,9 @@
 	/* the timed launches' helpers (gpu_clock.c, gpu_timed.c) */ \
 	X(DeviceGetUuid, 11040, 0)                        \
 	X(LaunchKernel, 4000, 1)                          \
-	X(MemsetD8Async, 3020, 1)
+	X(MemsetD8Async, 3020, 1)                         \
+	/* a file's requires: (gpu_requires.c) */         \
+	X(DeviceTotalMem, 3020, 0)
 
 #define CU_API_FIELD(name, ver, req) PFN_cu##name##_v##ver name;
 

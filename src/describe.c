@@ -513,16 +513,33 @@ static void label_host(struct writer *w, const struct node *n, struct strbuf *b)
 		sb_text(b, h->buffer.name ? h->buffer.name : "?", 0);
 		break;
 	case HOST_SET:
+		/* as a memset's label: where it starts, the value, how much */
 		strbuf_printf(b, "host set ");
-		sb_text(b, h->set->buffer.name ? h->set->buffer.name : "?", 0);
+		sb_place(b, &h->set->buffer, h->set->offset);
 		num_format(&h->set->value, tmp, sizeof tmp);
 		strbuf_printf(b, " = %s", tmp);
+		sb_line(b);
+		sb_size(b, elems_bytes(buf_of(w, &h->set->buffer), h->set->count));
 		break;
 	case HOST_COPY:
 		strbuf_printf(b, "host copy ");
-		sb_text(b, h->copy->from.buffer.name ? h->copy->from.buffer.name : "?", 0);
+		sb_place(b, &h->copy->from.buffer, h->copy->from.offset);
 		strbuf_printf(b, " -> ");
-		sb_text(b, h->copy->to.buffer.name ? h->copy->to.buffer.name : "?", 0);
+		sb_place(b, &h->copy->to.buffer, h->copy->to.offset);
+		sb_line(b);
+		sb_size(b, elems_bytes(buf_of(w, &h->copy->from.buffer), h->copy->count));
+		break;
+	case HOST_CALL:
+		strbuf_printf(b, "host call ");
+		sb_text(b, h->fn->function ? h->fn->function : "?", 0);
+		strbuf_printf(b, "(");
+		for (size_t i = 0; i < h->fn->nbuffers; i++) {
+			strbuf_printf(b, "%s", i ? ", " : "");
+			sb_text(b, h->fn->buffers[i].name ? h->fn->buffers[i].name : "?", 0);
+		}
+		strbuf_printf(b, ")");
+		sb_line(b);
+		sb_text(b, h->fn->library ? h->fn->library : "?", LABEL_TEXT_MAX);
 		break;
 	}
 }

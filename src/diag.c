@@ -379,12 +379,47 @@ static void hold(struct diag *d, enum diag_level level, struct pos pos, char *te
 	d->last = (long)d->nheld - 1;
 }
 
+/* A repeat under another prefix: the held error it repeats is counted (diag_unlabel_shared). */
+static void count_repeat(struct diag *d, struct pos pos, const char *fmt, va_list ap)
+{
+	char *text = format_text(fmt, ap);
+	size_t n = strlen(text);
+	for (size_t i = 0; i < d->nheld; i++) {
+		struct diag_entry *e = &d->held[i];
+		size_t m = strlen(e->text);
+		if (e->level == DIAG_ERROR && e->pos.line == pos.line && e->pos.col == pos.col &&
+		    m >= n + 2 && strcmp(e->text + m - n, text) == 0 &&
+		    memcmp(e->text + m - n - 2, ": ", 2) == 0) {
+			e->repeats++;
+			break;
+		}
+	}
+	free(text);
+}
+
+void diag_unlabel_shared(struct diag *d, const char *label, unsigned n)
+{
+	size_t len = strlen(label);
+	for (size_t i = 0; i < d->nheld; i++) {
+		struct diag_entry *e = &d->held[i];
+		if (e->repeats + 1 >= n && strncmp(e->text, label, len) == 0 &&
+		    strncmp(e->text + len, ": ", 2) == 0)
+			memmove(e->text, e->text + len + 2, strlen(e->text + len + 2) + 1);
+	}
+}
+
 void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
 	       const char *fmt, va_list ap)
 {
 	if (level == DIAG_ERROR) {
 		d->repeat = repeated(d, pos, fmt, ap);
 		if (d->repeat) {
+			if (d->prefix && d->holding) {
+				va_list copy;
+				va_copy(copy, ap);
+				count_repeat(d, pos, fmt, copy);
+				va_end(copy);
+			}
 			d->last = -1;
 			return;
 		}

@@ -75,8 +75,9 @@ struct diag {
 	 * Said after "error: " (or the level) and before the text, as in
 	 * "error: n=2^31: ...": a sweep's point whose model is being read.
 	 * A repeat is judged on the text without it, so an error every point
-	 * shares is given once, for the first.  Part of a message kept in a
-	 * round or the log.  Not owned; NULL: none.
+	 * shares is given once, for the first (diag_unlabel_shared then takes
+	 * its label off).  Part of a message kept in a round or the log.  Not
+	 * owned; NULL: none.
 	 */
 	const char *prefix;
 };
@@ -97,6 +98,7 @@ struct diag_entry {
 	struct diag_note *notes;
 	size_t nnotes, capnotes;
 	unsigned long seq;
+	unsigned repeats;       /* in a round: how often other prefixes gave it again */
 };
 
 void diag_init(struct diag *d, const char *file, FILE *out);
@@ -137,6 +139,13 @@ void diag_log(struct diag *d);
 
 /* Release what d keeps: the round's messages, the log. */
 void diag_free(struct diag *d);
+
+/*
+ * In a round, the errors said with prefix label that every one of n
+ * prefixes gave alike (a sweep's n points: an error of the file, not of
+ * one point) lose the label.
+ */
+void diag_unlabel_shared(struct diag *d, const char *label, unsigned n);
 
 /*
  * Whether an error given now could be printed: a "did you mean" is worth

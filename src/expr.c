@@ -11,31 +11,10 @@
 
 #include "diag.h"
 #include "expr.h"
+#include "expr_code.h"
 #include "strmap.h"
 #include "utf8.h"
 #include "xmalloc.h"
-
-/*
- * The compiled form is bytecode for a stack machine, one array for all the
- * expressions of a template: evaluating is a loop over 16-byte
- * instructions with no recursion (so no depth of a left-nested a+b+c+...
- * can overflow the C stack) and no allocation.  &&, || and ?: are jumps.
- */
-enum op {
-	OP_NONE,
-	OP_INT, OP_FLOAT, OP_STR, OP_LOAD,             /* push */
-	OP_NEG, OP_PLUS, OP_NOT,                       /* top to top */
-	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_POW,
-	OP_SHL, OP_SHR,                                /* two to one */
-	OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-	OP_AND,     /* pop; when false, push 0 and jump */
-	OP_OR,      /* pop; when true, push 1 and jump */
-	OP_BOOL,    /* the right side of && or || (in aux) to 0 or 1 */
-	OP_JFALSE,  /* pop; when false, jump: the condition of ?: */
-	OP_JUMP,
-	OP_CALL,    /* argc arguments to one value, by funcs[aux] */
-	OP_COUNT
-};
 
 /* Each operator as written, for messages. */
 static const char *const op_text[OP_COUNT] = {
@@ -44,46 +23,6 @@ static const char *const op_text[OP_COUNT] = {
 	[OP_POW] = "**", [OP_SHL] = "<<", [OP_SHR] = ">>",
 	[OP_EQ] = "==", [OP_NE] = "!=", [OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">",
 	[OP_GE] = ">=", [OP_AND] = "&&", [OP_OR] = "||", [OP_JFALSE] = "?",
-};
-
-struct ins {
-	uint8_t op;
-	uint8_t argc;               /* OP_CALL */
-	uint8_t aux;                /* OP_CALL: index in funcs; OP_BOOL: OP_AND or OP_OR */
-	uint32_t off;               /* the token's offset in the text, for errors */
-	union {
-		int64_t i;
-		double f;
-		struct { uint32_t at, len; } str;       /* OP_STR: bytes of the pool */
-		struct { uint32_t name, slot; } load;   /* OP_LOAD */
-		uint32_t to;                            /* jumps: an index in code */
-	} u;
-};
-
-/* A literal run of text (bytes of the pool) or an expression (instructions). */
-struct piece {
-	bool expr;
-	uint32_t at, len;
-};
-
-struct name {
-	uint32_t at;                /* in the pool, NUL-terminated */
-	uint32_t len;
-	uint32_t off;               /* first use, in the text */
-};
-
-/*
- * One allocation: this header, then code, pieces, names and pool.  Only
- * tmpl_link writes to it after parsing, the slots of OP_LOAD.
- */
-struct tmpl {
-	struct ins *code;
-	const struct piece *pieces;
-	const struct name *names;
-	const char *pool;
-	uint32_t ncode, npieces, nnames, nexprs;
-	bool whole;
-	bool linked;
 };
 
 /* ------------------------------------------------------------------ */
@@ -873,6 +812,48 @@ static bool run(const struct tmpl *t, uint32_t start, uint32_t n, const struct e
 	}
 	*res = st[0];
 	return true;
+}
+
+const char *expr_func_name(const struct ins *in)
+{
+	return fname(in);
+}
+
+bool expr_apply(const struct ins *in, struct expr_val *sp, struct expr_err *err)
+{
+	bool b = false;
+	switch ((enum op)in->op) {
+	case OP_NEG:
+	case OP_PLUS:
+	case OP_NOT:
+		return unary(in, sp, err);
+	case OP_ADD:
+	case OP_SUB:
+	case OP_MUL:
+	case OP_DIV:
+	case OP_MOD:
+	case OP_POW:
+	case OP_SHL:
+	case OP_SHR:
+		return arith(in, &sp[0], &sp[1], err);
+	case OP_EQ:
+	case OP_NE:
+	case OP_LT:
+	case OP_LE:
+	case OP_GT:
+	case OP_GE:
+		return compare(in, &sp[0], &sp[1], err);
+	case OP_BOOL:
+		if (!truth(in, op_text[in->aux], sp, &b, err))
+			return false;
+		sp[0] = expr_int(b);
+		return true;
+	case OP_CALL:
+		return funcs[in->aux].fn(sp, in->argc, in, err);
+	default:
+		break;
+	}
+	return false;
 }
 
 bool tmpl_eval(const struct tmpl *t, const struct expr_val *vars, struct strbuf *out,

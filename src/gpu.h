@@ -35,6 +35,23 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *s, struct d
  */
 bool gpu_too_few(const struct gdef *g, const struct run_settings *s, char *why, size_t len);
 
+struct device_facts;
+/*
+ * The machine as a file's requires: asks it (requires.h): the driver,
+ * the GPUs the run may use (s->device_mask's in a suite), the run's GPU
+ * (s->device) and its compute capability, name and memory.  Loads the
+ * driver when it is there, saying nothing when it is not (f->driver
+ * false).
+ */
+void gpu_device_facts(const struct run_settings *s, struct device_facts *f);
+
+/*
+ * The version of the driver loaded, as it says it: the one whose JIT
+ * compiles PTX, whatever CUGRAPHRUN_TEST_DRIVER_VERSION makes the rest of
+ * the back end believe.
+ */
+int gpu_driver_version_real(void);
+
 /*
  * A suite worker's start, before its first file (suite.h): load the
  * driver, cuInit, and hold the primary context of GPU device for the

@@ -15,6 +15,7 @@
 #include "cubin.h"
 #include "fileio.h"
 #include "gpu_attr.h"
+#include "gpu.h"
 #include "gpu_build.h"
 #include "gpu_devices.h"
 #include "gpu_kernel.h"
@@ -252,6 +253,14 @@ static int load_module(struct gpu *gp, size_t i)
 			return 2;
 		}
 		image = owned;
+		/* PTX this device or driver cannot take: the file's fault (2), not the JIT's (3) */
+		struct ptx_header h;
+		if (ptx_header(owned, &h) &&
+		    !mod_check_ptx(m, &h, gp->cc_major * 10 + gp->cc_minor, "this device",
+				   gpu_driver_version_real(), "this driver", gp->d)) {
+			free(owned);
+			return 2;
+		}
 	}
 	static char elog[16384], ilog[16384];
 	elog[0] = ilog[0] = '\0';
@@ -1067,13 +1076,24 @@ int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		break;
 	case NK_HOST: {
 		struct host_call *call = xcalloc(1, sizeof *call);
-		gp->host_env = (struct host_env){
-			.g = gp->g, .host = gp->host, .out = stderr,
-			.quiet = gp->verbosity <= VERB_QUIET,
-		};
+		/* (the run's libraries and the dumps' arming stay) */
+		gp->host_env.g = gp->g;
+		gp->host_env.host = gp->host;
+		gp->host_env.out = stderr;
+		gp->host_env.quiet = gp->verbosity <= VERB_QUIET;
 		call->env = &gp->host_env;
 		call->n = n;
 		*VEC_PUSH(gp->calls, gp->ncalls, gp->capcalls) = call;
+		if (n->u.host.action == HOST_CALL) {
+			/* main opened every point's (host_lib.h): not found is a bug of ours */
+			cugraphrun_host_fn *fn = host_libs_find(gp->host_env.libs, n->u.host.fn);
+			if (fn == NULL) {
+				diag_error(gp->d, n->pos, "host function '%s' of node '%s' was not "
+					   "opened", n->u.host.fn->function, n->id);
+				return 3;
+			}
+			call->fn = host_fn_state_new(fn, n->u.host.fn->nbuffers);
+		}
 		p->type = CU_GRAPH_NODE_TYPE_HOST;
 		p->host.fn = host_fn;
 		p->host.userData = call;
@@ -1317,6 +1337,7 @@ void gpu_rebind(struct gpu *gp, struct gdef *g)
 	for (size_t i = 0; i < gp->ncalls; i++) {
 		gp->calls[i]->n = g->all_nodes[gp->calls[i]->n->seq];
 		gp->calls[i]->runs = 0;
+		gp->calls[i]->dumped = false;
 	}
 }
 
@@ -1350,7 +1371,7 @@ void gpu_free_graph_state(struct gpu_graph_state *st)
 	free(st->nodes);
 	/* the executable graph whose host nodes called these is gone or updated */
 	for (size_t i = 0; i < st->ncalls; i++)
-		free(st->calls[i]);
+		host_call_free(st->calls[i]);
 	free(st->calls);
 	free(st->handle_of);
 	free(st->handles);

@@ -37,7 +37,10 @@ void launcher_init(struct launcher *ln, struct gpu *gp, const struct run_setting
 
 void launcher_words(const struct launcher *ln, long k, char *buf, size_t len)
 {
-	if (k < 0)
+	uint32_t verify = ln->s->verify_launches;
+	if (k < 0 && verify > 1)
+		snprintf(buf, len, "verification launch %ld of %u", -k, verify);
+	else if (k < 0)
 		snprintf(buf, len, "the verification launch");
 	else if ((uint64_t)k < ln->warmup)
 		snprintf(buf, len, "warm-up launch %ld of %u", k + 1, ln->warmup);

@@ -8,7 +8,8 @@
  * flushes and _exit(124)s without touching CUDA again.
  *
  * Launches are numbered as messages name them: -1 the verification
- * launch, then the warm-up, the timed and the profiled ones from 0.
+ * launch (-1 to -N for run.verify_launches: N), then the warm-up, the
+ * timed and the profiled ones from 0.
  *
  * Ownership: a struct launcher owns its executable graph
  * (launcher_drop); it borrows the gpu and the settings.

@@ -1,6 +1,9 @@
 #include "config.h"
 
+#include <string.h>
+
 #include "gpu.h"
+#include "requires.h"
 
 /* Built without cuda.h: the front end works, a run cannot. */
 int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
@@ -18,10 +21,22 @@ bool gpu_too_few(const struct gdef *g, const struct run_settings *s, char *why, 
 	return false;
 }
 
+/* No driver: every requirement of the device is unmet (requires.h). */
+void gpu_device_facts(const struct run_settings *s, struct device_facts *f)
+{
+	memset(f, 0, sizeof *f);
+	f->ordinal = s->device;
+}
+
 int gpu_run_sweep(const struct sweep *sw, const struct run_settings *s, struct diag *d)
 {
 	(void)sw;
 	return gpu_run(NULL, s, d);
+}
+
+int gpu_driver_version_real(void)
+{
+	return 0;
 }
 
 /* No driver to start: the suite says so once. */

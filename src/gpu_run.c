@@ -91,6 +91,7 @@ static int verify(struct run *rn, struct point_report *p)
 		xcalloc(g->nbuffers ? g->nbuffers : 1, sizeof *rb.owned),
 	};
 	int rc = 0;
+	double t = monotime();
 	for (size_t i = 0; i < g->nchecks && rc == 0; i++) {
 		const struct check *c = &g->checks[i];
 		const void *data = read_buffer(rn, &rb, c->buffer.idx, &rc);
@@ -110,6 +111,9 @@ static int verify(struct run *rn, struct point_report *p)
 		else
 			p->checks_failed++;
 	}
+	if (g->nchecks && rc == 0)
+		gpu_verbose(gp, "%zu check%s in %.3f s, the read-back included", g->nchecks,
+			    g->nchecks == 1 ? "" : "s", monotime() - t);
 	for (size_t i = 0; i < rn->ln.s->out.ndumps && rc == 0; i++) {
 		const struct dump_req *dr = &rn->ln.s->out.dumps[i];
 		long b = run_dump_buffer(g, dr);
@@ -173,6 +177,58 @@ static int make_events(struct run *rn)
 	return 0;
 }
 
+/*
+ * Host functions (host_lib.h), once launches have finished: the failures
+ * since the last time ran in launch when, or are said (when NULL), each
+ * node's a failed check.
+ */
+static void host_failures(struct run *rn, struct point_report *p, const char *when)
+{
+	struct gpu *gp = rn->ln.gp;
+	for (size_t i = 0; i < gp->ncalls; i++) {
+		struct host_fn_state *st = gp->calls[i]->fn;
+		if (st && when)
+			host_fn_when(st, when);
+		else if (st)
+			p->checks_failed += host_fn_told(st, gp->calls[i]->n, gp->d);
+	}
+}
+
+/*
+ * The verification: run.verify_launches launches one after another, each
+ * waited for (they are not timed but the first), host dumps armed for the
+ * last; the checks then see the state after it.  0 or the exit status.
+ */
+static int verification(struct run *rn, struct report *rep, struct point_report *p)
+{
+	struct gpu *gp = rn->ln.gp;
+	uint32_t n = rn->ln.s->verify_launches ? rn->ln.s->verify_launches : 1;
+	if (n == 1)
+		gpu_verbose(gp, "verification launch");
+	else
+		gpu_verbose(gp, "%u verification launches", n);
+	for (uint32_t m = 0; m < n; m++) {
+		long k = -1 - (long)m;
+		host_dump_arm(&gp->host_env, m + 1 == n);
+		CUresult r = launcher_queue(&rn->ln, rn->ev[0], rn->ev[1]);
+		if (r != CUDA_SUCCESS)
+			return launcher_failed(&rn->ln, k, r);
+		int rc = launcher_wait(&rn->ln, k, rn->ev[1], monotime());
+		if (rc != 0)
+			return rc;
+		float ms = 0;
+		if (m == 0 && cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1]) == CUDA_SUCCESS)
+			p->first_launch_s = ms * 1e-3;
+		rep->no_launch = false;
+		char words[64];
+		launcher_words(&rn->ln, k, words, sizeof words);
+		host_failures(rn, p, words);
+	}
+	host_dump_arm(&gp->host_env, false);
+	host_failures(rn, p, NULL);
+	return 0;
+}
+
 int run_launches(struct run *rn, struct report *rep, struct point_report *p)
 {
 	struct gpu *gp = rn->ln.gp;
@@ -180,17 +236,8 @@ int run_launches(struct run *rn, struct report *rep, struct point_report *p)
 	int rc;
 	if ((rc = gpu_init_buffers(gp)) != 0 || (rc = make_events(rn)) != 0)
 		return rc;
-
-	gpu_verbose(gp, "verification launch");
-	CUresult r = launcher_queue(&rn->ln, rn->ev[0], rn->ev[1]);
-	if (r != CUDA_SUCCESS)
-		return launcher_failed(&rn->ln, -1, r);
-	if ((rc = launcher_wait(&rn->ln, -1, rn->ev[1], monotime())) != 0)
+	if ((rc = verification(rn, rep, p)) != 0)
 		return rc;
-	float ms = 0;
-	rep->no_launch = false;
-	if ((r = cu.EventElapsedTime(&ms, rn->ev[0], rn->ev[1])) == CUDA_SUCCESS)
-		p->first_launch_s = ms * 1e-3;
 	/* the first point's events stand for the report's */
 	if (rep->spans == NULL)
 		rep->spans = event_spans(rn, &rep->nspans);
@@ -212,6 +259,8 @@ int run_launches(struct run *rn, struct report *rep, struct point_report *p)
 		return rc;
 	p->nsamples = n;
 	p->timed = true;
+	host_failures(rn, p, "the warm-up and timed launches");
+	host_failures(rn, p, NULL);
 	return 0;
 }
 
@@ -308,6 +357,7 @@ int run_prepare(struct run *rn, struct report *rep)
 	double t = monotime();
 	gp->no_cache = s->no_cache;
 	gp->module_api = s->module_api;
+	gp->host_env.libs = s->host_libs;
 	if ((rc = gpu_load(gp)) != 0 || (rc = gpu_alloc(gp)) != 0)
 		return rc;
 	/* compiling source modules is a phase of its own */

@@ -83,7 +83,7 @@ static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep
 	for (size_t k = 0; k < sw->npoints; k++) {
 		progress_update(k, sw->labels[k]);
 		u.label = sw->labels[k];
-		gp->d->prefix = k ? sw->labels[k] : NULL;
+		gp->d->prefix = sweep_point_prefix(sw, k);
 		if (k > 0) {
 			rc = gpu_update(&u, sw->models[k - 1], sw->models[k], &sr->pts[k]);
 			/* the updater's reason is overwritten by the next point's */
@@ -127,6 +127,7 @@ int gpu_run_sweep(const struct sweep *sw, const struct run_settings *ps, struct 
 	struct run rn;
 	if (run_begin(&rn, &rep, g, s, d) != 0)
 		return 2;
+	rep.sweep = true;
 	struct sweep_run sr = {.sw = sw, .ps = ps};
 	sr.pts = xcalloc(sw->npoints, sizeof *sr.pts);
 	sr.axes = xcalloc(sw->npoints * (sw->naxes ? sw->naxes : 1), sizeof *sr.axes);

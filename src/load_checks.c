@@ -24,14 +24,26 @@ static void key_expect_buffer(struct ld *l, void *obj, const struct keydef *kd, 
 	get_ref(l, "a buffer name", kd->name, &c->ref);
 }
 
+static void key_expect_formula(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	c->expect = EXPECT_FORMULA;
+	get_formula(l, kd->name, &c->formula);
+}
+
+/* The forms first (their bits are EXPECT_FORMS), then offset. */
 static const struct keydef expect_keys[] = {
 	KEY("file", key_expect_file),
 	KEY("buffer", key_expect_buffer),
+	KEY("formula", key_expect_formula),
 	ROW_UINT("offset", struct check, ref_offset, 0, UINT64_MAX,
 		 POS(struct check, ref_offset_pos)),
 };
 static const struct keytab expect_tab = KEYTAB(expect_keys);
-static const char expect_what[] = "a number, a list of numbers, {file: ...} or {buffer: ...}";
+#define EXPECT_FORMS 7u
+#define EXPECT_OFFSET_BIT 8u
+static const char expect_what[] =
+	"a number, a list of numbers, {file: ...}, {buffer: ...} or {formula: ...}";
 
 static void key_check_expect(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
@@ -48,9 +60,9 @@ static void key_check_expect(struct ld *l, void *obj, const struct keydef *kd, s
 		parse_keys(l, &expect_tab, c, "in 'expect'", &s);
 		if (s.mask == 0 && s.unknown == 0)
 			ld_error(l, s.pos, "empty 'expect' (expected %s)", expect_what);
-		two_forms(l, &expect_tab, &s, 3, "'expect'", "form");
-		if ((s.mask & 4) && !(s.mask & 2))
-			ld_error(l, s.at[2], "'offset' goes with 'buffer' in 'expect' ({buffer: x, offset: n})");
+		two_forms(l, &expect_tab, &s, EXPECT_FORMS, "'expect'", "form");
+		if ((s.mask & EXPECT_OFFSET_BIT) && !(s.mask & 2))
+			ld_error(l, s.at[3], "'offset' goes with 'buffer' in 'expect' ({buffer: x, offset: n})");
 	} else if (ld_is_scalar(l) && !ld_is_null(l)) {
 		c->expect = EXPECT_SCALAR;
 		get_num(l, kd->name, &c->scalar);
@@ -269,6 +281,9 @@ static const struct keydef run_keys[] = {
 	ROW("skip", FIELD_TEXT, T, skip, .what = "a reason for skipping"),
 	ROW_SIZE("persisting_l2", T, persisting_l2, UINT64_MAX, POS(T, persisting_l2_pos),
 		 HAS(T, has_persisting_l2)),
+	/* run.verify_launches: the checks see the state after this many launches */
+	ROW_UINT("verify_launches", T, verify_launches, 1, RUN_MAX_VERIFY_LAUNCHES,
+		 POS(T, verify_launches_pos), HAS(T, has_verify_launches)),
 };
 #undef T
 static const struct keytab run_tab = KEYTAB(run_keys);

@@ -3,7 +3,7 @@
  * top-level sections checks: (what to compare a buffer with after a
  * launch: expected values, reductions and their bounds, finite), run:
  * (repeat, warmup, timeout, device, instantiate flags, expect, skip,
- * persisting_l2) and throughput: (bytes, items), read into the model by
+ * persisting_l2, verify_launches) and throughput: (bytes, items), read into the model by
  * the top-level table (load_file.c).  A later point of a template reads a
  * check, run: or throughput: again alone (load_point.c).
  */

@@ -250,15 +250,23 @@ static void key_init_file(struct ld *l, void *obj, const struct keydef *kd, stru
 		in->path = gdef_resolve_path(l->g, in->file);
 }
 
+static void key_init_formula(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct init *in = obj;
+	in->kind = INIT_FORMULA;
+	get_formula(l, kd->name, &in->formula);
+}
+
 static const struct keydef init_keys[] = {
 	KEY("iota", key_init_iota),
 	KEY("random", key_init_random),
 	KEY("file", key_init_file),
+	KEY("formula", key_init_formula),
 };
 static const struct keytab init_tab = KEYTAB(init_keys);
 
 static const char init_what[] =
-	"a number, a list of numbers, {iota: ...}, {random: ...} or {file: ...}";
+	"a number, a list of numbers, {iota: ...}, {random: ...}, {file: ...} or {formula: ...}";
 
 static void key_buffer_init(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
@@ -271,8 +279,8 @@ static void key_buffer_init(struct ld *l, void *obj, const struct keydef *kd, st
 		struct seen s;
 		parse_keys(l, &init_tab, in, "in 'init'", &s);
 		if (s.mask == 0 && s.unknown == 0)
-			ld_error(l, s.pos, "empty 'init' (expected a number, a list, {iota: ...}, {random: ...} or {file: ...})");
-		two_forms(l, &init_tab, &s, 7, "'init'", "form");
+			ld_error(l, s.pos, "empty 'init' (expected a number, a list, {iota: ...}, {random: ...}, {file: ...} or {formula: ...})");
+		two_forms(l, &init_tab, &s, 15, "'init'", "form");
 	} else if (ld_is_scalar(l) && !ld_is_null(l)) {
 		struct num n;
 		/* in init_keys' order */
@@ -280,6 +288,7 @@ static void key_buffer_init(struct ld *l, void *obj, const struct keydef *kd, st
 			"{iota: {start: a, step: d}}, or {iota: {}} for 0, 1, 2, ...",
 			"{random: {seed: s, min: lo, max: hi}}, or {random: {}} for [0, 1]",
 			"{file: path}",
+			"{formula: \"expression of i\"}",
 		};
 		int form = find_key(&init_tab, l->es.ev.value);
 		if (form >= 0 && !l->es.ev.quoted) {

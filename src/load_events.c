@@ -869,7 +869,11 @@ static bool compile(struct evsrc *es, struct raw *r)
 	if (r->t == NULL)
 		r->t = tmpl_parse(r->value, r->len, &e);
 	if (r->t == NULL || !tmpl_link(r->t, lookup_slot, es, &e)) {
+		/* the text's own fault, at every point: said without a point's label */
+		const char *prefix = es->d->prefix;
+		es->d->prefix = NULL;
 		expr_error(es, r, &e);
+		es->d->prefix = prefix;
 		r->failed = true;
 		return false;
 	}

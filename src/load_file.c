@@ -7,6 +7,7 @@
 
 #include "load_axes.h"
 #include "load_checks.h"
+#include "load_requires.h"
 #include "load_defs.h"
 #include "load_file.h"
 #include "load_graph.h"
@@ -83,6 +84,7 @@ static const struct keydef top_keys[] = {
 	KEY("run", key_run),
 	KEY("axes", key_axes),
 	KEY("throughput", key_throughput),
+	KEY("requires", key_requires),
 };
 static const struct keytab top_tab = KEYTAB(top_keys);
 

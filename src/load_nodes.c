@@ -173,16 +173,77 @@ static void key_host_copy(struct ld *l, void *obj, const struct keydef *kd, stru
 	require_keys(l, &copy_tab, &s, 3, "in 'copy'");
 }
 
+static void key_call_library(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct host_fn *f = obj;
+	/* a path is the file's; a name alone is where dlopen finds it (host_lib.h) */
+	if (get_text(l, "a shared library's file name", kd->name, &f->library, &f->library_pos))
+		f->path = strchr(f->library, '/') ? gdef_resolve_path(l->g, f->library) : f->library;
+}
+
+/* buffers: a name, or a list of names, passed in that order. */
+static void key_call_buffers(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct host_fn *f = obj;
+	f->buffers_pos = l->es.ev.pos;
+	if (l->es.ev.type != EV_SEQ) {
+		f->buffers = arena_alloc(&l->g->arena, sizeof *f->buffers);
+		f->nbuffers = get_ref(l, "a buffer name or a list of them", kd->name,
+				      &f->buffers[0]) ? 1 : 0;
+		return;
+	}
+	struct name_ref *v = NULL;
+	size_t n = 0, cap = 0;
+	ld_next(l);
+	while (!l->es.fatal && l->es.ev.type != EV_SEQ_END) {
+		struct name_ref r;
+		if (get_ref(l, "a buffer name", kd->name, &r))
+			*VEC_PUSH(v, n, cap) = r;
+	}
+	ld_next(l);
+	if (n) {
+		f->buffers = arena_alloc(&l->g->arena, n * sizeof *f->buffers);
+		memcpy(f->buffers, v, n * sizeof *v);
+	}
+	f->nbuffers = n;
+	free(v);
+}
+
+#define T struct host_fn
+static const struct keydef call_keys[] = {
+	KEY("library", key_call_library),
+	ROW("function", FIELD_TEXT, T, function, POS(T, function_pos), .what = "a function's name"),
+	KEY("buffers", key_call_buffers),
+	ROW("arg", FIELD_TEXT, T, arg, .what = "a text for the function"),
+};
+#undef T
+static const struct keytab call_tab = KEYTAB(call_keys);
+
+/* call: {library, function, buffers, arg}: a function of the user's, by dlopen when it runs. */
+static void key_host_call(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct host_node *h = obj;
+	struct seen s;
+	h->action = HOST_CALL;
+	h->fn = arena_alloc(&l->g->arena, sizeof *h->fn);
+	memset(h->fn, 0, sizeof *h->fn);
+	if (!want_map(l, "a mapping {library, function, buffers, arg}", kd->name))
+		return;
+	parse_keys(l, &call_tab, h->fn, "in 'call'", &s);
+	require_keys(l, &call_tab, &s, 3, "in 'call'");
+}
+
 static const struct keydef host_keys[] = {
 	KEY("print", key_host_print),
 	KEY("sleep", key_host_sleep),
 	KEY("dump", key_host_dump),
 	KEY("set", key_host_set),
 	KEY("copy", key_host_copy),
+	KEY("call", key_host_call),
 };
 static const struct keytab host_tab = KEYTAB(host_keys);
 static const char host_actions[] = "{print: text}, {sleep: duration}, {dump: buffer}, "
-	"{set: {buffer, value}} or {copy: {from, to}}";
+	"{set: {buffer, value}}, {copy: {from, to}} or {call: {library, function}}";
 
 void parse_host(struct ld *l, struct node *n)
 {
@@ -194,7 +255,7 @@ void parse_host(struct ld *l, struct node *n)
 	parse_keys(l, &host_tab, &n->u.host, "in 'host'", &s);
 	if (s.mask == 0 && s.unknown == 0)
 		ld_error(l, s.pos, "'host' needs an action: %s", host_actions);
-	two_forms(l, &host_tab, &s, 31, "'host'", "action");
+	two_forms(l, &host_tab, &s, 63, "'host'", "action");
 }
 
 /* --- memory operations --- */

@@ -394,7 +394,7 @@ __attribute__((cold)) struct sweep *load_template(const char *name, const char *
 	bool refused = false;
 	for (size_t k = 0; k < npoints; k++) {
 		double t = monotime();
-		d->prefix = k ? sw->labels[k] : NULL;
+		d->prefix = sweep_point_prefix(sw, k);
 		sw->base[k] = k;
 		/* the first point's share: what all would take, were every point like it */
 		size_t share = k == 0 ? npoints : 1;

@@ -231,6 +231,18 @@ bool get_text(struct ld *l, const char *what, const char *name, char **out,
 	return true;
 }
 
+bool get_formula(struct ld *l, const char *name, struct formula *f)
+{
+	const struct ev *e = &l->es.ev;
+	/* one line, its bytes as written: plain, or quoted without escapes or ${...} */
+	uint32_t span = e->end.line == e->pos.line && e->end.col > e->pos.col ?
+		e->end.col - e->pos.col : 0;
+	f->lead = e->quoted ? 1 : 0;
+	f->exact = span == e->len + 2u * f->lead;
+	return get_text(l, "a formula (an expression of the element's indices, such as "
+			"\"2 * i + 1\")", name, &f->text, &f->pos);
+}
+
 bool get_ref(struct ld *l, const char *what, const char *name, struct name_ref *r)
 {
 	size_t len = l->es.ev.len;

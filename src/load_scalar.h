@@ -75,6 +75,11 @@ bool get_bool(struct ld *l, const char *name, bool *out);
 /* Any non-null scalar as text (plain numbers too: "name: 42"), in the model's arena. */
 bool get_text(struct ld *l, const char *what, const char *name, char **out, struct pos *pos);
 /*
+ * A formula's text (init: {formula: ...}, expect: {formula: ...}), its
+ * position, and whether its columns are the file's (buf_formula.h).
+ */
+bool get_formula(struct ld *l, const char *name, struct formula *f);
+/*
  * A reference by name.  Large graphs name the same buffer from node after
  * node: a name like the last one shares its string (the model's strings
  * are never written to nor freed alone), which saves the copy, and lets

@@ -32,7 +32,7 @@ bool sweep_validate(struct sweep *sw, struct diag *d, const struct mod_settings 
 			ok = false;
 			continue;
 		}
-		d->prefix = k == 0 ? NULL : sw->labels[k];
+		d->prefix = sweep_point_prefix(sw, k);
 		double t = monotime();
 		struct gdef *g = sw->models[k];
 		if (g->derive && sw->base && clean[sw->base[k]] && gdef_validate_derived(g, d)) {

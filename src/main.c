@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,16 +19,20 @@
 #include "diag.h"
 #include "fileio.h"
 #include "gpu.h"
+#include "host_lib.h"
 #include "load.h"
 #include "load_sweep.h"
 #include "model.h"
 #include "monotime.h"
 #include "outputs.h"
 #include "report_print.h"
+#include "requires.h"
+#include "report.h"
 #include "report_plot.h"
 #include "report_stored.h"
 #include "suite.h"
 #include "sweep.h"
+#include "sweep_list.h"
 #include "validate.h"
 #include "validate_devices.h"
 #include "xmalloc.h"
@@ -90,6 +95,7 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 	s->profile_launches = o->profile_launches;
 	s->no_cache = o->no_cache;
 	s->expect_fail = r->expect_fail;
+	s->verify_launches = r->has_verify_launches ? r->verify_launches : 1;
 	s->module_api = o->module_api;
 	s->verbosity = o->verbosity;
 	s->out = (struct run_outputs){
@@ -144,16 +150,43 @@ static bool one_point_outputs(const struct sweep *sw, const struct options *o)
 
 /* A sweep: its points' settings, each from its own run: section (gpu.h). */
 static int run_sweep(const struct sweep *sw, const struct options *o, double frontend_s,
-		     struct diag *d)
+		     const struct host_libs *libs, struct diag *d)
 {
 	struct run_settings *ps = xcalloc(sw->npoints, sizeof *ps);
 	for (size_t k = 0; k < sw->npoints; k++) {
 		settings_from(&ps[k], sw->models[k], o);
 		ps[k].frontend_s = frontend_s;
+		ps[k].host_libs = libs;
 	}
 	int status = gpu_run_sweep(sw, ps, d);
 	free(ps);
 	return status;
+}
+
+/*
+ * A file whose requires: this machine does not meet (requires.h): true,
+ * with why, the first point's whose are not (named when it is a sweep's).
+ */
+static bool requirements_unmet(const struct sweep *sw, const struct run_settings *s, char *why,
+			       size_t len)
+{
+	struct device_facts f;
+	bool asked = false;
+	for (size_t k = 0; k < sw->npoints; k++) {
+		const struct requirements *r = &sw->models[k]->requires;
+		if (requires_device(r) && !asked) {
+			gpu_device_facts(s, &f);
+			asked = true;
+		}
+		size_t at = 0;
+		if (sw->naxes && len > 0)
+			at = (size_t)snprintf(why, len, "%s: ", sw->labels[k]);
+		if (at >= len)
+			at = len ? len - 1 : 0;
+		if (requires_unmet(r, asked ? &f : NULL, why + at, len - at))
+			return true;
+	}
+	return false;
 }
 
 /* One file: what the single-file command does, and what a suite's worker runs. */
@@ -175,6 +208,7 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		.compile_sources = o->validate,
 		.use_cache = !o->no_cache,
 		.verbose = o->verbosity >= VERB_VERBOSE,
+		.cuda = o->driver,
 	};
 	/*
 	 * One round: the loader's errors and the validator's, sorted by
@@ -224,6 +258,9 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		outputs_ok = false;
 	if (!outputs_ok)
 		valid = false;
+	/* an error every point of a sweep gave is the file's: said without the first's label */
+	if (sw && sw->naxes && sw->npoints > 1)
+		diag_unlabel_shared(&d, sw->labels[0], (unsigned)sw->npoints);
 	diag_finish(&d);
 	struct gdef *g = sw ? sw->models[0] : NULL;
 	/* a file with axes is a sweep, even of one point (--set): its report has points */
@@ -234,6 +271,8 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		valid = false;
 	/* --describe alone draws the file; with --profile it colours a run's figures */
 	bool describe_only = o->describe && !(o->profile && !o->validate);
+	/* --points lists the points and runs nothing (sweep_list.h) */
+	describe_only |= o->points;
 	bool skip = valid && g->run.skip && !describe_only;
 	if (valid && o->validate && o->verbosity >= VERB_VERBOSE) {
 		/* -v --validate says what it checked, not nothing */
@@ -252,22 +291,44 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		if (o->verbosity > VERB_QUIET && o->stdout_output == NULL)
 			printf("%s: skipped: %s\n", diag_esc(o->file), diag_esc(g->run.skip));
 	} else if (describe_only) {
-		status = write_description(g, o);
+		if (o->describe)
+			status = write_description(g, o);
+		if (status == 0 && o->points && !o->json)
+			sweep_list_text(stdout, sw);
 	}
 	/* with --profile, --describe is written after the run, coloured by it */
 	if (status == 0 && !skip && !o->validate && !describe_only) {
 		struct run_settings s;
 		settings_from(&s, g, o);
 		s.frontend_s = monotime() - t0;
+		/* the host functions' libraries, only now that the file runs (host_lib.h) */
+		bool no_libs = true;
+		struct host_libs *libs = NULL;
+		char unmet[256];
 		/* in a suite, a file that needs more GPUs than it has is skipped */
 		if (fo && gpu_too_few(g, &s, fo->note, sizeof fo->note)) {
 			fo->skipped = true;
+		} else if (requirements_unmet(sw, &s, unmet, sizeof unmet)) {
+			/* what this machine lacks: skipped (77), a suite's too */
+			if (fo) {
+				fo->skipped = true;
+				snprintf(fo->note, sizeof fo->note, "%s", unmet);
+			} else if (o->verbosity > VERB_QUIET && !(o->json && !o->json_file)) {
+				printf("%s: skipped: %s\n", diag_esc(o->file), diag_esc(unmet));
+			}
+			status = fo ? 0 : EXIT_SKIPPED;
+		} else if ((libs = host_libs_open(sw->models, sw->npoints, &d, &no_libs)) == NULL &&
+			   !no_libs) {
+			status = 2;
 		} else {
+			s.host_libs = libs;
 			/* the back end writes --json itself, whatever its status (report_emit.h) */
-			status = sweep ? run_sweep(sw, o, s.frontend_s, &d) : gpu_run(g, &s, &d);
+			status = sweep ? run_sweep(sw, o, s.frontend_s, libs, &d) :
+				gpu_run(g, &s, &d);
 			ran = true;
 			status = expectation(g, o, status, fo);
 		}
+		host_libs_free(libs);
 	}
 	if (!ran && outputs_ok) {
 		/* no run: the report says what there is */
@@ -278,6 +339,19 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		rep.root = valid ? g->root : NULL;
 		rep.load_s = monotime() - t0;
 		rep.no_launch = true;
+		/* a sweep's throughput and values are its points' (sweep_list.h) */
+		rep.sweep = sw && sw->naxes > 0;
+		rep.listing = valid && (o->points || sweep) ? sw : NULL;
+		/* a plain file's one point: no samples, its declared throughput */
+		struct point_report plain = {.bytes = NAN, .items = NAN, .eval_s = NAN};
+		if (valid && !sweep) {
+			if (g->throughput.has_bytes)
+				plain.bytes = g->throughput.bytes;
+			if (g->throughput.has_items)
+				plain.items = g->throughput.items;
+			rep.points = &plain;
+			rep.npoints = 1;
+		}
 		status = write_json(o, &rep, status, &d);
 	}
 	diag_finish(&d);

@@ -43,6 +43,10 @@ struct mod_check {
 	struct diag *d;
 	struct mod_settings s;
 	struct mod_state *mods;         /* per g->modules */
+	/* the CUDA version PTX files are checked against (validate_cuda), asked once */
+	bool isa_asked;
+	int cuda;
+	char cuda_from[32];
 };
 
 struct mod_check *mod_check_new(struct gdef *g, struct diag *d, const struct mod_settings *s)
@@ -85,6 +89,53 @@ bool mod_parse_arch(const char *s, int *sm)
 static struct pos or_file_pos(const struct module *m)
 {
 	return m->file_pos.line ? m->file_pos : m->pos;
+}
+
+bool mod_check_ptx(const struct module *m, const struct ptx_header *h, int sm, const char *arch,
+		   int cuda, const char *from, struct diag *d)
+{
+	bool ok = true;
+	if (!ptx_target_runs(h, sm)) {
+		char runs[96];
+		ptx_target_words(h, runs, sizeof runs);
+		diag_error(d, or_file_pos(m), "module '%s' ('%s') is PTX for %s (its .target), which "
+			   "runs on %s, and %s is sm_%d: compile it for compute_%d or lower, or "
+			   "with no 'a' or 'f'", m->name, m->file, h->target, runs, arch, sm, sm);
+		ok = false;
+	}
+	int isa = cuda ? ptx_isa_of_cuda(cuda) : 0;
+	if (isa && h->isa > isa) {
+		diag_error(d, or_file_pos(m), "module '%s' ('%s') is PTX ISA %d.%d (its .version), "
+			   "and CUDA %d.%d (%s) takes PTX ISA %d.%d at most: compile it with that "
+			   "toolkit or an older one", m->name, m->file, h->isa / 10, h->isa % 10,
+			   cuda / 1000, cuda % 1000 / 10, from, isa / 10, isa % 10);
+		ok = false;
+	}
+	return ok;
+}
+
+void mod_warn_shared(const struct node *n, struct diag *d)
+{
+	const struct kernel_node *k = &n->u.kernel;
+	if (k->shared)
+		return;
+	diag_warning(d, k->function_pos.line ? k->function_pos : n->pos, "kernel '%s' uses "
+		     "dynamic shared memory (.extern .shared in its PTX), and node '%s' gives it "
+		     "none: add 'shared:' with the bytes it needs, or it reads and writes past its "
+		     "block's shared memory", k->function, n->id);
+}
+
+/* The CUDA version PTX modules are checked against under --validate, and whence; 0: none. */
+static int validate_cuda(struct mod_check *mc, char *from, size_t len)
+{
+	if (mc->s.cuda) {
+		snprintf(from, len, "--driver");
+		return mc->s.cuda;
+	}
+	int v = rtc_version();
+	if (v)
+		snprintf(from, len, "NVRTC %d.%d", v / 1000, v % 1000 / 10);
+	return v;
 }
 
 /* "module 'k' ('kernels/k.ptx'): note: ...: WHY", under -v. */
@@ -243,6 +294,20 @@ static void open_module(struct mod_check *mc, size_t mi)
 	}
 	const struct image_listing *l = &st->lst->list;
 	char why[400];
+	/* a PTX file against --arch and a CUDA version; a run checks against its device */
+	if (l->kind == IMAGE_PTX && mc->s.sm && !m->source) {
+		char from[48] = "";
+		if (!mc->isa_asked) {
+			mc->isa_asked = true;
+			mc->cuda = validate_cuda(mc, mc->cuda_from, sizeof mc->cuda_from);
+		}
+		snprintf(from, sizeof from, "%s", mc->cuda_from);
+		if (mc->cuda == 0 && mc->s.verbose && !mc->d->quiet)
+			fprintf(mc->d->out, "cugraphrun: module '%s' ('%s'): note: its PTX ISA "
+				"(.version) is not checked: NVRTC cannot be loaded, and no --driver "
+				"says which CUDA runs it\n", diag_esc(m->name), diag_esc(m->file));
+		mod_check_ptx(m, &l->ptx, mc->s.sm, "--arch", mc->cuda, from, mc->d);
+	}
 	if (l->no_code) {
 		diag_error(mc->d, or_file_pos(m), "module '%s' ('%s') has no code for sm_%d "
 			   "(--arch); it holds: %s", m->name, m->file, mc->s.sm,
@@ -299,6 +364,35 @@ static void unknown_function(struct mod_check *mc, const struct kernel_node *k,
 	free(list);
 }
 
+/* An argument's form as the file writes it, and C's word for it: "{i64: ...}: long long in C". */
+static void arg_form(const struct arg *a, char *buf, size_t len)
+{
+	static const char *const c_of[ET_COUNT] = {
+		[ET_I8] = "signed char", [ET_U8] = "unsigned char", [ET_I16] = "short",
+		[ET_U16] = "unsigned short", [ET_I32] = "int", [ET_U32] = "unsigned int",
+		[ET_I64] = "long long", [ET_U64] = "unsigned long long", [ET_F16] = "__half",
+		[ET_BF16] = "__nv_bfloat16", [ET_F32] = "float", [ET_F64] = "double",
+	};
+	switch (a->kind) {
+	case ARG_SCALAR:
+		snprintf(buf, len, "{%s: ...}: %s in C", elem_infos[a->type].name, c_of[a->type]);
+		return;
+	case ARG_BUFFER:
+		snprintf(buf, len, "a buffer: a pointer");
+		return;
+	case ARG_HANDLE:
+		snprintf(buf, len, "a handle: a cudaGraphConditionalHandle");
+		return;
+	case ARG_BYTES:
+		snprintf(buf, len, "{bytes: ...}");
+		return;
+	case ARG_STRUCT:
+		snprintf(buf, len, "{struct: ...}");
+		return;
+	}
+	buf[0] = '\0';
+}
+
 bool mod_check_args(struct diag *d, const struct node *n, size_t np,
 		    const struct ptx_param *params)
 {
@@ -320,10 +414,16 @@ bool mod_check_args(struct diag *d, const struct node *n, size_t np,
 			continue;
 		struct pos at = k->args[i].pos.line ? k->args[i].pos :
 				k->args_pos.line ? k->args_pos : k->function_pos;
-		diag_error(d, at, "argument %zu of node '%s' is %zu byte%s, but parameter %zu of "
-			   "'%s' is %zu byte%s%s%s%s", i + 1, n->id, have, have == 1 ? "" : "s",
-			   i + 1, k->function, p->size, p->size == 1 ? "" : "s",
-			   p->type[0] ? " (" : "", p->type, p->type[0] ? ")" : "");
+		/* both sides in C's words too: the kernel's source says int, its PTX .u32 */
+		char ptype[96] = "", cbuf[48], aform[96];
+		const char *c = p->type[0] ? ptx_c_type(p->type, cbuf, sizeof cbuf) : NULL;
+		if (p->type[0])
+			snprintf(ptype, sizeof ptype, " (%s%s%s%s)", p->type, c ? ": " : "",
+				 c ? c : "", c ? " in C" : "");
+		arg_form(&k->args[i], aform, sizeof aform);
+		diag_error(d, at, "argument %zu of node '%s' is %zu byte%s (%s), but parameter %zu "
+			   "of '%s' is %zu byte%s%s", i + 1, n->id, have, have == 1 ? "" : "s",
+			   aform, i + 1, k->function, p->size, p->size == 1 ? "" : "s", ptype);
 	}
 	return d->nerrors == before;
 }
@@ -362,6 +462,8 @@ void mod_check_kernel(struct mod_check *mc, const struct node *n)
 	const struct image_kernel *ik = &st->lst->list.v[i];
 	if (ik->everywhere && ik->nparams >= 0)
 		mod_check_args(mc->d, n, (size_t)ik->nparams, ik->params);
+	if (ik->dyn_shared)
+		mod_warn_shared(n, mc->d);
 }
 
 /* Split "fill, scale<...>, put" (source_kernels) into its names, in *names (malloc'd). */

@@ -50,6 +50,13 @@ struct mod_settings {
 	 * reads its modules.
 	 */
 	struct mod_cache *cache;
+	/*
+	 * --validate: the CUDA version (12080) whose driver PTX modules'
+	 * .version is checked against (--driver), or 0: NVRTC's version when
+	 * it can be loaded, else none.  A run checks against its driver
+	 * (gpu_build.c).
+	 */
+	int cuda;
 };
 
 struct mod_check;
@@ -79,6 +86,23 @@ bool mod_check_args(struct diag *d, const struct node *n, size_t np,
  * sm_ and two or three digits.
  */
 bool mod_parse_arch(const char *s, int *sm);
+
+/*
+ * A PTX module's header (ptx.h) against what will run it: its .target
+ * against compute capability sm (0: not known), as arch names it
+ * ("--arch", "this device"); its .version against the newest PTX ISA
+ * that CUDA version cuda takes (0: not known), as from names it ("NVRTC
+ * 12.8", "--driver", "this driver").  Errors at the module's file; false
+ * after one.
+ */
+bool mod_check_ptx(const struct module *m, const struct ptx_header *h, int sm, const char *arch,
+		   int cuda, const char *from, struct diag *d);
+
+/*
+ * Kernel node n uses dynamic shared memory (its PTX entry names .extern
+ * .shared memory) and gives none ('shared:' 0): a warning at the node.
+ */
+void mod_warn_shared(const struct node *n, struct diag *d);
 
 /*
  * When the compile of source module m (im) did not find kernel k's

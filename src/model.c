@@ -8,6 +8,10 @@
 #include "strmap.h"
 #include "xmalloc.h"
 
+const char *const req_lib_names[REQ_LIB_COUNT] = {
+	"nvrtc", "cublas", "cublaslt", "cufft", "cusparse", "curand", "cupti",
+};
+
 const char *const mem_kind_names[MEM_COUNT] = {
 	[MEM_DEVICE] = "device",
 	[MEM_HOST] = "host",
@@ -219,6 +223,14 @@ void gdef_input_files(const struct gdef *g, gdef_input_fn *fn, void *ctx)
 		if (c->expect == EXPECT_FILE && c->path)
 			fn(ctx, "expect file", c->file, c->path,
 			   c->expect_pos.line ? c->expect_pos : c->pos);
+	}
+	/* host libraries named by a path (a name alone is the loader's to find) */
+	for (size_t i = 0; i < g->nall_nodes; i++) {
+		const struct node *n = g->all_nodes[i];
+		if (n->kind == NK_HOST && n->u.host.action == HOST_CALL && n->u.host.fn->library &&
+		    strchr(n->u.host.fn->library, '/') && n->u.host.fn->path)
+			fn(ctx, "host library", n->u.host.fn->library, n->u.host.fn->path,
+			   n->u.host.fn->library_pos.line ? n->u.host.fn->library_pos : n->pos);
 	}
 }
 

@@ -94,6 +94,20 @@ enum init_kind {
 	INIT_IOTA,          /* start + i * step */
 	INIT_RANDOM,        /* uniform in [min, max], seeded */
 	INIT_FILE,          /* raw bytes, exact size */
+	INIT_FORMULA,       /* an expression of the element's indices (buf_formula.h) */
+};
+
+/*
+ * A per-element expression, init: {formula: ...} or expect: {formula:
+ * ...}: its text (after the point's ${...} were evaluated), where it was
+ * written, and whether the text lies on one line of the file from pos,
+ * lead bytes in (1 for a quote), so that an error's column is exact.
+ */
+struct formula {
+	char *text;
+	struct pos pos;
+	bool exact;
+	uint8_t lead;
 };
 
 struct init {
@@ -108,6 +122,7 @@ struct init {
 	char *file;                     /* INIT_FILE, as written */
 	char *path;                     /* resolved against the YAML's directory */
 	struct pos file_pos;
+	struct formula formula;         /* INIT_FORMULA */
 };
 
 struct buffer {
@@ -340,7 +355,23 @@ struct copy_node {
 };
 
 /* What a host node does: buf_host.h runs it. */
-enum host_action { HOST_PRINT, HOST_SLEEP, HOST_DUMP, HOST_SET, HOST_COPY };
+enum host_action { HOST_PRINT, HOST_SLEEP, HOST_DUMP, HOST_SET, HOST_COPY, HOST_CALL };
+
+/*
+ * HOST_CALL: a function of a shared library of the user's, called with
+ * the node's buffers (host_lib.h; <cugraphrun/host.h> is its interface).
+ */
+struct host_fn {
+	char *library;                  /* as written */
+	char *path;                     /* resolved against the YAML's directory */
+	struct pos library_pos;
+	char *function;                 /* the symbol */
+	struct pos function_pos;
+	struct name_ref *buffers;       /* in the arena, exactly nbuffers */
+	size_t nbuffers;
+	struct pos buffers_pos;
+	char *arg;                      /* text for the function, or NULL */
+};
 
 struct host_node {
 	enum host_action action;
@@ -355,6 +386,7 @@ struct host_node {
 	/* HOST_SET: the fields of a memset; HOST_COPY: those of a copy (in the arena) */
 	struct memset_node *set;
 	struct copy_node *copy;
+	struct host_fn *fn;             /* HOST_CALL (in the arena) */
 };
 
 /*
@@ -543,7 +575,7 @@ struct graph {
  * NaN or infinity.  Exactly one of those per check.
  */
 enum check_kind { CHECK_EXPECT, CHECK_REDUCE, CHECK_FINITE };
-enum expect_kind { EXPECT_SCALAR, EXPECT_LIST, EXPECT_FILE, EXPECT_BUFFER };
+enum expect_kind { EXPECT_SCALAR, EXPECT_LIST, EXPECT_FILE, EXPECT_BUFFER, EXPECT_FORMULA };
 
 /* The figures a check can take of a slice (buf_reduce.h says how). */
 enum reduce_kind {
@@ -601,6 +633,7 @@ struct check {
 	struct name_ref ref;            /* EXPECT_BUFFER: the other buffer */
 	uint64_t ref_offset;            /* its slice starts there, count long */
 	struct pos ref_offset_pos;
+	struct formula formula;         /* EXPECT_FORMULA */
 	/* CHECK_EXPECT and RED_DIFFER: when an element matches */
 	double rtol, atol;              /* default 0 */
 	struct pos rtol_pos, atol_pos;
@@ -622,6 +655,9 @@ enum inst_flag {
 #define INST_FLAG_COUNT 4
 extern const char *const inst_flag_names[INST_FLAG_COUNT];
 
+/* The most launches a verification may run before its checks (run.verify_launches). */
+#define RUN_MAX_VERIFY_LAUNCHES 1000000
+
 struct run_defaults {
 	struct pos pos;
 	bool has_repeat, has_warmup, has_timeout, has_device, has_instantiate;
@@ -636,6 +672,10 @@ struct run_defaults {
 	bool has_persisting_l2;
 	uint64_t persisting_l2;
 	struct pos persisting_l2_pos;
+	/* run.verify_launches: launches before the checks (default 1) */
+	bool has_verify_launches;
+	uint32_t verify_launches;
+	struct pos verify_launches_pos;
 };
 
 /*
@@ -652,6 +692,26 @@ struct node_device {
 struct switched_off {
 	struct node *node;
 	struct pos pos;
+};
+
+/* The libraries a file may require (requires.libraries), by their names. */
+enum req_lib { REQ_NVRTC, REQ_CUBLAS, REQ_CUBLASLT, REQ_CUFFT, REQ_CUSPARSE, REQ_CURAND,
+	REQ_CUPTI, REQ_LIB_COUNT };
+extern const char *const req_lib_names[REQ_LIB_COUNT];
+
+/*
+ * requires: what the file needs of the machine it runs on; a run where
+ * one is not met is skipped (requires.h says how each is judged).
+ */
+struct requirements {
+	struct pos pos;
+	bool has_cc, has_driver, has_gpus, has_memory;
+	uint8_t cc_major, cc_minor;     /* compute capability at least this */
+	int driver;                     /* CUDA driver at least, as cuDriverGetVersion: 12080 */
+	uint32_t gpus;                  /* GPUs at least */
+	uint64_t memory;                /* bytes of device memory at least */
+	unsigned libraries;             /* bit 1u << enum req_lib: found */
+	struct pos cc_pos, driver_pos, gpus_pos, memory_pos, libraries_pos;
 };
 
 /*
@@ -702,6 +762,7 @@ struct gdef {
 	uint8_t *device_of;
 	unsigned ndevices;
 	struct throughput_decl throughput;
+	struct requirements requires;
 	/*
 	 * Names the loader could not read (a section that is not a mapping, an
 	 * id that is not text): a reference the validator cannot resolve may
@@ -786,8 +847,8 @@ static inline unsigned node_device(const struct gdef *g, const struct node *n)
 /*
  * Every file a validated definition reads besides itself, in file order:
  * fn(ctx, what, written, path, pos) for each module file or source, init
- * file and expect file ("module file", "init file", ...; as written; as
- * resolved; where it is named).  What names another file goes here, so
+ * file, expect file and host library named by a path ("module file",
+ * "init file", ...; as written; as resolved; where it is named).  What names another file goes here, so
  * that no output replaces it (outputs.c).
  */
 typedef void gdef_input_fn(void *ctx, const char *what, const char *written, const char *path,

@@ -399,6 +399,18 @@ static bool same_args(const struct arg *a, const struct arg *b, size_t n)
 	return true;
 }
 
+/* A host call's function and buffers (its arg is a value). */
+static bool same_host_fn(const struct host_fn *a, const struct host_fn *b)
+{
+	if (!same_str(a->path, b->path) || !same_str(a->function, b->function) ||
+	    a->nbuffers != b->nbuffers)
+		return false;
+	for (size_t i = 0; i < a->nbuffers; i++)
+		if (!same_ref(&a->buffers[i], &b->buffers[i]))
+			return false;
+	return true;
+}
+
 bool derive_same_node(const struct node *a, const struct node *b)
 {
 	if (a->kind != b->kind)
@@ -422,7 +434,8 @@ bool derive_same_node(const struct node *a, const struct node *b)
 		       a->u.copy.has_count == b->u.copy.has_count;
 	case NK_HOST:
 		return a->u.host.action == b->u.host.action &&
-		       same_ref(&a->u.host.buffer, &b->u.host.buffer);
+		       same_ref(&a->u.host.buffer, &b->u.host.buffer) &&
+		       (a->u.host.action != HOST_CALL || same_host_fn(a->u.host.fn, b->u.host.fn));
 	default:
 		return false;
 	}
@@ -455,7 +468,8 @@ bool derive_same_run(const struct run_defaults *a, const struct run_defaults *b)
 	       a->device == b->device && a->has_instantiate == b->has_instantiate &&
 	       a->instantiate == b->instantiate && a->expect_fail == b->expect_fail &&
 	       same_str(a->skip, b->skip) && a->has_persisting_l2 == b->has_persisting_l2 &&
-	       a->persisting_l2 == b->persisting_l2;
+	       a->persisting_l2 == b->persisting_l2 &&
+	       a->has_verify_launches == b->has_verify_launches;
 }
 
 static bool args_name(const struct arg *a, size_t n, const char *buffer)
@@ -488,6 +502,11 @@ bool derive_node_names_buffer(const struct node *n, const char *buffer)
 		case HOST_COPY:
 			return same_str(n->u.host.copy->from.buffer.name, buffer) ||
 			       same_str(n->u.host.copy->to.buffer.name, buffer);
+		case HOST_CALL:
+			for (size_t i = 0; i < n->u.host.fn->nbuffers; i++)
+				if (same_str(n->u.host.fn->buffers[i].name, buffer))
+					return true;
+			return false;
 		default:
 			return false;
 		}

@@ -193,6 +193,15 @@ static void node(FILE *out, const struct node *n, int depth)
 			fprintf(out, " count=%d/%" PRIu64 " bytes=%" PRIu64, c->has_count, c->count,
 				c->bytes);
 		}
+		if (n->u.host.fn) {
+			const struct host_fn *f = n->u.host.fn;
+			str(out, "library", f->library);
+			str(out, "path", f->path);
+			str(out, "function", f->function);
+			str(out, "arg", f->arg);
+			for (size_t i = 0; i < f->nbuffers; i++)
+				ref(out, "buffer", &f->buffers[i]);
+		}
 		break;
 	case NK_IF:
 	case NK_WHILE:
@@ -284,6 +293,8 @@ static void init(FILE *out, const struct init *in)
 	str(out, "file", in->file);
 	str(out, "path", in->path);
 	pos(out, "file", in->file_pos);
+	str(out, "formula", in->formula.text);
+	pos(out, "formula", in->formula.pos);
 	fprintf(out, " list=%zu:", in->nlist);
 	for (size_t i = 0; i < in->nlist; i++)
 		num(out, "", &in->list[i]);
@@ -388,6 +399,8 @@ void gdef_dump(const struct gdef *g, FILE *out)
 		num(out, "scalar", &c->scalar);
 		str(out, "file", c->file);
 		str(out, "path", c->path);
+		str(out, "formula", c->formula.text);
+		pos(out, "formula", c->formula.pos);
 		dbl(out, "rtol", c->rtol);
 		dbl(out, "atol", c->atol);
 		pos(out, "rtol", c->rtol_pos);
@@ -420,6 +433,7 @@ void gdef_dump(const struct gdef *g, FILE *out)
 	str(out, "skip", r->skip);
 	fprintf(out, " persisting_l2=%d/%" PRIu64, r->has_persisting_l2, r->persisting_l2);
 	pos(out, "persisting_l2", r->persisting_l2_pos);
+	fprintf(out, " verify_launches=%d/%" PRIu32, r->has_verify_launches, r->verify_launches);
 	fputc('\n', out);
 	for (size_t i = 0; i < g->nkattrs; i++) {
 		const struct kernel_attrs *a = g->kattrs[i];

@@ -66,6 +66,12 @@ static bool host_uses(const struct host_node *h, buf_use_fn *fn, void *ctx)
 		return h->copy == NULL ||
 		       (give(fn, ctx, &h->copy->from.buffer, USE_READ, ROLE_DATA) &&
 			give(fn, ctx, &h->copy->to.buffer, USE_WRITE, ROLE_DATA));
+	case HOST_CALL:
+		/* the function may read and write each of them */
+		for (size_t i = 0; h->fn && i < h->fn->nbuffers; i++)
+			if (!give(fn, ctx, &h->fn->buffers[i], USE_READWRITE, ROLE_DATA))
+				return false;
+		break;
 	case HOST_PRINT:
 	case HOST_SLEEP:
 		break;

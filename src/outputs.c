@@ -65,7 +65,7 @@ bool outputs_vs_sweep(const struct options *o, const struct sweep *sw, struct di
 	/* a point's module or data may be a file of its own ("k_${n}.ptx"): every point's */
 	for (size_t k = 0; k < sw->npoints; k++) {
 		uint32_t c = 0;
-		d->prefix = k == 0 ? NULL : sw->labels[k];
+		d->prefix = sweep_point_prefix(sw, k);
 		if (sw->models[k] && !outputs_vs_graph(o, sw->models[k], d, &c))
 			ok = false;
 		*clashed |= c;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ptx.h"
+#include "strlist.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -262,6 +263,86 @@ void ptx_entries_free(struct ptx_entry *v, size_t n)
 	free(v);
 }
 
+/*
+ * The name a .extern .shared declaration at p (past ".extern") declares,
+ * into names; p unchanged when it declares no shared memory.
+ */
+static void extern_shared(const char *start, const char *p, struct strlist *names)
+{
+	p = skip_space(p);
+	if (!word_at(start, p, ".shared", 7))
+		return;
+	p += 7;
+	/* .align N and the type go by: the name is the identifier before '[' or ';' */
+	const char *name = NULL;
+	size_t len = 0;
+	while (*p && *p != ';' && *p != '[') {
+		p = skip_space(p);
+		if (*p == '.' || (*p >= '0' && *p <= '9')) {
+			p++;
+			while (ident_char(*p))
+				p++;
+			continue;
+		}
+		if (ident_char(*p)) {
+			name = p;
+			while (ident_char(*p))
+				p++;
+			len = (size_t)(p - name);
+			continue;
+		}
+		if (*p && *p != ';' && *p != '[')
+			p++;
+	}
+	if (name) {
+		char *n = xstrndup(name, len);
+		strlist_add(names, n);
+		free(n);
+	}
+}
+
+/*
+ * Does the body of the entry whose parameters end at p (performance
+ * directives may come first; a declaration has no body) name one of the
+ * .extern .shared names, or declare one of its own?
+ */
+static bool body_uses_shared(const char *start, const char *p, const struct strlist *names)
+{
+	while (*p && *p != '{' && *p != ';')
+		p = skip_comment(p) != p ? skip_comment(p) : p + 1;
+	if (*p != '{')
+		return false;
+	int depth = 0;
+	for (; *p; ) {
+		const char *q = skip_comment(p);
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '{')
+			depth++;
+		else if (*p == '}' && --depth == 0)
+			return false;
+		if (*p == '.' && word_at(start, p, ".extern", 7)) {
+			const char *r = skip_space(p + 7);
+			if (word_at(start, r, ".shared", 7))
+				return true;
+		}
+		if (ident_char(*p) && *p != '%' && (p == start || !ident_char(p[-1]))) {
+			const char *w = p;
+			while (ident_char(*p))
+				p++;
+			for (size_t i = 0; i < names->n; i++)
+				if (strlen(names->v[i]) == (size_t)(p - w) &&
+				    strncmp(names->v[i], w, (size_t)(p - w)) == 0)
+					return true;
+			continue;
+		}
+		p++;
+	}
+	return false;
+}
+
 long ptx_entries(const char *text, struct ptx_entry **out)
 {
 	*out = NULL;
@@ -275,6 +356,7 @@ long ptx_entries(const char *text, struct ptx_entry **out)
 	size_t n = 0, cap = 0;
 	bool version = false, ok = true;
 	struct strmap *index = strmap_new(16);
+	struct strlist shared = {0};
 	const char *p = text;
 	while (*p && ok) {
 		const char *q = skip_comment(p);
@@ -289,6 +371,11 @@ long ptx_entries(const char *text, struct ptx_entry **out)
 		if (word_at(text, p, ".version", 8)) {
 			version = true;
 			p += 8;
+			continue;
+		}
+		if (word_at(text, p, ".extern", 7)) {
+			extern_shared(text, p + 7, &shared);
+			p += 7;
 			continue;
 		}
 		if (!word_at(text, p, ".entry", 6)) {
@@ -311,6 +398,7 @@ long ptx_entries(const char *text, struct ptx_entry **out)
 			p++;
 			ok = parse_params(text, &p, &e);
 		}
+		e.dyn_shared = ok && body_uses_shared(text, p, &shared);
 		/* a name twice (a declaration and its definition) must agree */
 		long dup = ok ? strmap_get(index, e.name) : -1;
 		if (dup >= 0)
@@ -324,6 +412,7 @@ long ptx_entries(const char *text, struct ptx_entry **out)
 		}
 	}
 	strmap_free(index);
+	strlist_free(&shared);
 	if (!ok || !version) {
 		ptx_entries_free(v, n);
 		return -1;
@@ -449,4 +538,134 @@ char *ptx_uncomment(struct ptx_span s)
 	}
 	out[k] = '\0';
 	return out;
+}
+
+/* C's names of the PTX types kernels' parameters have (nvcc's choices: int is .u32). */
+static const struct {
+	const char *ptx, *c;
+} c_types[] = {
+	{".b8", "char"}, {".u8", "unsigned char"}, {".s8", "signed char"},
+	{".b16", "short"}, {".u16", "unsigned short"}, {".s16", "short"},
+	{".f16", "__half"}, {".bf16", "__nv_bfloat16"},
+	{".b32", "int or unsigned int"}, {".u32", "int or unsigned int"}, {".s32", "int"},
+	{".f32", "float"}, {".f16x2", "__half2"}, {".bf16x2", "__nv_bfloat162"},
+	{".b64", "a pointer or a 64-bit integer"}, {".u64", "a pointer or a 64-bit integer"},
+	{".s64", "long long"}, {".f64", "double"},
+};
+
+const char *ptx_c_type(const char *type, char *buf, size_t len)
+{
+	const char *bracket = strchr(type, '[');
+	if (bracket) {
+		unsigned long n = strtoul(bracket + 1, NULL, 10);
+		snprintf(buf, len, "a struct or array of %lu bytes", n);
+		return n ? buf : NULL;
+	}
+	for (size_t i = 0; i < sizeof c_types / sizeof *c_types; i++)
+		if (strcmp(type, c_types[i].ptx) == 0)
+			return c_types[i].c;
+	return NULL;
+}
+
+/* The header ------------------------------------------------------------- */
+
+bool ptx_header(const char *text, struct ptx_header *h)
+{
+	memset(h, 0, sizeof *h);
+	const unsigned char *u = (const unsigned char *)text;
+	if ((u[0] == 0x7f && strncmp(text + 1, "ELF", 3) == 0) ||
+	    (u[0] == 0x50 && u[1] == 0xed && u[2] == 0x55 && u[3] == 0xba))
+		return false;
+	bool version = false;
+	const char *p = text;
+	/* the header comes before the first .entry, .func or declaration */
+	while (*p && !(version && h->target[0])) {
+		const char *q = skip_comment(p);
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '.' && word_at(text, p, ".version", 8)) {
+			p = skip_space(p + 8);
+			int major = 0, minor = 0;
+			while (*p >= '0' && *p <= '9')
+				major = major * 10 + (*p++ - '0');
+			if (*p == '.')
+				p++;
+			while (*p >= '0' && *p <= '9')
+				minor = minor * 10 + (*p++ - '0');
+			h->isa = major * 10 + (minor > 9 ? 9 : minor);
+			version = true;
+			continue;
+		}
+		if (*p == '.' && word_at(text, p, ".target", 7)) {
+			p = skip_space(p + 7);
+			/* a list: "sm_90, texmode_independent"; the sm_ word is the target */
+			while (*p && *p != '\n' && *p != ';') {
+				const char *w = p;
+				while (ident_char(*p))
+					p++;
+				size_t n = (size_t)(p - w);
+				if (n > 3 && strncmp(w, "sm_", 3) == 0 && !h->target[0]) {
+					snprintf(h->target, sizeof h->target, "%.*s", (int)n, w);
+					int sm = 0;
+					const char *d = w + 3;
+					while (d < p && *d >= '0' && *d <= '9')
+						sm = sm * 10 + (*d++ - '0');
+					h->sm = sm;
+					h->suffix = d < p && (*d == 'a' || *d == 'f') ? *d : 0;
+				}
+				if (p == w)
+					p++;
+			}
+			if (!h->target[0])
+				snprintf(h->target, sizeof h->target, "%s", "?");
+			continue;
+		}
+		if (*p == '.' && (word_at(text, p, ".entry", 6) || word_at(text, p, ".func", 5)))
+			break;
+		p++;
+	}
+	if (strcmp(h->target, "?") == 0)
+		h->target[0] = '\0';
+	return version;
+}
+
+bool ptx_target_runs(const struct ptx_header *h, int sm)
+{
+	if (h->sm == 0 || sm == 0)
+		return true;
+	switch (h->suffix) {
+	case 'a':
+		return sm == h->sm;
+	case 'f':
+		return sm / 10 == h->sm / 10 && sm >= h->sm;
+	default:
+		return sm >= h->sm;
+	}
+}
+
+void ptx_target_words(const struct ptx_header *h, char *buf, size_t len)
+{
+	switch (h->suffix) {
+	case 'a':
+		snprintf(buf, len, "sm_%d devices alone", h->sm);
+		break;
+	case 'f':
+		snprintf(buf, len, "sm_%d and the later ones of its family (sm_%dx)", h->sm,
+			 h->sm / 10);
+		break;
+	default:
+		snprintf(buf, len, "sm_%d and newer", h->sm);
+		break;
+	}
+}
+
+int ptx_isa_of_cuda(int cuda)
+{
+	int major = cuda / 1000, minor = cuda % 1000 / 10;
+	/* CUDA 12.6 to 12.9: one ISA step fewer than the release (12.6 kept 8.5) */
+	if (major == 12 && minor >= 6)
+		return 80 + minor - 1;
+	return (major - 4) * 10 + minor;
 }

@@ -23,6 +23,7 @@
 
 struct prof_summary;
 struct comparison;
+struct sweep;
 
 /* Elapsed time between two recorded events, in seconds. */
 struct event_span {
@@ -121,6 +122,10 @@ struct report {
 	 */
 	const struct proc_record *procs;
 	size_t nprocs;
+	/* a sweep: launch is null whatever ran (each point has its own) */
+	bool sweep;
+	/* a sweep not run (--validate --json, --points --json): its points (sweep_list.h) */
+	const struct sweep *listing;
 	/*
 	 * The device's peak DRAM bandwidth in GB/s, 2 x memory clock x bus
 	 * width / 8 from the driver's attributes; NaN when it does not say.

@@ -36,7 +36,8 @@
  *   compile            null without source modules, else {modules,
  *                      compiled, cached}: how many, and how each was had
  *   first_launch_s     the verification launch (a sweep: its first point's)
- *   launch             null for a sweep (each point has its own), else
+ *   launch             null for a sweep (each point has its own, run or
+ *                      not: a validated sweep's, a stopped one's), else
  *                      the timed launches:
  *     repeat             how many (the number of samples)
  *     warmup             untimed launches before them
@@ -73,7 +74,8 @@
  *                      for one about the file as a whole
  *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
  *   points             only for a sweep: one object per point, in the
- *                      order they ran (report_points.h)
+ *                      order they ran (report_points.h); a sweep validated
+ *                      and not run, each point's values (sweep_list.h)
  *   comparison         only with --compare: see compare.c and cugraphrun(1)
  *
  * schemas/report.schema.json describes this document ($defs/report and a
@@ -96,6 +98,7 @@
 #include "prof_stat.h"
 #include "report_points.h"
 #include "report_print.h"
+#include "sweep_list.h"
 #include "report_table.h"
 #include "scalar.h"
 
@@ -542,7 +545,7 @@ void report_print_json(FILE *out, const struct report *r)
 	else
 		fputs("null", out);
 	/* a sweep's figures are its points', in "points" */
-	const struct point_report *plain = report_plain_point(r);
+	const struct point_report *plain = r->sweep ? NULL : report_plain_point(r);
 	json_key(out, 1, false, "first_launch_s");
 	if (r->no_launch || r->npoints == 0)
 		fputs("null", out);
@@ -602,7 +605,11 @@ void report_print_json(FILE *out, const struct report *r)
 		json_key(out, 1, false, "profile");
 		prof_print_json(out, r->profile, 1);
 	}
-	if (plain == NULL) {
+	if (r->listing) {
+		json_key(out, 1, false, "points");
+		sweep_list_json(out, r->listing, 1);
+	} else if (report_is_sweep(r)) {
+		/* (a sweep stopped before its first point has none) */
 		json_key(out, 1, false, "points");
 		report_points_json(out, r, r->peak_gb_per_s);
 	}

@@ -205,6 +205,11 @@ bool rtc_available(void)
 	return rtc_open();
 }
 
+int rtc_version(void)
+{
+	return rtc_open() ? nv.major * 1000 + nv.minor * 10 : 0;
+}
+
 const char *rtc_why(void)
 {
 	return nv_why[0] ? nv_why : "not found";

@@ -48,6 +48,8 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 
 /* Whether NVRTC can be loaded (opens it on the first call). */
 bool rtc_available(void);
+/* Its version as a CUDA version (12080 for 12.8), or 0 when it cannot be loaded. */
+int rtc_version(void);
 /* Why it cannot be, after rtc_available() or rtc_compile() found so. */
 const char *rtc_why(void);
 

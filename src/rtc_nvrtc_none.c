@@ -26,6 +26,11 @@ bool rtc_available(void)
 	return false;
 }
 
+int rtc_version(void)
+{
+	return 0;
+}
+
 const char *rtc_why(void)
 {
 	return "this cugraphrun was built without the CUDA toolkit (see --with-cuda)";

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 struct cmp_doc;
+struct host_libs;
 
 enum verbosity { VERB_QUIET = -1, VERB_NORMAL = 0, VERB_VERBOSE = 1 };
 
@@ -80,6 +81,10 @@ struct run_settings {
 	uint32_t profile_launches;
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
 	bool expect_fail;               /* run.expect: fail (main.c applies it to the status) */
+	/* run.verify_launches: the checks and dumps follow this many launches (1 or more) */
+	uint32_t verify_launches;
+	/* the host functions' libraries, opened by main for the run (host_lib.h); NULL: none */
+	const struct host_libs *host_libs;
 	enum module_api module_api;     /* --modules */
 	enum verbosity verbosity;
 	double frontend_s;              /* reading and validating the file */

@@ -301,6 +301,50 @@ static bool set_zipped(struct sweep *sw, struct axis *a, const struct axis *v, s
 	return true;
 }
 
+/* Was axis a given by an -a of args? */
+static bool given(const struct axis *a, const struct axis_arg *args, size_t nargs)
+{
+	for (size_t i = 0; i < nargs; i++)
+		if (!args[i].set && strlen(a->name) == args[i].name_len &&
+		    strncmp(a->name, args[i].name, args[i].name_len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * -a on zipped axes replaces them together: each zip group that an -a
+ * changed must keep one length, or an error says which to give too.
+ */
+static bool zips_agree(const struct sweep *sw, const struct axis_arg *args, size_t nargs,
+		       struct diag *d)
+{
+	bool ok = true;
+	for (size_t i = 0; i < sw->naxes; i++) {
+		const struct axis *a = &sw->axes[i];
+		if (!a->zip || !given(a, args, nargs))
+			continue;
+		for (size_t j = 0; j < sw->naxes; j++) {
+			const struct axis *b = &sw->axes[j];
+			if (b->zip != a->zip || b->nvalues == a->nvalues)
+				continue;
+			if (given(b, args, nargs) && j < i)
+				continue;       /* said from b's side */
+			if (given(b, args, nargs))
+				diag_error(d, nopos, "-a %s gives %zu value%s and -a %s %zu, but the "
+					   "axes are zipped: give them as many values each", a->name,
+					   a->nvalues, a->nvalues == 1 ? "" : "s", b->name, b->nvalues);
+			else
+				diag_error(d, nopos, "-a %s gives %zu value%s to an axis zipped with "
+					   "'%s', which has %zu: give -a %s=... as many too", a->name,
+					   a->nvalues, a->nvalues == 1 ? "" : "s", b->name, b->nvalues,
+					   b->name);
+			ok = false;
+			break;
+		}
+	}
+	return ok;
+}
+
 bool sweep_apply_args(struct sweep *sw, const struct axis_arg *args, size_t nargs,
 		      struct diag *d)
 {
@@ -373,10 +417,6 @@ bool sweep_apply_args(struct sweep *sw, const struct axis_arg *args, size_t narg
 				}
 		if (good && a->zip && g->set) {
 			good = set_zipped(sw, a, &tmp, d);
-		} else if (good && a->zip && tmp.nvalues != a->nvalues) {
-			diag_error(d, nopos, "-a %s: axis '%s' is zipped with others of %zu values; "
-				   "-a gives %zu", name, name, a->nvalues, tmp.nvalues);
-			good = false;
 		} else if (good) {
 			axis_free(a);
 			a->values = tmp.values;
@@ -394,7 +434,8 @@ bool sweep_apply_args(struct sweep *sw, const struct axis_arg *args, size_t narg
 		axis_free(&tmp);
 		ok &= good;
 	}
-	return ok;
+	bool zips = zips_agree(sw, args, nargs, d);
+	return ok && zips;
 }
 
 /* One dimension of the product: an axis, or a zip group of them. */

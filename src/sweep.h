@@ -189,4 +189,14 @@ static inline const char *sweep_value_label(const struct sweep *sw, size_t k, si
 	return sw->axes[a].labels[sw->index[k * sw->naxes + a]];
 }
 
+/*
+ * What point k's messages begin with (diag.h: prefix): its label, for
+ * every point of a file with axes, the first and an only one too; NULL
+ * for a file without (a generator's template).
+ */
+static inline const char *sweep_point_prefix(const struct sweep *sw, size_t k)
+{
+	return sw->naxes ? sw->labels[k] : NULL;
+}
+
 #endif

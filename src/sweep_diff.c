@@ -133,7 +133,25 @@ static const char *host_change(const struct host_node *a, const struct host_node
 	if (a->action != b->action || !same_str(a->text, b->text) ||
 	    a->sleep_ns != b->sleep_ns || !same_str(a->buffer.name, b->buffer.name))
 		return "host";
+	/* a call reads its node at each run: its arg and its buffers' contents follow */
+	if (a->action == HOST_CALL && !same_str(a->fn->arg, b->fn->arg))
+		return "host";
 	return NULL;
+}
+
+/*
+ * A host call's function, found when the graph is built: another library
+ * or function (or other buffers, whose list it was given) builds again.
+ */
+static bool host_fn_moved(const struct host_fn *a, const struct host_fn *b)
+{
+	if (!same_str(a->path, b->path) || !same_str(a->function, b->function) ||
+	    a->nbuffers != b->nbuffers)
+		return true;
+	for (size_t i = 0; i < a->nbuffers; i++)
+		if (!same_str(a->buffers[i].name, b->buffers[i].name))
+			return true;
+	return false;
 }
 
 /* The index in all_nodes of the node that holds gr, or -1 for the root. */
@@ -223,6 +241,12 @@ static const char *node_params(struct model_diff *d, const struct gdef *b, const
 	case NK_COPY:
 		return copy_change(&x->u.copy, &y->u.copy);
 	case NK_HOST:
+		if (y->u.host.action == HOST_CALL && x->u.host.action == HOST_CALL &&
+		    host_fn_moved(x->u.host.fn, y->u.host.fn)) {
+			because(d, false, b->file, y->kind_pos, "host node '%s' calls another "
+				"function (a host function is found when the graph is built)", y->id);
+			return "call";
+		}
 		return host_change(&x->u.host, &y->u.host);
 	case NK_ALLOC:
 	case NK_FREE:
@@ -455,6 +479,11 @@ bool node_uses_buffer(const struct node *n, long b)
 			return n->u.host.set->buffer.idx == b;
 		case HOST_COPY:
 			return n->u.host.copy->from.buffer.idx == b || n->u.host.copy->to.buffer.idx == b;
+		case HOST_CALL:
+			for (size_t i = 0; i < n->u.host.fn->nbuffers; i++)
+				if (n->u.host.fn->buffers[i].idx == b)
+					return true;
+			return false;
 		default:
 			return false;
 		}

@@ -116,6 +116,11 @@ static void loader_dirs(struct strlist *dirs)
 		strlist_add(dirs, sys[i]);
 }
 
+void toolkit_lib_loader_dirs(struct strlist *dirs)
+{
+	loader_dirs(dirs);
+}
+
 /* A place as folders: "$VAR/sub" expanded (none when VAR is unset or empty). */
 static void place_dirs(const char *place, struct strlist *dirs)
 {

@@ -37,4 +37,10 @@ char *toolkit_lib_find(enum toolkit_lib lib, toolkit_lib_take take, void *arg);
 /* Append the folders named in ld.so.conf-style file `file`, its include lines followed. */
 void toolkit_lib_conf_dirs(const char *file, struct strlist *dirs);
 
+/*
+ * Append the folders the dynamic loader searches for a name without a
+ * '/', in its order: LD_LIBRARY_PATH, /etc/ld.so.conf's, the system's.
+ */
+void toolkit_lib_loader_dirs(struct strlist *dirs);
+
 #endif

@@ -25,6 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buf_formula.h"
+#include "host_lib.h"
 #include "fileio.h"
 #include "model_derive.h"
 #include "strbuf.h"
@@ -622,6 +624,13 @@ static void check_init(struct vctx *v, struct buffer *b, bool sized)
 		check_data_file(v, in->file, &in->path, pos_or(in->file_pos, at), "init file",
 				b, sized);
 		break;
+	case INIT_FORMULA: {
+		char what[160];
+		snprintf(what, sizeof what, "init of buffer '%s'", b->name);
+		if (sized)
+			formula_check(&in->formula, b, 0, b->count, what, v->d);
+		break;
+	}
 	}
 }
 
@@ -1247,6 +1256,37 @@ static bool host_reachable(struct vctx *v, const struct node *n, long bi, struct
 	return false;
 }
 
+/*
+ * A host function: its library a file that is there (opened only when the
+ * file runs: dlopen runs its constructors), its name a symbol's, its
+ * buffers the host's.
+ */
+static void check_host_fn(struct vctx *v, struct node *n, struct pos at)
+{
+	struct host_fn *f = n->u.host.fn;
+	uint64_t size;
+	char *found = f->library && !strchr(f->library, '/') ? host_lib_search(f->library) : NULL;
+	if (f->library && strchr(f->library, '/'))
+		check_readable(v, f->library, &f->path, pos_or(f->library_pos, at), "host library",
+			       &size);
+	else if (f->library && found == NULL)
+		diag_error(v->d, pos_or(f->library_pos, at), "cannot find host library '%s' where "
+			   "dlopen looks for a name alone (LD_LIBRARY_PATH, the folders of "
+			   "/etc/ld.so.conf, /lib, /usr/lib): give its path, with a '/', relative "
+			   "to this file", f->library);
+	free(found);
+	if (f->function && !is_identifier(f->function))
+		diag_error(v->d, pos_or(f->function_pos, at), "host function '%s' is no C name "
+			   "(letters, digits and '_', not starting with a digit): the library's "
+			   "symbol, as nm -D shows it", f->function);
+	for (size_t i = 0; i < f->nbuffers; i++) {
+		struct pos bat = pos_or(f->buffers[i].pos, at);
+		long bi = resolve_buffer(v, &f->buffers[i], at);
+		if (bi >= 0)
+			host_reachable(v, n, bi, bat, "call its function with");
+	}
+}
+
 static void check_host(struct vctx *v, struct node *n, size_t self)
 {
 	struct host_node *h = &n->u.host;
@@ -1300,6 +1340,9 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 					       k ? "copy to" : "copy from");
 		break;
 	}
+	case HOST_CALL:
+		check_host_fn(v, n, at);
+		break;
 	}
 }
 
@@ -1933,6 +1976,12 @@ static void check_expect(struct vctx *v, struct check *c, const struct buffer *b
 			diag_error(v->d, at, "expect file '%s' has %" PRIu64 " bytes; %s has %"
 				   PRIu64 " (%" PRIu64 " %s)", c->file, size, what, want, c->count,
 				   elem_names[b->type]);
+		break;
+	}
+	case EXPECT_FORMULA: {
+		char fwhat[240];
+		snprintf(fwhat, sizeof fwhat, "expected value of buffer '%s'", b->name);
+		formula_check(&c->formula, b, c->offset, c->count, fwhat, v->d);
 		break;
 	}
 	case EXPECT_BUFFER: {

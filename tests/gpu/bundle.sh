@@ -7,7 +7,8 @@
 #
 #   bin/       cugraphrun, gpu_unit and the benchmark programs, as built
 #              (with bench/cu_count.so, the driver-call counter)
-#   lib/       the shared libraries they need that the GPU machine lacks
+#   lib/       the shared libraries they need that the GPU machine lacks,
+#              and the host functions' libraries of the examples and cases
 #   kernels/   tests/gpu/kernels compiled to .ptx, .cubin (sm_90), .fatbin,
 #              -z.fatbin (compressed: the validator cannot read it)
 #   cases/     the suite's cases (tests/gpu/cases)
@@ -45,6 +46,13 @@ for p in cugraphrun tests/unit/gpu_unit bench/gpu_ref bench/yaml_scan bench/swee
 	fi
 done
 [ -x "$out/bin/cugraphrun" ] || { echo "bundle.sh: no $build/cugraphrun; run make first" >&2; exit 1; }
+
+# The host functions' libraries (host: {call: ...}) of the examples and
+# the cases, found through LD_LIBRARY_PATH, which run.sh points at lib/.
+for l in examples/host/libcgr-converge.so tests/unit/libcgr-test-host.so; do
+	[ -f "$build/$l" ] || { echo "bundle.sh: no $build/$l; run make check first" >&2; exit 1; }
+	cp "$build/$l" "$out/lib/"
+done
 
 # Shared libraries the GPU machine lacks (libyaml, libcgraph, Check...).
 libs=$src/../shared/tools/device-libs

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "buf_check.h"
+#include "buf_data.h"
 #include "buf_host.h"
 #include "buf_reduce.h"
 #include "diag.h"
@@ -457,6 +458,134 @@ START_TEST(test_check_slice_and_buffers)
 }
 END_TEST
 
+/* expect: {formula: ...}: every element against the formula at its index. */
+START_TEST(test_check_formula)
+{
+	enum { N = 10000 };
+	struct buffer b = buf("y", ET_F32, N);
+	float *y = xmalloc(N * sizeof *y);
+	for (int i = 0; i < N; i++)
+		y[i] = 2.0f * (float)i + 1;
+	struct check c = {.pos = {7, 5}, .kind = CHECK_EXPECT, .expect = EXPECT_FORMULA,
+			  .count = N, .has_count = true,
+			  .formula = {.text = "2 * i + 1", .pos = {7, 30}, .exact = true, .lead = 1}};
+	struct cap k;
+	cap_open(&k, "t.yaml");
+	ck_assert(check_buffer(&c, &b, y, NULL, &k.d));
+	/* two wrong elements, in different blocks: the first named, both counted */
+	y[4097] = 0;
+	y[9000] = -1;
+	ck_assert(!check_buffer(&c, &b, y, NULL, &k.d));
+	ck_assert_str_eq(cap_text(&k),
+		"t.yaml:7:5: error: check failed: buffer 'y' differs at index 4097: expected 8195, "
+		"got 0 (2 of 10000 elements differ)\n");
+	cap_close(&k);
+
+	/* a slice: i is the index in the buffer, not in the slice */
+	c.offset = 9001;
+	c.count = 5;
+	cap_open(&k, "t.yaml");
+	ck_assert(check_buffer(&c, &b, y, NULL, &k.d));
+	/* a tolerance applies as to any expect */
+	c.formula.text = "2 * i + 1.001";
+	ck_assert(!check_buffer(&c, &b, y, NULL, &k.d));
+	c.rtol = 1e-5;
+	ck_assert(check_buffer(&c, &b, y, NULL, &k.d));
+	cap_close(&k);
+
+	/* an error at an element: where, at its operator */
+	c = (struct check){.pos = {8, 5}, .kind = CHECK_EXPECT, .expect = EXPECT_FORMULA,
+			   .count = N, .has_count = true,
+			   .formula = {.text = "1 / (i - 300)", .pos = {8, 30}, .exact = true, .lead = 1}};
+	cap_open(&k, "t.yaml");
+	ck_assert(!check_buffer(&c, &b, y, NULL, &k.d));
+	ck_assert_str_eq(cap_text(&k),
+		"t.yaml:8:33: error: expected value of buffer 'y' at index 300: division by zero "
+		"in '/'\n");
+	cap_close(&k);
+
+	/* integers: exact, and a value the type cannot hold is said */
+	struct buffer u = buf("u", ET_U8, 300);
+	uint8_t *ud = xcalloc(300, 1);
+	for (int i = 0; i < 256; i++)
+		ud[i] = (uint8_t)i;
+	c = (struct check){.pos = {9, 5}, .kind = CHECK_EXPECT, .expect = EXPECT_FORMULA,
+			   .count = 256, .has_count = true,
+			   .formula = {.text = "i", .pos = {9, 30}}};
+	cap_open(&k, "t.yaml");
+	ck_assert(check_buffer(&c, &u, ud, NULL, &k.d));
+	c.count = 300;
+	ck_assert(!check_buffer(&c, &u, ud, NULL, &k.d));
+	c.formula.text = "i / 2.0";
+	ck_assert(!check_buffer(&c, &u, ud, NULL, &k.d));
+	ck_assert_str_eq(cap_text(&k),
+		"t.yaml:9:30: error: expected value of buffer 'u' at index 256: 256 does not fit u8\n"
+		"t.yaml:9:30: error: expected value of buffer 'u' at index 0: 0.0 is a float, and u8 "
+		"takes integers (int(), floor() or round() make one)\n");
+	cap_close(&k);
+	free(ud);
+	free(y);
+}
+END_TEST
+
+/* init: {formula: ...} fills each element from its index. */
+START_TEST(test_init_formula)
+{
+	struct buffer b = buf("x", ET_I32, 1000);
+	b.init.kind = INIT_FORMULA;
+	b.init.pos = (struct pos){3, 10};
+	b.init.formula = (struct formula){.text = "i % 7 == 0 ? -i : i * i", .pos = {3, 30}};
+	int32_t *x = xmalloc(1000 * sizeof *x);
+	struct cap k;
+	cap_open(&k, "t.yaml");
+	ck_assert_int_eq(buffer_fill_init(&b, x, &k.d), 0);
+	for (int i = 0; i < 1000; i++)
+		ck_assert_int_eq(x[i], i % 7 == 0 ? -i : i * i);
+	/* an element out of the type's range: the first one, by index */
+	b.init.formula.text = "i * 3000000";
+	ck_assert_int_eq(buffer_fill_init(&b, x, &k.d), -1);
+	ck_assert_str_eq(cap_text(&k),
+		"t.yaml:3:30: error: init of buffer 'x' at index 716: 2148000000 does not fit i32\n");
+	cap_close(&k);
+	free(x);
+}
+END_TEST
+
+/* The comparison a block at a time is elem_matches element by element. */
+START_TEST(test_elems_differ_is_elem_matches)
+{
+	static const enum elem_type types[] = {ET_F32, ET_F64, ET_I32, ET_U32, ET_I64, ET_U64,
+					       ET_F16, ET_I8};
+	static const double tols[][2] = {{0, 0}, {1e-3, 0}, {0, 0.5}, {1e-6, 1e-6}};
+	uint64_t st = 7;
+	unsigned char a[64 * 8], e[64 * 8];
+	for (int round = 0; round < 2000; round++) {
+		enum elem_type t = types[round % 8];
+		unsigned es = elem_infos[t].size;
+		size_t n = 1 + next_u64(&st) % 64;
+		for (size_t k = 0; k < n * es; k++) {
+			a[k] = (unsigned char)next_u64(&st);
+			e[k] = next_u64(&st) % 3 ? a[k] : (unsigned char)next_u64(&st);
+		}
+		/* some NaNs and infinities where the type has them */
+		if (t == ET_F32 && round % 5 == 0) {
+			float nan = NAN, inf = INFINITY;
+			memcpy(a, &nan, 4);
+			memcpy(e + 4 * (n - 1), &inf, 4);
+		}
+		const double *tol = tols[round % 4];
+		size_t want = 0, first = 0, got_first = 0;
+		for (size_t k = 0; k < n; k++)
+			if (!elem_matches(t, a + k * es, e + k * es, tol[0], tol[1]) && want++ == 0)
+				first = k;
+		uint64_t got = elems_differ(t, a, e, n, tol[0], tol[1], &got_first);
+		ck_assert_uint_eq(got, want);
+		if (want)
+			ck_assert_uint_eq(got_first, first);
+	}
+}
+END_TEST
+
 /* A bound from another buffer: a kernel's result against the sum of its input. */
 START_TEST(test_check_bound_buffer)
 {
@@ -582,22 +711,26 @@ START_TEST(test_host_dump_once)
 	n.u.host.offset = 1;
 	n.u.host.count = 3;
 	struct host_call call = {.env = &x.env, .n = &n};
-	/* the verification launch, then 3 warm-up and 20 timed: one line */
-	for (int i = 0; i < 24; i++) {
+	/*
+	 * three verification launches (run.verify_launches: 3), the last one
+	 * armed, then 3 warm-up and 20 timed: one line, the third launch's
+	 */
+	for (int i = 0; i < 26; i++) {
+		host_dump_arm(&x.env, i == 2);
 		host_run(&call);
 		x.a[2] += 10;
 	}
-	ck_assert_str_eq(host_output(&x), "a[1..4) = [1, 2, 3]\n");
-	ck_assert_uint_eq(call.runs, 24);
+	ck_assert_str_eq(host_output(&x), "a[1..4) = [1, 22, 3]\n");
+	ck_assert_uint_eq(call.runs, 26);
 	/* every: true prints on each run */
 	n.u.host.every = true;
 	n.u.host.has_count = true;
 	n.u.host.count = 2;
 	host_run(&call);
 	host_run(&call);
-	ck_assert_str_eq(host_output(&x), "a[1..4) = [1, 2, 3]\n"
-			 "a[1..3) = [1, 242]\n"
-			 "a[1..3) = [1, 242]\n");
+	ck_assert_str_eq(host_output(&x), "a[1..4) = [1, 22, 3]\n"
+			 "a[1..3) = [1, 262]\n"
+			 "a[1..3) = [1, 262]\n");
 	host_fixture_free(&x);
 }
 END_TEST
@@ -615,6 +748,7 @@ START_TEST(test_host_quiet)
 	s.u.host.set = &set;
 	struct host_call cp = {.env = &x.env, .n = &p}, cd = {.env = &x.env, .n = &d},
 		cs = {.env = &x.env, .n = &s};
+	host_dump_arm(&x.env, true);
 	host_run(&cp);
 	host_run(&cd);
 	host_run(&cs);
@@ -688,6 +822,9 @@ static Suite *buf_suite(void)
 	tcase_add_test(tc, test_check_counts);
 	tcase_add_test(tc, test_check_finite);
 	tcase_add_test(tc, test_check_slice_and_buffers);
+	tcase_add_test(tc, test_check_formula);
+	tcase_add_test(tc, test_init_formula);
+	tcase_add_test(tc, test_elems_differ_is_elem_matches);
 	tcase_add_test(tc, test_check_bound_buffer);
 	tcase_add_test(tc, test_check_digits);
 	suite_add_tcase(s, tc);

@@ -765,6 +765,69 @@ START_TEST(test_ptx)
 }
 END_TEST
 
+/* A PTX header: its .version and .target, what runs it, and CUDA's ISAs. */
+START_TEST(test_ptx_header)
+{
+	struct ptx_header h;
+	ck_assert(ptx_header("// nvcc\n.version 8.7\n.target sm_90a\n.address_size 64\n", &h));
+	ck_assert_int_eq(h.isa, 87);
+	ck_assert_int_eq(h.sm, 90);
+	ck_assert_int_eq(h.suffix, 'a');
+	ck_assert_str_eq(h.target, "sm_90a");
+	ck_assert(ptx_header("/* .version 1.0 */ .version 9.1 .target sm_100f, texmode_independent\n"
+			     ".entry k() { ret; }", &h));
+	ck_assert_int_eq(h.isa, 91);
+	ck_assert_int_eq(h.sm, 100);
+	ck_assert_int_eq(h.suffix, 'f');
+	ck_assert(ptx_header(".version 8.0\n.target texmode_independent, sm_75\n", &h));
+	ck_assert_str_eq(h.target, "sm_75");
+	ck_assert(!ptx_header(".target sm_90\n", &h));
+	ck_assert(!ptx_header("\x7f" "ELF.version 8.0", &h));
+	/* plain: that one and newer; a: that one alone; f: its family from it on */
+	struct ptx_header p90 = {.sm = 90}, a90 = {.sm = 90, .suffix = 'a'},
+		f100 = {.sm = 100, .suffix = 'f'}, f103 = {.sm = 103, .suffix = 'f'};
+	ck_assert(ptx_target_runs(&p90, 90) && ptx_target_runs(&p90, 120));
+	ck_assert(!ptx_target_runs(&p90, 89));
+	ck_assert(ptx_target_runs(&a90, 90) && !ptx_target_runs(&a90, 100));
+	ck_assert(ptx_target_runs(&f100, 100) && ptx_target_runs(&f100, 103));
+	ck_assert(!ptx_target_runs(&f100, 120) && !ptx_target_runs(&f100, 90));
+	ck_assert(!ptx_target_runs(&f103, 100) && ptx_target_runs(&f103, 103));
+	char words[96];
+	ptx_target_words(&f100, words, sizeof words);
+	ck_assert_str_eq(words, "sm_100 and the later ones of its family (sm_10x)");
+	/* the PTX ISA each CUDA takes: 12.6 kept 8.5, then one behind to 12.9 */
+	static const int cuda[][2] = {
+		{11080, 78}, {12000, 80}, {12040, 84}, {12050, 85}, {12060, 85}, {12070, 86},
+		{12080, 87}, {12090, 88}, {13000, 90}, {13010, 91}, {14020, 102},
+	};
+	for (size_t i = 0; i < sizeof cuda / sizeof *cuda; i++)
+		ck_assert_int_eq(ptx_isa_of_cuda(cuda[i][0]), cuda[i][1]);
+}
+END_TEST
+
+/* Dynamic shared memory: an entry whose body names .extern .shared memory. */
+START_TEST(test_ptx_dyn_shared)
+{
+	static const char text[] =
+		".version 9.0\n.target sm_75\n.address_size 64\n"
+		".extern .shared .align 16 .b8 s[];\n"
+		".visible .entry uses(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n"
+		"\tmov.u32 %r1, s; // s\n\tret;\n}\n"
+		".visible .entry plain(.param .u64 p)\n.maxntid 256, 1, 1\n{\n"
+		"\t// s in a comment is no use\n\tld.shared.u32 %r1, [ss];\n\tret;\n}\n"
+		".visible .entry own()\n{\n\t.extern .shared .align 4 .b8 mine[];\n\tret;\n}\n"
+		".visible .entry decl(.param .u64 p);\n";
+	struct ptx_entry *e;
+	long n = ptx_entries(text, &e);
+	ck_assert_int_eq(n, 4);
+	ck_assert(e[0].dyn_shared);
+	ck_assert(!e[1].dyn_shared);
+	ck_assert(e[2].dyn_shared);
+	ck_assert(!e[3].dyn_shared);
+	ptx_entries_free(e, (size_t)n);
+}
+END_TEST
+
 /* Listing every kernel (image_list) ----------------------------------------- */
 
 /* One symbol of a synthetic symbol table. */
@@ -1316,6 +1379,8 @@ static Suite *cubin_suite(void)
 	tcase_add_test(tc, test_real_fatbins);
 	tcase_add_test(tc, test_real_truncated);
 	tcase_add_test(tc, test_real_garbled);
+	tcase_add_test(tc, test_ptx_header);
+	tcase_add_test(tc, test_ptx_dyn_shared);
 #endif
 	suite_add_tcase(s, tc);
 	return s;

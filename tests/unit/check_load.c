@@ -855,7 +855,7 @@ START_TEST(test_shape_errors)
 		{"cugraphrun: 1\nnodes: [\n", "t.yaml:3:1: error: invalid YAML: did not find expected node content (while parsing a flow node at 3:1)\n"},
 		{"cugraphrun: 1\nname: a\x01" "b\n", "t.yaml:2:8: error: the file is not UTF-8 text: control characters are not allowed (0x1 at byte 21)\n"},
 		{"cugraphrun: 1\nnode: []\n", "t.yaml:2:1: error: unknown key 'node' at the top level (did you mean 'nodes'?)\n"},
-		{"cugraphrun: 1\nzzz: []\n", "t.yaml:2:1: error: unknown key 'zzz' at the top level (expected cugraphrun, name, description, modules, buffers, events, conditions, nodes, edges, checks, run, axes or throughput)\n"},
+		{"cugraphrun: 1\nzzz: []\n", "t.yaml:2:1: error: unknown key 'zzz' at the top level (expected cugraphrun, name, description, modules, buffers, events, conditions, nodes, edges, checks, run, axes, throughput or requires)\n"},
 		{"cugraphrun: 1\nname: a\nname: b\n", "t.yaml:3:1: error: duplicate key 'name' at the top level (first at 2:1)\n"},
 		{"cugraphrun: 1\n? [a]\n: 1\n", "t.yaml:2:3: error: expected a key (a name), found a list\n"},
 		{"cugraphrun: 1\nname: !x y\n", "t.yaml:2:7: error: unsupported YAML tag '!x' (cugraphrun files use no tags)\n"},
@@ -894,7 +894,7 @@ START_TEST(test_value_errors)
 		{"buffers: {x: {size: big}}", "t.yaml:2:21: error: expected a size (bytes, or a number and a unit such as '64 KiB') for 'size', found 'big'\n"},
 		{"buffers: {x: {init: \"1\"}}", "t.yaml:2:21: error: expected a number for 'init', found the string \"1\" (quotes make it a string)\n"},
 		{"buffers: {x: {init: {iota: {start: 1}, file: f}}}", "t.yaml:2:40: error: 'init' takes one form, found 'iota' (at 2:22) and 'file'\n"},
-		{"buffers: {x: {init: {}}}", "t.yaml:2:21: error: empty 'init' (expected a number, a list, {iota: ...}, {random: ...} or {file: ...})\n"},
+		{"buffers: {x: {init: {}}}", "t.yaml:2:21: error: empty 'init' (expected a number, a list, {iota: ...}, {random: ...}, {file: ...} or {formula: ...})\n"},
 		{"buffers: {x: {init: {iota: {stat: 1}}}}", "t.yaml:2:29: error: unknown key 'stat' in 'iota' (did you mean 'start'?)\n"},
 		{"buffers: {x: {init: {random: {seed: -1}}}}", "t.yaml:2:37: error: value '-1' for 'seed' is out of range (0 to 18446744073709551615)\n"},
 		{"buffers: {x: {init: 1e999}}", "t.yaml:2:21: error: value '1e999' for 'init' is out of range (integers have at most 64 bits; a float needs a '.' or an exponent)\n"},
@@ -907,7 +907,7 @@ START_TEST(test_value_errors)
 		{"events: [{a: 1}]", "t.yaml:2:10: error: expected an event name for 'events', found a mapping\n"},
 		{"conditions: {c: {default: -1}}", "t.yaml:2:27: error: value '-1' for 'default' is out of range (0 to 4294967295)\n"},
 		{"conditions: {c: 1}", "t.yaml:2:17: error: expected a mapping for 'c', found '1'\n"},
-		{"checks: [{buffer: x, expect: {file: a, list: 1}}]", "t.yaml:2:40: error: unknown key 'list' in 'expect' (expected file, buffer or offset)\n"},
+		{"checks: [{buffer: x, expect: {file: a, list: 1}}]", "t.yaml:2:40: error: unknown key 'list' in 'expect' (expected file, buffer, formula or offset)\n"},
 		{"checks: [{buffer: x}]", "t.yaml:2:10: error: a check needs a test: expect, sum, min, max, norm2, nonzero, differ or finite\n"},
 		{"checks: [x]", "t.yaml:2:10: error: expected a check {buffer, expect or sum, min, max, ...} for 'checks', found 'x'\n"},
 		{"checks: [{buffer: x, expect: 1, atol: nan}]", "t.yaml:2:39: error: value 'nan' for 'atol' is out of range (0 or more)\n"},
@@ -971,7 +971,7 @@ START_TEST(test_node_errors)
 		{"- {copy: {from: {offset: 1}, to: y}}", "t.yaml:3:17: error: missing key 'buffer' in 'from'\n"},
 		{"- {alloc: [x]}", "t.yaml:3:11: error: expected a buffer name for 'alloc', found a list\n"},
 		{"- {event_wait: }", "t.yaml:3:16: error: expected an event name for 'event_wait', found null\n"},
-		{"- {host: {}}", "t.yaml:3:10: error: 'host' needs an action: {print: text}, {sleep: duration}, {dump: buffer}, {set: {buffer, value}} or {copy: {from, to}}\n"},
+		{"- {host: {}}", "t.yaml:3:10: error: 'host' needs an action: {print: text}, {sleep: duration}, {dump: buffer}, {set: {buffer, value}}, {copy: {from, to}} or {call: {library, function}}\n"},
 		{"- {host: {print: a, dump: b}}", "t.yaml:3:21: error: 'host' takes one action, found 'print' (at 3:11) and 'dump'\n"},
 		{"- {host: {sleep: -1 s}}", "t.yaml:3:18: error: expected a duration (seconds, or a number and a unit such as '10 ms') for 'sleep', found '-1 s'\n"},
 		{"- {if: {condition: c}}", "t.yaml:3:8: error: missing key 'then' in 'if'\n"},
@@ -1138,7 +1138,7 @@ START_TEST(test_hostile_ten_million)
 	struct res r = load(text);
 	ck_assert_ptr_null(r.g);
 	ck_assert_str_eq(r.msgs,
-		"t.yaml:2:1: error: unknown key 'defs' at the top level (expected cugraphrun, name, description, modules, buffers, events, conditions, nodes, edges, checks, run, axes or throughput)\n"
+		"t.yaml:2:1: error: unknown key 'defs' at the top level (expected cugraphrun, name, description, modules, buffers, events, conditions, nodes, edges, checks, run, axes, throughput or requires)\n"
 		"t.yaml:12:5: error: alias '*d7' expands to 55555555 YAML events, more than the limit of 1000000 for all aliases together\n");
 	ck_assert_msg(r.seconds < 0.5 * SLOWDOWN, "took %.2f s", r.seconds);
 	res_free(&r);

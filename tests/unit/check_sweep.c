@@ -173,12 +173,28 @@ START_TEST(test_points_command_line)
 	ck_assert_str_eq(sw->labels[0], "n=2^11,m=16");
 	ck_assert_str_eq(sw->labels[1], "n=2^11,m=3");
 	sweep_release(sw);
+	/* zipped axes replaced together, as many values each: walked in step */
+	const char *const zip[] = {"a=7,8,9", "b=70,80,90", "n=1", "m=100"};
+	sw = load_ok(text, zip, 4);
+	ck_assert_uint_eq(sw->npoints, 3);
+	ck_assert_str_eq(sw->labels[2], "n=1,a=9,b=90,m=100");
+	sweep_release(sw);
+	const char *const one[] = {"a=42", "b=1", "n=1", "m=100"};
+	sw = load_ok(text, one, 4);
+	ck_assert_uint_eq(sw->npoints, 1);
+	ck_assert_str_eq(sw->labels[0], "n=1,a=42,b=1,m=100");
+	sweep_release(sw);
 	const char *const bad[] = {"q=1", "set:b=30", "a=1,2,3"};
 	expect_msgs(text, bad, 3,
 		    "t.yaml: error: -a q: the file has no axis 'q' and no expression uses that "
 		    "name (its axes: n, a and b)\n"
 		    "t.yaml: error: --set b=30: axis 'b' is zipped and has no such value\n"
-		    "t.yaml: error: -a a: axis 'a' is zipped with others of 2 values; -a gives 3\n");
+		    "t.yaml: error: -a a gives 3 values to an axis zipped with 'b', which has 2: "
+		    "give -a b=... as many too\n");
+	const char *const unequal[] = {"a=1,2,3", "b=4"};
+	expect_msgs(text, unequal, 2,
+		    "t.yaml: error: -a a gives 3 values and -a b 1, but the axes are zipped: give "
+		    "them as many values each\n");
 }
 END_TEST
 
@@ -337,14 +353,15 @@ START_TEST(test_template_errors)
 {
 	/*
 	 * An expression's error at its column (past the quote of a quoted
-	 * scalar); a value's at its scalar; a later point's says which.
+	 * scalar); a value's at its scalar; every point's says which, the
+	 * first's too.
 	 */
 	expect_msgs("cugraphrun: 1\n"
 		    "axes: {n: [0, 1, 2]}\n"
 		    "buffers:\n"
 		    "  x: {count: \"${4 / (n - 1)}\"}\n"
 		    "  y: {count: '${-n}'}\n", NULL, 0,
-		    "t.yaml:4:14: error: value '-4' for 'count' is out of range (0 to "
+		    "t.yaml:4:14: error: n=0: value '-4' for 'count' is out of range (0 to "
 		    "18446744073709551615)\n"
 		    "t.yaml:4:19: error: n=1: division by zero in '/'\n"
 		    "t.yaml:5:14: error: n=1: value '-1' for 'count' is out of range (0 to "
