@@ -10,6 +10,7 @@
 #include "buf_data.h"
 #include "buf_host.h"
 #include "diag.h"
+#include "term_progress.h"
 
 /* A dump's elements, unless its count says more. */
 #define DUMP_SHOWN 64
@@ -56,6 +57,7 @@ void host_run(struct host_call *call)
 	switch (h->action) {
 	case HOST_PRINT:
 		if (!env->quiet) {
+			progress_clear();
 			/* the driver's thread: escaped a block at a time, no diag_esc ring */
 			flockfile(env->out);
 			diag_write_block(env->out, h->text, strlen(h->text));
@@ -72,6 +74,7 @@ void host_run(struct host_call *call)
 			break;
 		long b = h->buffer.idx;
 		size_t shown = h->has_count ? (size_t)h->count : DUMP_SHOWN;
+		progress_clear();
 		buffer_print_range(env->out, &env->g->buffers[b], env->host[b], h->offset, h->count,
 				   shown);
 		fflush(env->out);

@@ -12,6 +12,7 @@
 #include "mod_check.h"
 #include "model.h"
 #include "scalar.h"
+#include "term.h"
 #include "xmalloc.h"
 
 /* CU_GRAPH_DEBUG_DOT_FLAGS_*: name i is bit i, as in the driver's enum. */
@@ -27,7 +28,7 @@ enum {
 	OPT_DUMP, OPT_JSON, OPT_TIMEOUT, OPT_INSTANTIATE,
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
-	OPT_MODULES, OPT_NO_PEER,
+	OPT_MODULES, OPT_NO_PEER, OPT_COLOR, OPT_COMPLETE,
 };
 
 /*
@@ -61,12 +62,13 @@ static const struct output_opt {
 };
 #define NOUTPUT_OPTS (sizeof output_opts / sizeof *output_opts)
 
-/* The one option table: getopt's view and the help text side by side. */
-static const struct opt_help {
-	struct option opt;
-	const char *arg;
-	const char *help;
-} opts[] = {
+/* --modules' words, by enum module_api */
+const char *const module_api_names[2] = {
+	[MODULE_API_MODULE] = "module", [MODULE_API_LIBRARY] = "library",
+};
+
+/* The one option table: getopt's view and the help text side by side (cli.h). */
+static const struct cli_opt opts[] = {
 	{{"repeat", required_argument, NULL, 'n'}, "N", "timed launches (default: run.repeat, else 100)"},
 	{{"warmup", required_argument, NULL, 'w'}, "N", "untimed launches before them (default: run.warmup,\n                                else 3)"},
 	{{"device", required_argument, NULL, 'd'}, "N", "GPU ordinal (default: run.device, else 0); in a\n                                suite, the one GPU unless --devices is given"},
@@ -98,6 +100,9 @@ static const struct opt_help {
 	{{"no-cache", no_argument, NULL, OPT_NO_CACHE}, NULL, "compile CUDA C++ modules afresh; neither read nor\n                                write the compile cache"},
 	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
 	{{"verbose", no_argument, NULL, 'v'}, NULL, "print each phase and each node as it is added"},
+	{{"color", required_argument, NULL, OPT_COLOR}, "WHEN", "colour the diagnostics as gcc does (auto: on a\n                                terminal, unless NO_COLOR is set; always; never)"},
+	/* hidden: what the shells' completions ask of a file (complete_names.h) */
+	{{"complete", required_argument, NULL, OPT_COMPLETE}, "WHAT", NULL},
 	{{"help", no_argument, NULL, 'h'}, NULL, "show this help and exit"},
 	{{"version", no_argument, NULL, 'V'}, NULL, "show the version and exit"},
 };
@@ -115,6 +120,8 @@ void cli_usage(FILE *out)
 		const struct option *o = &opts[i].opt;
 		char left[64];
 		int n;
+		if (opts[i].help == NULL)
+			continue;
 		if (o->val < 256)
 			n = snprintf(left, sizeof left, "  -%c, --%s", o->val, o->name);
 		else
@@ -219,6 +226,17 @@ bool parse_inst_flags(const char *s, unsigned *out, char *bad, size_t badlen)
 		return true;
 	}
 	return parse_name_bits(s, inst_flag_names, INST_FLAG_COUNT, out, bad, badlen);
+}
+
+/* Which of names[0..n) s is, into *out; false when none. */
+static bool word_of(const char *s, const char *const *names, unsigned n, unsigned *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return true;
+		}
+	return false;
 }
 
 /* --devices: "all", or ordinals "0,1,3" (each below 64) into a bit mask. */
@@ -326,7 +344,7 @@ enum cli_result usage_error(const char *fmt, ...)
 	int n = vasprintf(&text, fmt, ap);
 	va_end(ap);
 	/* the one form of every error without a file: "cugraphrun: error: ..." */
-	fputs("cugraphrun: error: ", stderr);
+	diag_write_lead(stderr, DIAG_ERROR);
 	if (n < 0) {
 		fputs("usage", stderr);
 	} else if ((size_t)n <= 2 * USAGE_KEEP + 40) {
@@ -389,6 +407,8 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	o->compare_threshold = COMPARE_THRESHOLD_DEFAULT;
 	o->module_api = MODULE_API_DEFAULT;
 	char bad[128];
+	/* decided now, before any fork, and again if --color says otherwise (term.h) */
+	term_color_choose(COLOR_AUTO);
 
 	opterr = 0;
 	/* 0, not 1: glibc then also forgets a "-xv" an earlier call left half read. */
@@ -535,13 +555,22 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			}
 			break;
 		}
-		case OPT_MODULES:
-			if (strcmp(optarg, "module") == 0)
-				o->module_api = MODULE_API_MODULE;
-			else if (strcmp(optarg, "library") == 0)
-				o->module_api = MODULE_API_LIBRARY;
-			else
+		case OPT_MODULES: {
+			unsigned api;
+			if (!word_of(optarg, module_api_names, 2, &api))
 				return usage_error("invalid --modules '%s': expected module or library", optarg);
+			o->module_api = (enum module_api)api;
+			break;
+		}
+		case OPT_COLOR: {
+			unsigned when;
+			if (!word_of(optarg, color_when_names, COLOR_WHEN_COUNT, &when))
+				return usage_error("invalid --color '%s': expected auto, always or never", optarg);
+			term_color_choose((enum color_when)when);
+			break;
+		}
+		case OPT_COMPLETE:
+			o->complete = optarg;
 			break;
 		case 'q':
 			o->verbosity = VERB_QUIET;
@@ -615,4 +644,10 @@ void cli_free(struct options *o)
 	free(o->outputs);
 	o->outputs = NULL;
 	o->noutputs = o->capoutputs = 0;
+}
+
+const struct cli_opt *cli_options(size_t *n)
+{
+	*n = NOPTS;
+	return opts;
 }

@@ -7,6 +7,7 @@
 #ifndef CGR_CLI_H
 #define CGR_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -76,6 +77,7 @@ struct options {
 	 */
 	struct output_name *outputs;
 	size_t noutputs, capoutputs;
+	const char *complete;           /* --complete=WHAT (hidden: complete_names.h) */
 	const char *json_capture;       /* a suite worker's: this file's JSON report (not --json's) */
 	int file_fd;                    /* a suite worker's: file open already (-1: not) */
 };
@@ -85,6 +87,21 @@ enum cli_result {
 	CLI_EXIT_OK,     /* --help or --version printed: exit 0 */
 	CLI_USAGE,       /* misuse, message printed: exit 2 */
 };
+
+/*
+ * A row of the option table: getopt's view, the value's name in the help
+ * ("N", "[=FILE]"; NULL: none) and the help text (NULL: a hidden option).
+ */
+struct cli_opt {
+	struct option opt;
+	const char *arg;
+	const char *help;
+};
+/* The table, in --help's order, hidden rows too: for the completion scripts (complete_script.h). */
+const struct cli_opt *cli_options(size_t *n);
+
+/* --modules' words, by enum module_api */
+extern const char *const module_api_names[2];
 
 enum cli_result cli_parse(int argc, char **argv, struct options *o);
 void cli_free(struct options *o);

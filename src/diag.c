@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "diag.h"
+#include "term.h"
+#include "term_progress.h"
 #include "utf8.h"
 #include "xmalloc.h"
 
@@ -201,19 +203,73 @@ static void add_note(struct diag_entry *e, struct pos pos, char *text)
 	n->text = text;
 }
 
+/*
+ * gcc's colours (its GCC_COLORS defaults): the place bold, the level bold
+ * and coloured.  Only these are written, and only around what diag.c
+ * writes itself: the user's text is escaped before it comes here, so no
+ * escape sequence in a message is the file's (diag_strip_color).
+ */
+#define SGR_BOLD "\033[01m"
+#define SGR_RESET "\033[m"
+static const char *const level_colors[] = {
+	[DIAG_NOTE] = "\033[01;36m",
+	[DIAG_WARNING] = "\033[01;35m",
+	[DIAG_ERROR] = "\033[01;31m",
+};
+
+/* " LEVEL: " after a place that ends in ':', coloured when the terminal is. */
+static void write_level(FILE *out, enum diag_level level, bool color)
+{
+	if (color)
+		fprintf(out, SGR_RESET " %s%s:" SGR_RESET " ", level_colors[level],
+			level_names[level]);
+	else
+		fprintf(out, " %s: ", level_names[level]);
+}
+
+void diag_write_lead(FILE *out, enum diag_level level)
+{
+	bool color = term_color();
+	fputs(color ? SGR_BOLD "cugraphrun:" : "cugraphrun:", out);
+	write_level(out, level, color);
+}
+
+size_t diag_strip_color(char *s, size_t n)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = i + 2;
+		if (s[i] == '\033' && i + 1 < n && s[i + 1] == '[') {
+			while (k < n && ((s[k] >= '0' && s[k] <= '9') || s[k] == ';'))
+				k++;
+			if (k < n && s[k] == 'm') {
+				i = k;
+				continue;
+			}
+		}
+		s[j++] = s[i];
+	}
+	return j;
+}
+
 /* One line: "FILE:LINE:COL: LEVEL: TEXT" (or "cugraphrun: LEVEL: TEXT" for no file). */
 static void print_line(FILE *out, const char *file, enum diag_level level, struct pos pos,
 		       const char *text)
 {
+	/* the status line, if one is up, goes before the message (term_progress.h) */
+	progress_clear();
+	bool color = term_color();
 	/* the file's name and the text are the user's: nothing in them may pass for a line */
 	if (file == NULL) {
-		fprintf(out, "cugraphrun: %s: ", level_names[level]);
+		diag_write_lead(out, level);
 	} else {
+		fputs(color ? SGR_BOLD : "", out);
 		diag_write_escaped(out, file, strlen(file));
 		if (pos.line)
-			fprintf(out, ":%u:%u: %s: ", pos.line, pos.col, level_names[level]);
+			fprintf(out, ":%u:%u:", pos.line, pos.col);
 		else
-			fprintf(out, ": %s: ", level_names[level]);
+			fputc(':', out);
+		write_level(out, level, color);
 	}
 	diag_write_escaped(out, text, strlen(text));
 	fputc('\n', out);

@@ -4,7 +4,8 @@
  *
  *     FILE:LINE:COL: error: what is wrong, and what to do
  *
- * (the form compilers use, so editors jump to it).  Every message, with the
+ * (the form compilers use, so editors jump to it), coloured as gcc colours
+ * it when the terminal is (term.h).  Every message, with the
  * file's name, is written with its control characters escaped (see
  * diag_write_escaped): a name or an id is the user's, and must neither
  * start a line of its own nor drive the terminal.  The same error at the
@@ -148,6 +149,21 @@ bool diag_may_print(const struct diag *d);
 void errorx(const char *fmt, ...) __attribute__((format(printf, 1, 2), cold));
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2), cold));
 void notex(const char *fmt, ...) __attribute__((format(printf, 1, 2), cold));
+
+/*
+ * "cugraphrun: LEVEL: ", the start of a message about no file, for a
+ * caller that writes the rest itself (usage_error); coloured as every
+ * message is when the terminal is (term.h).
+ */
+void diag_write_lead(FILE *out, enum diag_level level);
+
+/*
+ * s[0..n) without the colours that messages carry on a terminal (every
+ * "\033[...m"), in place; the new length.  For text captured from a
+ * message that goes on to a file or a document (a suite's JUnit and
+ * JSON), not to the terminal.
+ */
+size_t diag_strip_color(char *s, size_t n);
 
 /*
  * The text of a message to out, as every message above is written: its

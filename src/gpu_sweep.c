@@ -24,6 +24,7 @@
 #include "monotime.h"
 #include "report.h"
 #include "sweep.h"
+#include "term_progress.h"
 #include "xmalloc.h"
 
 /* What the sweep keeps besides the run: its points' rows. */
@@ -93,7 +94,10 @@ static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep
 	struct updater u = {.gp = gp, .ln = &rn->ln, .paired = true};
 	const char *prefix = gp->d->prefix;
 	int worst = 0;
+	/* -v says each point itself */
+	progress_start(sw->npoints, s->verbosity == VERB_NORMAL);
 	for (size_t k = 0; k < sw->npoints; k++) {
+		progress_update(k, sw->labels[k]);
 		u.label = sw->labels[k];
 		gp->d->prefix = k ? sw->labels[k] : NULL;
 		if (k > 0) {
@@ -110,6 +114,7 @@ static int sweep_stages(struct sweep_run *sr, struct run *rn, struct report *rep
 		if (sr->pts[k].exit_status > worst)
 			worst = sr->pts[k].exit_status;
 	}
+	progress_end();
 	gp->d->prefix = prefix;
 	/* --profile and --trace: main lets them through for one point (--set picks it) */
 	if (rc == 0 && s->profile && sw->npoints == 1) {

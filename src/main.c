@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "compare_cli.h"
+#include "complete_names.h"
 #include "describe.h"
 #include "diag.h"
 #include "fileio.h"
@@ -22,7 +23,7 @@
 #include "model.h"
 #include "monotime.h"
 #include "outputs.h"
-#include "report.h"
+#include "report_print.h"
 #include "report_plot.h"
 #include "report_stored.h"
 #include "suite.h"
@@ -319,6 +320,11 @@ int main(int argc, char **argv)
 	int status = 0;
 	switch (cli_parse(argc, argv, &o)) {
 	case CLI_OK:
+		/* what a shell's completion asks of a file: nothing else runs */
+		if (o.complete) {
+			status = complete_names_main(&o);
+			break;
+		}
 		/* what a run needs from outside, settled before any file runs */
 		status = compare_open(&o);
 		if (status == 0 && o.plot && !o.validate)

@@ -40,6 +40,7 @@
 #include "suite_files.h"
 #include "suite_junit.h"
 #include "suite_result.h"
+#include "term_progress.h"
 #include "validate.h"
 #include "xmalloc.h"
 
@@ -79,6 +80,7 @@ struct suite {
 	struct worker *w;
 	size_t nw, capw;
 	size_t next;                    /* the next file to hand out */
+	size_t finished;                /* files done, for the status line (term_progress.h) */
 	size_t *again;                  /* files whose worker died before starting them */
 	size_t nagain, capagain;
 	char *tmpdir;                   /* NULL until made */
@@ -167,6 +169,7 @@ static void first_line(const char *path, char *buf, size_t len)
 	char *text = read_whole_file(path, &n);
 	buf[0] = '\0';
 	if (text) {
+		text[diag_strip_color(text, n)] = '\0';
 		const char *p = text;
 		static const char prefix[] = "cugraphrun: error: ";
 		if (strncmp(p, prefix, sizeof prefix - 1) == 0)
@@ -375,6 +378,8 @@ static struct worker *spawn(struct suite *st, int device)
 		/* Ctrl-C ends a worker at once; the parent cleans up after both */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		/* the status line is the parent's, which prints */
+		progress_forbid();
 #ifdef __linux__
 		/* a parent killed outright must not leave a worker holding a GPU */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -416,6 +421,7 @@ static void finish(struct suite *st, size_t i, int status, double seconds, bool 
 {
 	struct file_result *r = &st->res[i];
 	r->done = true;
+	st->finished++;
 	r->status = status;
 	r->seconds = seconds;
 	r->reported = reported;
@@ -613,7 +619,7 @@ static char *unreadable_message(const struct file_result *r, const struct listed
 	FILE *f = open_memstream(&text, &n);
 	if (f == NULL)
 		return NULL;
-	fputs("cugraphrun: error: ", f);
+	diag_write_lead(f, DIAG_ERROR);
 	diag_write_escaped(f, l->dir ? "cannot read directory " : "cannot read ",
 			   strlen(l->dir ? "cannot read directory " : "cannot read "));
 	diag_write_escaped(f, r->file, strlen(r->file));
@@ -636,6 +642,7 @@ static void print_result(struct suite *st, size_t i)
 	const struct file_result *r = &st->res[i];
 	struct file_output fo;
 	memset(&fo, 0, sizeof fo);
+	progress_clear();
 	char *out = take_capture(st, i, "out", &fo.out_len);
 	char *err = r->unreadable ? unreadable_message(r, &st->list.v[i], &fo.err_len) :
 		take_capture(st, i, "err", &fo.err_len);
@@ -667,6 +674,9 @@ static void print_result(struct suite *st, size_t i)
 	stdout_flush();
 	if (fo.err_len)
 		fwrite(fo.err, 1, fo.err_len, stderr);
+	/* the messages' colours were for the terminal, not for --junit and --json */
+	if (err)
+		fo.err_len = diag_strip_color(err, fo.err_len);
 	if (r->signal)
 		errorx("the worker running %s died of signal %d (%s)", r->file, r->signal,
 		       strsignal(r->signal));
@@ -866,6 +876,7 @@ static int suite_start(struct suite *st, const struct options *o, run_file_fn *r
 		if (l->why) {
 			/* never handed out: the pool skips what is done */
 			r->unreadable = r->done = true;
+			st->finished++;
 			r->kind = RES_ERROR;
 			r->status = 2;
 			char *note = xasprintf("%s: %s", l->dir ? "cannot read directory" :
@@ -902,6 +913,16 @@ static int suite_start(struct suite *st, const struct options *o, run_file_fn *r
 	return 0;
 }
 
+/* The status line: files done, and the first of those running (its output comes next). */
+static void show_progress(const struct suite *st)
+{
+	long first = -1;
+	for (size_t i = 0; i < st->nw; i++)
+		if (st->w[i].pid && st->w[i].file >= 0 && (first < 0 || st->w[i].file < first))
+			first = st->w[i].file;
+	progress_update(st->finished, first >= 0 ? st->list.v[first].path : NULL);
+}
+
 /*
  * The workers' pool: hand out files, take results, print each file's
  * output whole and in order as soon as it and every file before it are
@@ -921,6 +942,7 @@ static int run_pool(struct suite *st, size_t *printed)
 			print_result(st, (*printed)++);
 		if (*printed == st->list.n || stop_signal)
 			break;
+		show_progress(st);
 		if (st->stop) {
 			rc = 3;
 			break;
@@ -939,7 +961,8 @@ static int run_pool(struct suite *st, size_t *printed)
 			rc = 3;
 			break;
 		}
-		if (poll(pfd, st->nw, -1) < 0) {
+		/* the status line's clock ticks while the files run */
+		if (poll(pfd, st->nw, progress_tick_ms()) < 0) {
 			if (errno == EINTR)
 				continue;    /* stop_signal, or nothing */
 			errorx("poll: %s", strerror(errno));
@@ -1112,7 +1135,9 @@ int suite_main(const struct options *o, run_file_fn *run_file)
 	}
 	double t0 = monotime();
 	size_t printed = 0;
+	progress_start(st.list.n, o->verbosity != VERB_QUIET);
 	rc = run_pool(&st, &printed);
+	progress_end();
 	if (stop_signal) {
 		int sig = stop_signal;
 		kill_workers(&st);
