@@ -19,6 +19,7 @@
 #include <graphviz/cgraph.h>
 
 #include "describe.h"
+#include "model_lib.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -565,6 +566,14 @@ static void label_cond(struct writer *w, const struct node *n, struct sbuf *b)
 	}
 }
 
+/* "cublas gemm 4096x4096x4096 f16->f32" (model_lib.h) */
+static void label_lib(struct writer *w, const struct node *n, struct sbuf *b)
+{
+	char text[256];
+	lib_label(n, text, sizeof text);
+	sb_text(b, text, 0);
+}
+
 /* How each kind looks: a shape, and the label lines after the id. */
 static const struct kind_look {
 	const char *shape;
@@ -584,13 +593,16 @@ static const struct kind_look {
 	[NK_WHILE] = {"Mdiamond", label_cond},
 	[NK_SWITCH] = {"octagon", label_cond},
 	[NK_MEMOP] = {"component", label_memop},
+	[NK_CUBLAS] = {"box", label_lib},
+	[NK_CUFFT] = {"box", label_lib},
 };
 
 /* The kinds that run on a device of their own (cugraphrun(5), Devices). */
 static bool runs_on_device(enum node_kind k)
 {
 	return k == NK_KERNEL || k == NK_MEMSET || k == NK_COPY || k == NK_MEMOP ||
-		k == NK_ALLOC || k == NK_GRAPH || node_kind_is_conditional(k);
+		k == NK_ALLOC || k == NK_GRAPH || node_kind_is_conditional(k) ||
+		node_kind_is_library(k);
 }
 
 static Agnode_t *put_node(struct writer *w, Agraph_t *sg, const struct node *n)
@@ -783,6 +795,18 @@ static void add_arg_uses(struct writer *w, struct uses *u, const struct arg *arg
 	}
 }
 
+struct lib_uses {
+	struct writer *w;
+	struct uses *u;
+};
+
+/* A library call reads its operands, and writes C, y, result (model_lib.h). */
+static void lib_use_one(void *ctx, struct name_ref *ref, struct pos pos, bool writes)
+{
+	struct lib_uses *lu = ctx;
+	add_use(lu->w, lu->u, ref, writes ? USE_BOTH : USE_IN);
+}
+
 static void node_uses(struct writer *w, const struct node *n, struct uses *u)
 {
 	u->n = 0;
@@ -818,6 +842,12 @@ static void node_uses(struct writer *w, const struct node *n, struct uses *u)
 				add_use(w, u, &op->buffer, op->kind == MEMOP_WRITE ? USE_OUT : USE_IN);
 		}
 		break;
+	case NK_CUBLAS:
+	case NK_CUFFT: {
+		struct lib_uses lu = {w, u};
+		lib_node_uses(n, lib_use_one, &lu);
+		break;
+	}
 	default:
 		break;
 	}

@@ -1095,6 +1095,9 @@ int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->memOp.paramArray = memop_params(gp, &n->u.memop);
 		p->memOp.flags = 0;
 		break;
+	case NK_CUBLAS:
+	case NK_CUFFT:
+		/* captured (gpu_lib.h), never added from parameters */
 	case NK_COUNT:
 		return 3;
 	}

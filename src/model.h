@@ -152,12 +152,17 @@ struct condition {
 enum node_kind {
 	NK_KERNEL, NK_MEMSET, NK_COPY, NK_EMPTY, NK_GRAPH, NK_ALLOC, NK_FREE,
 	NK_EVENT_RECORD, NK_EVENT_WAIT, NK_HOST, NK_IF, NK_WHILE, NK_SWITCH,
-	NK_MEMOP,
+	NK_MEMOP, NK_CUBLAS, NK_CUFFT,
 	NK_COUNT
 };
 /* The kind keys of format 1 ("kernel", "event_record", ...). */
 extern const char *const node_kind_names[NK_COUNT];
 bool node_kind_is_conditional(enum node_kind k);
+/* cublas and cufft: a library's call, captured into the graph (model_lib.h). */
+static inline bool node_kind_is_library(enum node_kind k)
+{
+	return k == NK_CUBLAS || k == NK_CUFFT;
+}
 
 enum arg_kind {
 	ARG_BUFFER,         /* device address of ref (+ offset elements) */
@@ -375,6 +380,8 @@ struct memop_node {
 };
 
 struct graph;
+struct blas_call;
+struct fft_call;
 
 /*
  * IF: bodies[0] is then, bodies[1] (optional) else.  WHILE: bodies[0].
@@ -445,6 +452,8 @@ struct node {
 		struct host_node host;
 		struct cond_node cond;  /* NK_IF, NK_WHILE, NK_SWITCH */
 		struct memop_node memop; /* NK_MEMOP */
+		struct blas_call *blas; /* NK_CUBLAS, in the arena (model_lib.h) */
+		struct fft_call *fft;   /* NK_CUFFT, in the arena */
 	} u;
 };
 
