@@ -6,9 +6,11 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model_lib.h"
+#include "xmalloc.h"
 
 const char *const blas_op_names[BLAS_OP_COUNT] = {
 	[BLAS_GEMM] = "gemm", [BLAS_GEMM_BATCHED] = "gemmStridedBatched", [BLAS_GEMV] = "gemv",
@@ -264,6 +266,116 @@ void lib_node_own(struct gdef *g, struct node *n)
 		*f = *n->u.fft;
 		n->u.fft = f;
 	}
+}
+
+/* lib_slots' state: the library nodes numbered, and a bitset of them per node. */
+struct slots {
+	const struct gdef *g;
+	uint32_t *lib_of;               /* per all_nodes index: its number, or UINT32_MAX */
+	size_t nlib, words;
+	uint64_t *done;                 /* per all_nodes index: words bits, done when it ends */
+	struct slot {
+		unsigned device;
+		uint32_t last;          /* the slot's last library node's number */
+	} *v;
+	size_t n, cap;
+	uint32_t *slot_of;
+};
+
+static uint64_t *done_of(struct slots *s, const struct node *n)
+{
+	return s->done + (size_t)n->seq * s->words;
+}
+
+/* A library node whose predecessors are `before`: the first slot its last user precedes. */
+static void assign(struct slots *s, const struct node *n, const uint64_t *before)
+{
+	unsigned dev = node_device(s->g, n);
+	size_t k;
+	for (k = 0; k < s->n; k++) {
+		uint32_t last = s->v[k].last;
+		if (s->v[k].device == dev && (before[last / 64] >> (last % 64) & 1))
+			break;
+	}
+	if (k == s->n) {
+		struct slot *sl = VEC_PUSH(s->v, s->n, s->cap);
+		sl->device = dev;
+	}
+	s->v[k].last = s->lib_of[n->seq];
+	s->slot_of[n->seq] = (uint32_t)k;
+}
+
+static void walk_slots(struct slots *s, const struct graph *gr, const uint64_t *in);
+
+/* Node n, whose predecessors' done sets are final: its own, and its bodies'. */
+static void slot_node(struct slots *s, const struct node *n, const uint64_t *in)
+{
+	uint64_t *d = done_of(s, n);
+	memcpy(d, in, s->words * sizeof *d);
+	for (uint32_t k = 0; k < n->ndeps; k++) {
+		const uint64_t *p = done_of(s, n->graph->nodes[n->deps[k]]);
+		for (size_t w = 0; w < s->words; w++)
+			d[w] |= p[w];
+	}
+	if (node_kind_is_library(n->kind)) {
+		assign(s, n, d);
+		uint32_t li = s->lib_of[n->seq];
+		d[li / 64] |= 1ull << (li % 64);
+	}
+	const struct graph *const *bodies = NULL;
+	size_t nb = 0;
+	if (n->kind == NK_GRAPH) {
+		bodies = (const struct graph *const *)&n->u.child;
+		nb = n->u.child ? 1 : 0;
+	} else if (node_kind_is_conditional(n->kind)) {
+		bodies = (const struct graph *const *)n->u.cond.bodies;
+		nb = n->u.cond.nbodies;
+	}
+	if (nb == 0)
+		return;
+	/* the bodies begin after what n waits for; n ends after all they do */
+	uint64_t *start = xmalloc(s->words * sizeof *start);
+	memcpy(start, d, s->words * sizeof *start);
+	for (size_t b = 0; b < nb; b++) {
+		if (bodies[b] == NULL)
+			continue;
+		walk_slots(s, bodies[b], start);
+		for (size_t i = 0; i < bodies[b]->nnodes; i++) {
+			const uint64_t *p = done_of(s, bodies[b]->nodes[i]);
+			for (size_t w = 0; w < s->words; w++)
+				d[w] |= p[w];
+		}
+	}
+	free(start);
+}
+
+static void walk_slots(struct slots *s, const struct graph *gr, const uint64_t *in)
+{
+	for (size_t t = 0; t < gr->nnodes; t++)
+		slot_node(s, gr->nodes[gr->topo ? gr->topo[t] : t], in);
+}
+
+size_t lib_slots(const struct gdef *g, uint32_t *slot_of)
+{
+	struct slots s = {.g = g, .slot_of = slot_of};
+	s.lib_of = xmalloc((g->nall_nodes ? g->nall_nodes : 1) * sizeof *s.lib_of);
+	for (size_t i = 0; i < g->nall_nodes; i++)
+		s.lib_of[i] = node_kind_is_library(g->all_nodes[i]->kind) ? (uint32_t)s.nlib++ :
+			UINT32_MAX;
+	if (s.nlib == 0) {
+		free(s.lib_of);
+		return 0;
+	}
+	s.words = (s.nlib + 63) / 64;
+	s.done = xcalloc(g->nall_nodes * s.words, sizeof *s.done);
+	uint64_t *none = xcalloc(s.words, sizeof *none);
+	walk_slots(&s, g->root, none);
+	size_t n = s.n;
+	free(none);
+	free(s.done);
+	free(s.v);
+	free(s.lib_of);
+	return n;
 }
 
 static bool same_name(const char *a, const char *b)

@@ -204,6 +204,21 @@ void lib_label(const struct node *n, char *buf, size_t len);
  */
 void lib_node_own(struct gdef *g, struct node *n);
 
+/*
+ * Work areas: cuBLAS's workspace and cuFFT's work area, which a library
+ * node's kernels use while it runs and which two nodes may share only
+ * when one always ends before the other begins.  A validated g's library
+ * nodes, each given a slot in slot_of[all_nodes index] (other nodes'
+ * entries are left alone), such that the nodes of one slot run on one
+ * device and each is ordered after the one before by the dependencies of
+ * the graphs (a node inside a child graph or a conditional body after
+ * what its holder depends on, and before what depends on its holder).
+ * The number of slots, the most library nodes that can run at once on a
+ * device at most, or 0 for none; a greedy colouring, in the order the
+ * graphs run.  Memory: a bit per library node per node.
+ */
+size_t lib_slots(const struct gdef *g, uint32_t *slot_of);
+
 /* Do the two calls of two points of a sweep differ?  The first key that does, or NULL. */
 const char *lib_change(const struct node *a, const struct node *b);
 
