@@ -638,13 +638,16 @@ struct switched_off {
 };
 
 /*
- * throughput: {bytes: N, items: N}: what one launch of the graph moves and
- * processes, for GB/s and items/s in the report.
+ * throughput: {bytes: N, items: N, flops: N, flops_type: T}: what one
+ * launch of the graph moves, processes and computes, for GB/s, items/s
+ * and TFLOP/s in the report (flops.h: the peak of flops_type).
  */
 struct throughput_decl {
 	struct pos pos;
-	bool has_bytes, has_items;
-	double bytes, items;
+	bool has_bytes, has_items, has_flops, has_flops_type;
+	double bytes, items, flops;
+	uint8_t flops_type;             /* enum flops_type */
+	struct pos flops_type_pos;
 };
 
 struct gdef {

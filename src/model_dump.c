@@ -534,6 +534,10 @@ void gdef_dump(const struct gdef *g, FILE *out)
 	dbl(out, "", t->bytes);
 	fprintf(out, " items=%d", t->has_items);
 	dbl(out, "", t->items);
+	fprintf(out, " flops=%d", t->has_flops);
+	dbl(out, "", t->flops);
+	fprintf(out, " flops_type=%d/%u", t->has_flops_type, t->flops_type);
+	pos(out, "", t->flops_type_pos);
 	pos(out, "", t->pos);
 	fputc('\n', out);
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "flops.h"
 #include "model.h"
 #include "stats.h"
 
@@ -42,6 +43,7 @@ struct point_report {
     const double *samples; size_t nsamples;
     unsigned checks_passed, checks_failed;
     double bytes, items;           /* throughput declared: NaN when not */
+    struct flops_decl flops;       /* throughput's flops (flops.h) */
     int exit_status;               /* 0, 1 (a check failed), ... */
     /*
      * (core) reading and validating the point's model, before the GPU was
@@ -106,6 +108,7 @@ struct report {
 	double peak_gb_per_s;
 	/* A plain file's declared throughput (a sweep's is per point): NaN when not. */
 	double bytes, items;
+	struct flops_decl flops;        /* and its flops (flops.h) */
 	const struct comparison *comparison;    /* --compare, or NULL */
 };
 

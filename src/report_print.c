@@ -360,6 +360,11 @@ void report_print_human(FILE *out, const struct report *r)
 	if (r->nsamples)
 		print_launch_line(out, r);
 	report_print_throughput(out, r);
+	if (r->flops.declared) {
+		struct stats fst;
+		stats_compute(r->samples, r->nsamples, &fst);
+		flops_print(out, &r->flops, r->nsamples ? fst.median : NAN);
+	}
 	if (r->has_graph_mem) {
 		fprintf(out, "  %-12s ", "graph memory");
 		print_graph_mem(out, "after upload", &r->mem_uploaded);
@@ -596,6 +601,10 @@ void report_print_json(FILE *out, const struct report *r)
 
 	json_key(out, 1, false, "throughput");
 	throughput_json(out, r->bytes, r->items, r->samples, r->nsamples, r->peak_gb_per_s, 1);
+	json_key(out, 1, false, "flops");
+	struct stats fst;
+	stats_compute(r->samples, r->nsamples, &fst);
+	flops_json(out, &r->flops, r->nsamples ? fst.median : NAN, 1);
 	json_key(out, 1, false, "checks");
 	fprintf(out, "{\"passed\": %u, \"failed\": %u}", r->checks_passed, r->checks_failed);
 	json_key(out, 1, false, "exit_status");
