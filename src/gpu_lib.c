@@ -320,6 +320,45 @@ int gpu_lib_issue(struct gpu *gp, const struct node *n, CUstream s)
 	return rc;
 }
 
+struct graph_use {
+	const struct gdef *g;
+	bool any;
+};
+
+static void graph_use_one(void *ctx, struct name_ref *ref, struct pos pos, bool writes)
+{
+	struct graph_use *u = ctx;
+	if (ref->idx >= 0 && u->g->buffers[ref->idx].memory == MEM_GRAPH)
+		u->any = true;
+}
+
+/*
+ * A call issued once outside capture, before it is captured: what a
+ * library loads or sets up on a call's first use (the kernels the
+ * driver loads lazily, a heuristic's cache) then happens here, where it
+ * may, and not inside the capture.  It runs on the buffers as they are
+ * before being filled (gpu_init_buffers fills them after the graph is
+ * built), and is waited for; a node on graph memory is not warmed up,
+ * its addresses holding nothing outside the graph.  0, or 3 after a
+ * message (the call refused: capturing it would fail alike).
+ */
+static int warm_up(struct gpu *gp, const struct node *n, CUstream s)
+{
+	struct graph_use u = {gp->g, false};
+	lib_node_uses(n, graph_use_one, &u);
+	if (u.any)
+		return 0;
+	int rc = issue(gp, n, s);
+	CUresult r = rc == 0 ? cu.CtxSynchronize() : CUDA_SUCCESS;
+	if (r != CUDA_SUCCESS) {
+		diag_error(gp->d, n->kind_pos, "%s node '%s' failed when run once before its "
+			   "capture: %s", node_kind_names[n->kind], n->id, cu_strerror(r));
+		gp->sticky = true;
+		return 3;
+	}
+	return rc;
+}
+
 /* Is h one of v[0..n)? */
 static bool among(const CUgraphNode *v, size_t n, CUgraphNode h)
 {
@@ -419,10 +458,14 @@ int gpu_lib_capture(struct gpu *gp, struct node *n, CUgraph h, const CUgraphNode
 	*made = NULL;
 	*nmade = 0;
 	gpu_devices_enter(gp, dev);
+	int rc = warm_up(gp, n, s);
+	if (rc != 0) {
+		gpu_devices_leave(gp);
+		return rc;
+	}
 	/* thread-local: an allocation the library made while capturing would be an error here */
 	CUresult r = cu.StreamBeginCaptureToGraph(s, h, deps, data, ndeps,
 						  CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
-	int rc = 0;
 	if (r == CUDA_SUCCESS) {
 		rc = issue(gp, n, s);
 		r = capture_end(s, &sinks, &nsinks);

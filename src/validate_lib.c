@@ -670,7 +670,8 @@ static void validate_fft(const struct lib_check *lc, struct node *n, size_t self
 	if (!f->has_type || f->rank == 0 || f->idata.buffer.name == NULL)
 		return;
 	unsigned errors = lc->d->nerrors;
-	if (f->odata.buffer.name == NULL)
+	bool odata_written = f->odata.buffer.name != NULL;
+	if (!odata_written)
 		f->odata = f->idata;        /* in place, as cuFFT does when both are one */
 	long ib, ob;
 	const struct buffer *bin = resolve_opnd(lc, &f->idata, f->type_pos, self, &ib);
@@ -680,7 +681,7 @@ static void validate_fft(const struct lib_check *lc, struct node *n, size_t self
 		return;
 	enum fft_type t = (enum fft_type)f->type;
 	enum elem_type want = fft_is_double(t) ? ET_F64 : ET_F32;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < (odata_written ? 2 : 1); k++) {
 		const struct buffer *b = k ? bout : bin;
 		if (b->type != want) {
 			diag_error(lc->d, (k ? f->odata : f->idata).buffer.pos, "%s of cufft node '%s' "
