@@ -44,8 +44,9 @@ cufftResult lib_fft_issue(cufftHandle plan, const struct fft_call *f, CUdevicept
 	cufftResult r = cufft.SetStream(plan, s);
 	if (r != CUFFT_SUCCESS)
 		return r;
+	/* a plan that needs no work area (cufftMakePlanMany64 said 0) is given none */
 	*what = "cufftSetWorkArea";
-	if ((r = cufft.SetWorkArea(plan, (void *)(uintptr_t)work)) != CUFFT_SUCCESS)
+	if (work && (r = cufft.SetWorkArea(plan, (void *)(uintptr_t)work)) != CUFFT_SUCCESS)
 		return r;
 	void *i = (void *)(uintptr_t)in, *o = (void *)(uintptr_t)out;
 	int dir = f->direction == FFT_FORWARD ? CUFFT_FORWARD : CUFFT_INVERSE;
