@@ -19,7 +19,10 @@
 #include "flops.h"
 #include "load.h"
 #include "load_lib.h"
+#include "load_sweep.h"
 #include "model_lib.h"
+#include "prof_stat.h"
+#include "sweep_diff.h"
 #include "validate.h"
 #include "xmalloc.h"
 #include "unit.h"
@@ -384,6 +387,51 @@ START_TEST(test_change)
 }
 END_TEST
 
+/* What a sweep does between two points (sweep_diff.h): a changed call or a moved operand rebuilds. */
+START_TEST(test_sweep_diff)
+{
+	static const char text[] =
+		"cugraphrun: 1\n"
+		"axes:\n"
+		"  zip: {n: [64, 64, 128, 128], a: [2, 3, 3, 3]}\n"
+		"buffers: {x: {type: f32, count: \"${n}\"}}\n"
+		"nodes: [{id: s, cublas: {scal: {n: 8, alpha: \"${a}\", x: x}}}]\n";
+	char *msgs = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&msgs, &len);
+	struct diag d;
+	diag_init(&d, "t.yaml", out);
+	struct sweep *sw = sweep_load_string("t.yaml", text, strlen(text), NULL, NULL, 0, &d);
+	ck_assert_ptr_nonnull(sw);
+	ck_assert(sweep_validate(sw, &d, NULL));
+	fclose(out);
+	ck_assert_msg(d.nerrors == 0, "%s", msgs);
+	ck_assert_uint_eq(sw->npoints, 4);
+	struct model_diff md;
+	/* alpha 2 -> 3: a host scalar, fixed in the captured call */
+	model_diff(sw->models[0], sw->models[1], &md);
+	ck_assert(md.rebuild && !md.structural);
+	ck_assert_msg(strstr(md.why, "cublas node 's' changed its 'alpha' (a library call is "
+			     "captured again") != NULL, "%s", md.why);
+	model_diff_free(&md);
+	/* x allocated again under the call */
+	model_diff(sw->models[1], sw->models[2], &md);
+	ck_assert(md.rebuild && md.realloc[0]);
+	ck_assert_msg(strstr(md.why, "cublas node 's' names buffer 'x', allocated again (a library "
+			     "call is captured again)") != NULL, "%s", md.why);
+	ck_assert(node_uses_buffer(sw->models[2]->all_nodes[0], 0));
+	/* the profile counts the records of the kernels a library node's call launched */
+	ck_assert(prof_kind_is_device_work(NK_CUBLAS) && prof_kind_is_device_work(NK_CUFFT));
+	model_diff_free(&md);
+	/* nothing changed: nothing to do */
+	model_diff(sw->models[2], sw->models[3], &md);
+	ck_assert(!md.rebuild && !md.structural && !md.any_realloc);
+	model_diff_free(&md);
+	sweep_release(sw);
+	free(msgs);
+}
+END_TEST
+
 START_TEST(test_peaks)
 {
 	const char *why;
@@ -486,6 +534,7 @@ static Suite *lib_suite(void)
 	tcase_add_test(tc, test_fft_errors);
 	tcase_add_test(tc, test_slots);
 	tcase_add_test(tc, test_change);
+	tcase_add_test(tc, test_sweep_diff);
 	tcase_add_test(tc, test_peaks);
 	suite_add_tcase(s, tc);
 #ifdef HAVE_CUDALIBS
