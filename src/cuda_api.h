@@ -106,7 +106,21 @@
 	X(LaunchKernel, 4000, 1)                          \
 	X(MemsetD8Async, 3020, 1)                         \
 	/* a file's requires: (gpu_requires.c) */         \
-	X(DeviceTotalMem, 3020, 0)
+	X(DeviceTotalMem, 3020, 0) \
+	CU_API_CAPTURE(X)
+
+/*
+ * Library nodes (gpu_lib.c): a library's calls captured straight into the
+ * graph or a conditional body, after the node's dependencies, and the
+ * nodes the capture made found from its last ones back.  None required: a
+ * file without library nodes needs none, and gpu_build.c's features say
+ * which driver a file with them needs.
+ */
+#define CU_API_CAPTURE(X)                                 \
+	X(StreamBeginCaptureToGraph, 12030, 0)            \
+	X(StreamEndCapture, 10000, 0)                     \
+	X(StreamGetCaptureInfo, 12030, 0)                 \
+	X(GraphNodeGetDependencies, 12030, 0)
 
 #define CU_API_FIELD(name, ver, req) PFN_cu##name##_v##ver name;
 

@@ -22,6 +22,7 @@
 
 #include "describe.h"
 #include "kernel_access.h"
+#include "model_lib.h"
 #include "model_uses.h"
 #include "strbuf.h"
 #include "strmap.h"
@@ -555,6 +556,14 @@ static void label_cond(struct writer *w, const struct node *n, struct strbuf *b)
 	}
 }
 
+/* "cublas gemm 4096x4096x4096 f16->f32" (model_lib.h) */
+static void label_lib(struct writer *w, const struct node *n, struct strbuf *b)
+{
+	char text[256];
+	lib_label(n, text, sizeof text);
+	sb_text(b, text, 0);
+}
+
 /*
  * How each kind looks: a shape, the label lines after the id, and a margin
  * around the label where the shape's own corners would touch it (arrows'
@@ -579,13 +588,16 @@ static const struct kind_look {
 	[NK_WHILE] = {"Mdiamond", label_cond, NULL},
 	[NK_SWITCH] = {"octagon", label_cond, NULL},
 	[NK_MEMOP] = {"component", label_memop, "0.2,0.08"},
+	[NK_CUBLAS] = {"box", label_lib, NULL},
+	[NK_CUFFT] = {"box", label_lib, NULL},
 };
 
 /* The kinds that run on a device of their own (cugraphrun(5), Devices). */
 static bool runs_on_device(enum node_kind k)
 {
 	return k == NK_KERNEL || k == NK_MEMSET || k == NK_COPY || k == NK_MEMOP ||
-		k == NK_ALLOC || k == NK_GRAPH || node_kind_is_conditional(k);
+		k == NK_ALLOC || k == NK_GRAPH || node_kind_is_conditional(k) ||
+		node_kind_is_library(k);
 }
 
 static Agnode_t *put_node(struct writer *w, Agraph_t *sg, const struct node *n)

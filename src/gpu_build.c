@@ -19,6 +19,7 @@
 #include "gpu_build.h"
 #include "gpu_devices.h"
 #include "gpu_kernel.h"
+#include "gpu_lib.h"
 #include "mod_check.h"
 #include "monotime.h"
 #include "rtc_nvrtc.h"
@@ -59,12 +60,19 @@ static bool uses_preferred_cluster(const struct gdef *g, const struct node *n)
 	return kattr_set(kernel_attrs_of(g, n), KATTR_PREFERRED_CLUSTER);
 }
 
+static bool uses_library(const struct gdef *g, const struct node *n)
+{
+	return node_kind_is_library(n->kind);
+}
+
 static const struct feature features[] = {
 	{12030, "a conditional node", uses_conditional},
 	{12080, "an 'if' with 'else'", uses_if_else},
 	{12080, "a 'switch'", uses_switch},
 	{12040, "a device-updatable kernel node", uses_device_updatable},
 	{12080, "a kernel node with a preferred cluster", uses_preferred_cluster},
+	/* its call is captured with cuStreamBeginCaptureToGraph; the libraries need more (gpu_lib.h) */
+	{12030, "a library node", uses_library},
 };
 
 /* The first dependency of gr or a graph in it with edge data other than the default. */
@@ -123,7 +131,7 @@ static bool check_features(struct gpu *gp)
 			   cu_version_str(cu.driver_version, have, sizeof have));
 		ok = false;
 	}
-	return ok;
+	return ok && gpu_lib_check_driver(gp->g, gp->d);
 }
 
 int gpu_open(struct gpu *gp, struct gdef *g, int device, enum verbosity v, struct diag *d)
@@ -1115,6 +1123,9 @@ int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->memOp.paramArray = memop_params(gp, &n->u.memop);
 		p->memOp.flags = 0;
 		break;
+	case NK_CUBLAS:
+	case NK_CUFFT:
+		/* captured (gpu_lib.h), never added from parameters */
 	case NK_COUNT:
 		return 3;
 	}
@@ -1125,6 +1136,14 @@ int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 static void record_node(struct gpu *gp, struct built_graph *bg, struct node *n, CUgraphNode h,
 			const CUgraphNodeParams *p)
 {
+	if (node_kind_is_library(n->kind)) {
+		/* one of the nodes its call's capture made (gpu_lib.c says so when verbose) */
+		struct node_handle *nh = VEC_PUSH(gp->nodes, gp->nnodes, gp->capnodes);
+		nh->h = h;
+		nh->n = n;
+		*VEC_PUSH(bg->created, bg->ncreated, bg->capcreated) = n;
+		return;
+	}
 	struct node_handle *nh = VEC_PUSH(gp->nodes, gp->nnodes, gp->capnodes);
 	nh->h = h;
 	nh->n = n;
@@ -1170,6 +1189,17 @@ static int add_node(struct gpu *gp, struct built_graph *bg, struct node *n,
 		    const CUgraphNode *deps, const CUgraphEdgeData *data, size_t ndeps,
 		    CUgraphNode *out)
 {
+	if (node_kind_is_library(n->kind)) {
+		CUgraphNode *made;
+		size_t nmade;
+		int rc = gpu_lib_capture(gp, n, bg->h, deps, data, ndeps, &made, &nmade, out);
+		for (size_t i = 0; i < nmade; i++)
+			record_node(gp, bg, n, made[i], NULL);
+		if (rc == 0)
+			gp->handle_of[n->seq] = *out;
+		free(made);
+		return rc;
+	}
 	CUgraphNodeParams p;
 	CUgraph empty_child;
 	int rc = gpu_node_params(gp, n, &p, &empty_child);
@@ -1300,6 +1330,9 @@ int gpu_build(struct gpu *gp)
 	}
 	/* function attributes and what only the device can say, before any node */
 	int rc = gpu_attr_prepare(gp);
+	/* library nodes' plans and work areas: nothing may allocate while one is captured */
+	if (rc == 0)
+		rc = gpu_lib_prepare(gp);
 	if (rc != 0)
 		return rc;
 	gpu_verbose(gp, "building the graph");
@@ -1405,6 +1438,7 @@ void gpu_close(struct gpu *gp)
 	if (!cuda)
 		st.root = NULL;
 	gpu_free_graph_state(&st);
+	gpu_lib_close(gp, cuda);
 	release(gp, cuda);
 	if (cuda) {
 		gpu_kernel_unload(gp);

@@ -413,6 +413,27 @@ void run_report_device(const struct run *rn, struct report *rep, char *name, siz
 	rep->warmup = rn->ln.warmup;
 }
 
+void run_flops(const struct run *rn, const struct gdef *g, struct flops_decl *f)
+{
+	const struct gpu *gp = rn->ln.gp;
+	const struct throughput_decl *t = &g->throughput;
+	memset(f, 0, sizeof *f);
+	f->declared = t->has_flops;
+	f->flops = t->flops;
+	f->type = t->has_flops_type ? t->flops_type : -1;
+	f->peak_tflops = NAN;
+	if (!t->has_flops || !t->has_flops_type)
+		return;
+	int sms = 0, khz = 0;
+	const char *why = NULL;
+	if (cu.DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, gp->dev) ||
+	    cu.DeviceGetAttribute(&khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, gp->dev))
+		sms = khz = 0;
+	f->peak_tflops = flops_peak(gp->cc_major, gp->cc_minor, sms, khz,
+				    (enum flops_type)t->flops_type, &why);
+	snprintf(f->why, sizeof f->why, "%s", why ? why : "");
+}
+
 int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 {
 	struct report rep;
@@ -437,6 +458,7 @@ int gpu_run(struct gdef *g, const struct run_settings *s, struct diag *d)
 		/* throughput: in the file, or NaN */
 		one.bytes = g->throughput.has_bytes ? g->throughput.bytes : NAN;
 		one.items = g->throughput.has_items ? g->throughput.items : NAN;
+		run_flops(&rn, g, &one.flops);
 		gpu_verbose(&gp, "device %d: %s (sm_%d%d)", s->device, name, gp.cc_major,
 			    gp.cc_minor);
 		rc = run_stages(&rn, &rep, &one);

@@ -63,6 +63,8 @@ int run_begin(struct run *rn, struct report *rep, const struct gdef *g,
 	      const struct run_settings *s, struct diag *d);
 /* The device's part of the report once rn's GPU is open; name: its buffer. */
 void run_report_device(const struct run *rn, struct report *rep, char *name, size_t len);
+/* g's throughput flops, and the device's peak for their kind (flops.h). */
+void run_flops(const struct run *rn, const struct gdef *g, struct flops_decl *f);
 /*
  * The graph made ready to launch, each phase's time in rep: modules
  * loaded (source modules compiled), buffers allocated, the graph built

@@ -65,6 +65,7 @@ struct kfunc {
 };
 
 struct gpu_devs;
+struct gpu_libs;
 
 struct gpu {
 	struct gdef *g;                 /* borrowed */
@@ -121,6 +122,8 @@ struct gpu {
 	size_t l2_before;
 	/* the file's devices beyond the run's own GPU (gpu_devices.h); NULL before gpu_devices_open */
 	struct gpu_devs *devs;
+	/* library nodes' handles, plans and work areas (gpu_lib.h); NULL without */
+	struct gpu_libs *lib_state;
 	/* a sweep: every point's model (the names source modules are compiled with) */
 	struct gdef *const *models;
 	size_t nmodels;

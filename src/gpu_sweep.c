@@ -58,6 +58,7 @@ static int run_point(struct sweep_run *sr, struct run *rn, struct report *rep, s
 	p->exit_status = rc ? rc : p->checks_failed ? 1 : 0;
 	p->bytes = g->throughput.has_bytes ? g->throughput.bytes : NAN;
 	p->items = g->throughput.has_items ? g->throughput.items : NAN;
+	run_flops(rn, g, &p->flops);
 	return rc;
 }
 

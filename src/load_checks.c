@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "flops.h"
 #include "load_checks.h"
 #include "xmalloc.h"
 
@@ -301,22 +302,31 @@ static const struct keydef throughput_keys[] = {
 	    HAS(struct throughput_decl, has_bytes)),
 	ROW("items", FIELD_NONNEG, struct throughput_decl, items,
 	    HAS(struct throughput_decl, has_items)),
+	ROW("flops", FIELD_NONNEG, struct throughput_decl, flops,
+	    HAS(struct throughput_decl, has_flops)),
+	ROW_CHOICE("flops_type", struct throughput_decl, flops_type, flops_type_names, FT_COUNT,
+		   "a kind of arithmetic (f64, f32, tf32, f16, bf16 or i8)", "kind of arithmetic",
+		   POS(struct throughput_decl, flops_type_pos),
+		   HAS(struct throughput_decl, has_flops_type)),
 };
 static const struct keytab throughput_tab = KEYTAB(throughput_keys);
 
-/* throughput: {bytes: N, items: N}, one of them at least. */
+/* throughput: {bytes: N, items: N, flops: N, flops_type: T}, bytes, items or flops at least. */
 void key_throughput(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct gdef *g = obj;
 	struct seen s;
 	g->throughput.pos = kpos;
-	if (!want_map(l, "a mapping {bytes: N, items: N}", kd->name))
+	if (!want_map(l, "a mapping {bytes: N, items: N, flops: N}", kd->name))
 		return;
 	long o = ld_obj_open(l, CTX_THROUGHPUT, NULL, 0, kd, kpos);
 	parse_keys(l, &throughput_tab, &g->throughput, "in 'throughput'", &s);
-	if (s.mask == 0 && s.unknown == 0)
-		ld_error(l, s.pos, "empty 'throughput' (expected bytes, items or both: what one launch "
-			 "moves and processes)");
+	if ((s.mask & 7) == 0 && s.unknown == 0)
+		ld_error(l, s.pos, "empty 'throughput' (expected bytes, items or flops: what one launch "
+			 "moves, processes and computes)");
+	else if (g->throughput.has_flops_type && !g->throughput.has_flops)
+		ld_error(l, g->throughput.flops_type_pos, "'flops_type' goes with 'flops': the kind "
+			 "of arithmetic of the operations one launch does");
 	ld_obj_close(l, o);
 }
 

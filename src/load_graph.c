@@ -10,6 +10,7 @@
 #include "load_axes.h"
 #include "load_graph.h"
 #include "load_kernel.h"
+#include "load_lib.h"
 #include "load_nodes.h"
 #include "strmap.h"
 #include "xmalloc.h"
@@ -395,6 +396,8 @@ static kind_fn *const kind_parsers[NK_COUNT] = {
 	[NK_WHILE] = parse_cond,
 	[NK_SWITCH] = parse_cond,
 	[NK_MEMOP] = parse_memop,
+	[NK_CUBLAS] = parse_cublas,
+	[NK_CUFFT] = parse_cufft,
 };
 
 /* Unresolved references start at -1; the validator resolves them. */
@@ -433,6 +436,8 @@ static void node_set_kind(struct node *n, enum node_kind k)
 	case NK_EMPTY:
 	case NK_GRAPH:
 	case NK_MEMOP:
+	case NK_CUBLAS:
+	case NK_CUFFT:
 	case NK_COUNT:
 		break;
 	}
@@ -650,6 +655,8 @@ static const struct keydef node_keys[] = {
 	KEY_ARG("while", key_node_kind, NK_WHILE),
 	KEY_ARG("switch", key_node_kind, NK_SWITCH),
 	KEY_ARG("memop", key_node_kind, NK_MEMOP),
+	KEY_ARG("cublas", key_node_kind, NK_CUBLAS),
+	KEY_ARG("cufft", key_node_kind, NK_CUFFT),
 	KEY("enabled", key_node_enabled),
 	KEY("device", key_node_device),
 };

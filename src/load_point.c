@@ -139,7 +139,9 @@ static __attribute__((cold)) bool read_again(struct ld *l, struct gdef *g, const
 		memset(&g->throughput, 0, sizeof g->throughput);
 		kd->fn(l, g, kd, c->kpos);
 		same = g->throughput.has_bytes == base->throughput.has_bytes &&
-		       g->throughput.has_items == base->throughput.has_items;
+		       g->throughput.has_items == base->throughput.has_items &&
+		       g->throughput.has_flops == base->throughput.has_flops &&
+		       g->throughput.has_flops_type == base->throughput.has_flops_type;
 		break;
 	case CTX_NAME:
 		g->name = NULL;

@@ -34,6 +34,8 @@ const char *const node_kind_names[NK_COUNT] = {
 	[NK_WHILE] = "while",
 	[NK_SWITCH] = "switch",
 	[NK_MEMOP] = "memop",
+	[NK_CUBLAS] = "cublas",
+	[NK_CUFFT] = "cufft",
 };
 
 const char *const reduce_names[RED_COUNT] = {

@@ -167,12 +167,17 @@ struct condition {
 enum node_kind {
 	NK_KERNEL, NK_MEMSET, NK_COPY, NK_EMPTY, NK_GRAPH, NK_ALLOC, NK_FREE,
 	NK_EVENT_RECORD, NK_EVENT_WAIT, NK_HOST, NK_IF, NK_WHILE, NK_SWITCH,
-	NK_MEMOP,
+	NK_MEMOP, NK_CUBLAS, NK_CUFFT,
 	NK_COUNT
 };
 /* The kind keys of format 1 ("kernel", "event_record", ...). */
 extern const char *const node_kind_names[NK_COUNT];
 bool node_kind_is_conditional(enum node_kind k);
+/* cublas and cufft: a library's call, captured into the graph (model_lib.h). */
+static inline bool node_kind_is_library(enum node_kind k)
+{
+	return k == NK_CUBLAS || k == NK_CUFFT;
+}
 
 /* Position p, or fallback where p was never set (line 0: a key left out). */
 static inline struct pos pos_or(struct pos p, struct pos fallback)
@@ -425,6 +430,8 @@ struct memop_node {
 };
 
 struct graph;
+struct blas_call;
+struct fft_call;
 
 /*
  * IF: bodies[0] is then, bodies[1] (optional) else.  WHILE: bodies[0].
@@ -497,6 +504,8 @@ struct node {
 		struct host_node host;
 		struct cond_node cond;  /* NK_IF, NK_WHILE, NK_SWITCH */
 		struct memop_node memop; /* NK_MEMOP */
+		struct blas_call *blas; /* NK_CUBLAS, in the arena (model_lib.h) */
+		struct fft_call *fft;   /* NK_CUFFT, in the arena */
 	} u;
 };
 
@@ -715,13 +724,16 @@ struct requirements {
 };
 
 /*
- * throughput: {bytes: N, items: N}: what one launch of the graph moves and
- * processes, for GB/s and items/s in the report.
+ * throughput: {bytes: N, items: N, flops: N, flops_type: T}: what one
+ * launch of the graph moves, processes and computes, for GB/s, items/s
+ * and TFLOP/s in the report (flops.h: the peak of flops_type).
  */
 struct throughput_decl {
 	struct pos pos;
-	bool has_bytes, has_items;
-	double bytes, items;
+	bool has_bytes, has_items, has_flops, has_flops_type;
+	double bytes, items, flops;
+	uint8_t flops_type;             /* enum flops_type */
+	struct pos flops_type_pos;
 };
 
 struct gdef {

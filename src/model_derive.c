@@ -38,6 +38,7 @@
 
 #include "model_derive.h"
 #include "ptrmap.h"
+#include "model_lib.h"
 #include "xmalloc.h"
 
 struct gdef *gdef_derive(struct gdef *base)
@@ -518,6 +519,9 @@ bool derive_node_names_buffer(const struct node *n, const char *buffer)
 			if (same_str(n->u.memop.ops[i].buffer.name, buffer))
 				return true;
 		return false;
+	case NK_CUBLAS:
+	case NK_CUFFT:
+		return lib_node_names(n, buffer);
 	default:
 		return false;
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model_dump.h"
+#include "model_lib.h"
 #include "strmap.h"
 
 static void pos(FILE *out, const char *what, struct pos p)
@@ -91,6 +92,69 @@ static void args(FILE *out, const struct arg *a, size_t n, int depth)
 }
 
 static void graph(FILE *out, const struct graph *gr, int depth);
+
+static void opnd(FILE *out, const char *what, const struct lib_operand *o)
+{
+	ref(out, what, &o->buffer);
+	fprintf(out, "+%" PRIu64, o->offset);
+	pos(out, "", o->offset_pos);
+}
+
+static void blas(FILE *out, const struct blas_call *c)
+{
+	fprintf(out, " op=%u letter=%d", c->op, c->letter);
+	str(out, "routine", c->routine);
+	pos(out, "", c->op_pos);
+	fprintf(out, " trans=%u,%u/%u", c->trans[0], c->trans[1], c->trans_set);
+	pos(out, "", c->trans_pos[0]);
+	pos(out, "", c->trans_pos[1]);
+	fprintf(out, " ints=%u", c->ints_set);
+	for (int i = 0; i < BI_COUNT; i++) {
+		fprintf(out, " %s=%" PRId64 "/%" PRId64, blas_int_names[i], c->ints[i], c->use[i]);
+		pos(out, "", c->int_pos[i]);
+	}
+	for (int o = 0; o < OPND_COUNT; o++) {
+		opnd(out, blas_opnd_names[o], &c->opnd[o]);
+		fprintf(out, ":%u", c->type[o]);
+	}
+	for (int s = 0; s < SC_COUNT; s++) {
+		const struct lib_scalar *sc = &c->scalar[s];
+		fprintf(out, " %s=%d/%d", blas_scal_names[s], sc->given, sc->device);
+		num(out, "", &sc->value);
+		opnd(out, "", &sc->opnd);
+		pos(out, "", sc->pos);
+	}
+	fprintf(out, " compute=%d/%u/%u math=%d/%u valid=%d device=%d scale=%u exec=%u",
+		c->has_compute, c->compute, c->compute_used, c->has_math, c->math, c->valid,
+		c->device_mode, c->scale_type, c->exec_type);
+	pos(out, "compute", c->compute_pos);
+	pos(out, "math", c->math_pos);
+}
+
+static void fft(FILE *out, const struct fft_call *f)
+{
+	fprintf(out, " type=%d/%u rank=%u n=%" PRId64 ",%" PRId64 ",%" PRId64, f->has_type,
+		f->type, f->rank, f->n[0], f->n[1], f->n[2]);
+	pos(out, "type", f->type_pos);
+	pos(out, "n", f->n_pos);
+	fprintf(out, " inembed=%u:%" PRId64 ",%" PRId64 ",%" PRId64 " onembed=%u:%" PRId64 ",%"
+		PRId64 ",%" PRId64, f->inembed_rank, f->inembed[0], f->inembed[1], f->inembed[2],
+		f->onembed_rank, f->onembed[0], f->onembed[1], f->onembed[2]);
+	pos(out, "inembed", f->inembed_pos);
+	pos(out, "onembed", f->onembed_pos);
+	fprintf(out, " ints=%u", f->ints_set);
+	for (int i = 0; i < FI_COUNT; i++) {
+		fprintf(out, " %s=%" PRId64, fft_int_names[i], f->ints[i]);
+		pos(out, "", f->int_pos[i]);
+	}
+	opnd(out, "idata", &f->idata);
+	opnd(out, "odata", &f->odata);
+	fprintf(out, " direction=%d/%u", f->has_direction, f->direction);
+	pos(out, "", f->direction_pos);
+	fprintf(out, " valid=%d layout=%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+		" elems=%" PRIu64 ",%" PRIu64 " real=%u", f->valid, f->batch, f->istride, f->idist,
+		f->ostride, f->odist, f->in_elems, f->out_elems, f->real_type);
+}
 
 static void node(FILE *out, const struct node *n, int depth)
 {
@@ -231,6 +295,14 @@ static void node(FILE *out, const struct node *n, int depth)
 			fprintf(out, " scope=%u bits=%u\n", op->scope, op->bits);
 		}
 		return;
+	case NK_CUBLAS:
+		if (n->u.blas)
+			blas(out, n->u.blas);
+		break;
+	case NK_CUFFT:
+		if (n->u.fft)
+			fft(out, n->u.fft);
+		break;
 	case NK_EMPTY:
 	case NK_COUNT:
 		break;
@@ -476,6 +548,10 @@ void gdef_dump(const struct gdef *g, FILE *out)
 	dbl(out, "", t->bytes);
 	fprintf(out, " items=%d", t->has_items);
 	dbl(out, "", t->items);
+	fprintf(out, " flops=%d", t->has_flops);
+	dbl(out, "", t->flops);
+	fprintf(out, " flops_type=%d/%u", t->has_flops_type, t->flops_type);
+	pos(out, "", t->flops_type_pos);
 	pos(out, "", t->pos);
 	fputc('\n', out);
 }

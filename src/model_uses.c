@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "model_lib.h"
 #include "model_uses.h"
 
 const char *use_access_name(enum use_access a)
@@ -92,6 +93,28 @@ static bool memop_uses(const struct memop_node *m, buf_use_fn *fn, void *ctx)
 	return true;
 }
 
+/* A library call (model_lib.h) reads its operands and may read and write C, y, result. */
+struct lib_give {
+	buf_use_fn *fn;
+	void *ctx;
+	bool go;                        /* false once fn said stop */
+};
+
+static void lib_give_one(void *ctx, struct name_ref *ref, struct pos pos, bool writes)
+{
+	struct lib_give *lg = ctx;
+	(void)pos;
+	if (lg->go)
+		lg->go = give(lg->fn, lg->ctx, ref, writes ? USE_READWRITE : USE_READ, ROLE_DATA);
+}
+
+static bool lib_uses(const struct node *n, buf_use_fn *fn, void *ctx)
+{
+	struct lib_give lg = {fn, ctx, true};
+	lib_node_uses(n, lib_give_one, &lg);
+	return lg.go;
+}
+
 bool node_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx)
 {
 	switch (n->kind) {
@@ -110,6 +133,9 @@ bool node_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx)
 		return host_uses(&n->u.host, fn, ctx);
 	case NK_MEMOP:
 		return memop_uses(&n->u.memop, fn, ctx);
+	case NK_CUBLAS:
+	case NK_CUFFT:
+		return lib_uses(n, fn, ctx);
 	case NK_EMPTY:
 	case NK_GRAPH:
 	case NK_EVENT_RECORD:

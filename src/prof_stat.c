@@ -28,7 +28,8 @@ const char *const prof_kind_names[PROF_KIND_COUNT] = {"kernel", "memset", "memcp
 
 bool prof_kind_is_device_work(enum node_kind k)
 {
-	return k == NK_KERNEL || k == NK_MEMSET || k == NK_COPY;
+	/* a library node's records are those of the kernels its captured call launched */
+	return k == NK_KERNEL || k == NK_MEMSET || k == NK_COPY || node_kind_is_library(k);
 }
 
 /* The summary while it is built. */

@@ -78,7 +78,7 @@ struct prof_summary {
 	char fill[8], note[96];         /* the overlay's scratch */
 };
 
-/* Does this node kind give activity records (kernel, memset, copy)? */
+/* Does this node kind give activity records (kernel, memset, copy, cublas, cufft)? */
 bool prof_kind_is_device_work(enum node_kind k);
 
 /*

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "flops.h"
 #include "model.h"
 #include "proc_record.h"
 #include "stats.h"
@@ -52,6 +53,7 @@ struct point_report {
 	size_t nsamples;
 	unsigned checks_passed, checks_failed;
 	double bytes, items;            /* throughput declared: NaN when not */
+	struct flops_decl flops;        /* and its flops (flops.h) */
 	int exit_status;                /* 0, 1 (a check failed), ... */
 	/*
 	 * (core) reading and validating the point's model, before the GPU was

@@ -116,6 +116,10 @@ void report_points_json(FILE *out, const struct report *r, double peak_gb_per_s)
 		fprintf(out, "{\"passed\": %u, \"failed\": %u}", p->checks_passed, p->checks_failed);
 		json_key(out, 3, false, "throughput");
 		throughput_json(out, p->bytes, p->items, p->samples, p->nsamples, peak_gb_per_s, 3);
+		json_key(out, 3, false, "flops");
+		struct stats fst;
+		stats_compute(p->samples, p->nsamples, &fst);
+		flops_json(out, &p->flops, p->nsamples ? fst.median : NAN, 3);
 		json_key(out, 3, false, "exit_status");
 		fprintf(out, "%d", p->exit_status);
 		fputs("\n    }", out);

@@ -374,6 +374,11 @@ void report_print_human(FILE *out, const struct report *r)
 		print_launch_line(out, p, r->warmup);
 	report_print_processes(out, r);
 	report_print_throughput(out, r);
+	if (p->flops.declared) {
+		struct stats fst;
+		stats_compute(p->samples, p->nsamples, &fst);
+		flops_print(out, &p->flops, p->nsamples ? fst.median : NAN);
+	}
 	if (r->has_graph_mem) {
 		fprintf(out, "  %-12s ", "graph memory");
 		print_graph_mem(out, "after upload", &r->mem_uploaded);
@@ -593,6 +598,14 @@ void report_print_json(FILE *out, const struct report *r)
 				r->peak_gb_per_s, 1);
 	else
 		fputs("null", out);
+	json_key(out, 1, false, "flops");
+	if (plain) {
+		struct stats fst;
+		stats_compute(plain->samples, plain->nsamples, &fst);
+		flops_json(out, &plain->flops, plain->nsamples ? fst.median : NAN, 1);
+	} else {
+		fputs("null", out);
+	}
 	unsigned passed, failed;
 	report_checks(r, &passed, &failed);
 	json_key(out, 1, false, "checks");

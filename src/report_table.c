@@ -165,12 +165,15 @@ void report_print_table(FILE *out, const struct report *r)
 {
 	static const char *const fixed[] = {"median", "min", "max", "spread", "prepare", "checks"};
 	static const char *const rates[] = {"GB/s", "items/s", "% peak"};
+	static const char *const frates[] = {"TFLOP/s", "% FLOP peak"};
 	const struct point_report *first = &r->points[0];
 	size_t nfixed = sizeof fixed / sizeof *fixed;
-	bool tp = any_throughput(r);
+	bool tp = any_throughput(r), fl = false;
+	for (size_t i = 0; i < r->npoints; i++)
+		fl |= r->points[i].flops.declared;
 	/* --processes: the range of each point's process medians */
 	bool procs = r->nprocs > r->npoints;
-	struct grid g = {.ncols = first->naxes + nfixed + procs + (tp ? 3 : 0),
+	struct grid g = {.ncols = first->naxes + nfixed + procs + (tp ? 3 : 0) + (fl ? 2 : 0),
 			 .nrows = r->npoints + 1};
 	g.cells = xcalloc(g.ncols * g.nrows, sizeof *g.cells);
 	g.right = xcalloc(g.ncols, sizeof *g.right);
@@ -196,6 +199,10 @@ void report_print_table(FILE *out, const struct report *r)
 	}
 	for (size_t k = 0; tp && k < 3; k++) {
 		head[c] = xstrdup(rates[k]);
+		g.right[c++] = true;
+	}
+	for (size_t k = 0; fl && k < 2; k++) {
+		head[c] = xstrdup(frates[k]);
 		g.right[c++] = true;
 	}
 
@@ -242,6 +249,16 @@ void report_print_table(FILE *out, const struct report *r)
 			/* two decimals below 1%: a small transfer is not "0.0%" */
 			row[c++] = isnan(t.peak_percent) ? xstrdup(isnan(t.gb_per_s) ? "-" : "?") :
 				xasprintf("%.*f%%", t.peak_percent < 1 ? 2 : 1, t.peak_percent);
+		}
+		if (fl) {
+			struct flops_rate f = flops_of(p->flops.declared ? p->flops.flops : NAN,
+						       p->nsamples ? st.median : NAN,
+						       p->flops.peak_tflops);
+			format_rate(f.tflop_per_s, buf[0], sizeof buf[0]);
+			row[c++] = xstrdup(buf[0]);
+			row[c++] = isnan(f.peak_percent) ?
+				xstrdup(isnan(f.tflop_per_s) ? "-" : "?") :
+				xasprintf("%.1f%%", f.peak_percent);
 		}
 		passed += p->checks_passed;
 		failed += p->checks_failed;
@@ -377,6 +394,11 @@ static void csv_row(FILE *out, const struct report *r, const struct point_report
 	const double tp[] = {p->bytes, p->items, t.gb_per_s, t.items_per_s, t.peak_percent};
 	for (size_t k = 0; k < sizeof tp / sizeof *tp; k++)
 		csv_number(out, tp[k]);
+	struct flops_rate f = flops_of(p->flops.declared ? p->flops.flops : NAN,
+				       timed ? st.median : NAN, p->flops.peak_tflops);
+	csv_number(out, p->flops.declared ? p->flops.flops : NAN);
+	csv_number(out, f.tflop_per_s);
+	csv_number(out, f.peak_percent);
 	fprintf(out, ",%d\r\n", p->label ? p->exit_status : r->exit_status);
 }
 
@@ -386,7 +408,7 @@ int report_write_csv(const char *path, const struct report *r)
 		"label", "median_s", "min_s", "mean_s", "max_s", "stddev_s", "spread_percent",
 		"samples", "prepare", "prepare_s", "updated_nodes", "first_launch_s",
 		"checks_passed", "checks_failed", "bytes", "items", "gb_per_s", "items_per_s",
-		"peak_percent", "exit_status",
+		"peak_percent", "flops", "tflop_per_s", "flops_peak_percent", "exit_status",
 	};
 	FILE *out = output_open(path);
 	if (out == NULL)

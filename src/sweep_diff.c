@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_lib.h"
 #include "sweep_diff.h"
 #include "xmalloc.h"
 
@@ -282,6 +283,15 @@ static const char *node_params(struct model_diff *d, const struct gdef *b, const
 			return "memop";
 		}
 		return NULL;
+	case NK_CUBLAS:
+	case NK_CUFFT: {
+		const char *key = lib_change(x, y);
+		if (key)
+			because(d, false, b->file, y->kind_pos, "%s node '%s' changed its '%s' (a "
+				"library call is captured again: the graph is built again)",
+				node_kind_names[y->kind], y->id, key);
+		return key;
+	}
 	case NK_EMPTY:
 	case NK_GRAPH:
 	case NK_COUNT:
@@ -462,6 +472,17 @@ static bool args_use_buffer(const struct arg *a, size_t n, long b)
 	return false;
 }
 
+struct lib_find {
+	long b;
+	bool found;
+};
+
+static void lib_find_one(void *ctx, struct name_ref *ref, struct pos pos, bool writes)
+{
+	struct lib_find *f = ctx;
+	f->found |= ref->idx == f->b;
+}
+
 bool node_uses_buffer(const struct node *n, long b)
 {
 	switch (n->kind) {
@@ -495,27 +516,36 @@ bool node_uses_buffer(const struct node *n, long b)
 			if (n->u.memop.ops[i].buffer.idx == b)
 				return true;
 		return false;
+	case NK_CUBLAS:
+	case NK_CUFFT: {
+		struct lib_find f = {b, false};
+		lib_node_uses(n, lib_find_one, &f);
+		return f.found;
+	}
 	default:
 		return false;
 	}
 }
 
 /*
- * A buffer allocated again moves: a memop node's addresses and a kernel's
- * access-policy window are set when the graph is built, and no update
- * call takes new ones, so a point that moves a buffer they name rebuilds.
+ * A buffer allocated again moves: a memop node's addresses, the work a
+ * library node captured and a kernel's access-policy window are set when
+ * the graph is built, and no update call takes new ones, so a point that
+ * moves a buffer they name rebuilds.
  */
 static void moved_under(struct model_diff *d, const struct gdef *b)
 {
 	for (size_t i = 0; i < b->nall_nodes && !d->rebuild; i++) {
 		const struct node *n = b->all_nodes[i];
-		if (n->kind != NK_MEMOP)
+		if (n->kind != NK_MEMOP && !node_kind_is_library(n->kind))
 			continue;
 		for (size_t k = 0; k < b->nbuffers; k++)
 			if (d->realloc[k] && node_uses_buffer(n, (long)k)) {
-				because(d, false, b->file, n->pos, "memop node '%s' names buffer '%s', "
-					"allocated again (a memop node's addresses cannot be updated)",
-					n->id, b->buffers[k].name);
+				because(d, false, b->file, n->pos, "%s node '%s' names buffer '%s', "
+					"allocated again (%s)", node_kind_names[n->kind], n->id,
+					b->buffers[k].name, n->kind == NK_MEMOP ? "a memop node's "
+					"addresses cannot be updated" : "a library call is captured "
+					"again");
 				break;
 			}
 	}

@@ -56,13 +56,46 @@ static const struct step cupti_steps[] = {
 	{cupti_any_names, COUNT(cupti_any_names), loader_only, COUNT(loader_only)},
 };
 
+/* cuBLAS and cuFFT: as NVRTC, the major the GPU layer was built for (config.h) */
+static const char *const cublas_names[] = {CUBLAS_LIB_NAME};
+static const char *const cufft_names[] = {CUFFT_LIB_NAME};
+static const struct step cublas_steps[] = {
+	{cublas_names, COUNT(cublas_names), nvrtc_places, COUNT(nvrtc_places)},
+};
+static const struct step cufft_steps[] = {
+	{cufft_names, COUNT(cufft_names), nvrtc_places, COUNT(nvrtc_places)},
+};
+
 static const struct {
+	const char *name;
 	const struct step *steps;
 	size_t nsteps;
-} libs[] = {
-	[TOOLKIT_NVRTC] = {nvrtc_steps, COUNT(nvrtc_steps)},
-	[TOOLKIT_CUPTI] = {cupti_steps, COUNT(cupti_steps)},
+} libs[TOOLKIT_COUNT] = {
+	[TOOLKIT_NVRTC] = {"nvrtc", nvrtc_steps, COUNT(nvrtc_steps)},
+	[TOOLKIT_CUPTI] = {"cupti", cupti_steps, COUNT(cupti_steps)},
+	[TOOLKIT_CUBLAS] = {"cublas", cublas_steps, COUNT(cublas_steps)},
+	[TOOLKIT_CUFFT] = {"cufft", cufft_steps, COUNT(cufft_steps)},
 };
+
+bool toolkit_lib_named(const char *name, enum toolkit_lib *lib)
+{
+	for (int i = 0; i < TOOLKIT_COUNT; i++)
+		if (strcmp(name, libs[i].name) == 0) {
+			*lib = (enum toolkit_lib)i;
+			return true;
+		}
+	return false;
+}
+
+const char *toolkit_lib_name(enum toolkit_lib lib)
+{
+	return libs[lib].name;
+}
+
+const char *toolkit_lib_file(enum toolkit_lib lib)
+{
+	return libs[lib].steps[0].names[0];
+}
 
 /* The folders of an ld.so.conf file, with its include lines followed. */
 static void conf_dirs(const char *file, struct strlist *dirs, int depth)

@@ -1,6 +1,7 @@
 /*
  * Where the CUDA toolkit's libraries that cugraphrun opens at run time
- * are looked for: NVRTC (rtc_nvrtc.c) and CUPTI (prof_cupti.c).  A library is
+ * are looked for: NVRTC (rtc_nvrtc.c), CUPTI (prof_cupti.c), cuBLAS and
+ * cuFFT (lib_api.c, for library nodes).  A library is
  * found as a file, without loading it, so that NVRTC's compile cache can
  * name the file a compile would load and a cache hit never loads NVRTC.
  * The loader's places are read as the loader reads them: LD_LIBRARY_PATH,
@@ -22,7 +23,21 @@
 enum toolkit_lib {
 	TOOLKIT_NVRTC,                  /* libnvrtc.so.N, N from 15 down to 12 */
 	TOOLKIT_CUPTI,                  /* libcupti.so.13, then libcupti.so */
+	/* the majors of the headers the GPU layer was built with (configure) */
+	TOOLKIT_CUBLAS,                 /* libcublas.so.13 */
+	TOOLKIT_CUFFT,                  /* libcufft.so.12 */
+	TOOLKIT_COUNT
 };
+
+/*
+ * A library by the name a file or a message gives it ("nvrtc", "cupti",
+ * "cublas", "cufft"): true with *lib set.  The file it is first looked
+ * for as, in toolkit_lib_file ("libcublas.so.13").  For what checks that
+ * a library is there without loading it (toolkit_lib_find, take NULL).
+ */
+bool toolkit_lib_named(const char *name, enum toolkit_lib *lib);
+const char *toolkit_lib_name(enum toolkit_lib lib);
+const char *toolkit_lib_file(enum toolkit_lib lib);
 
 /* Offered each file found in turn (its real path); true takes it and ends the search. */
 typedef bool (*toolkit_lib_take)(const char *path, void *arg);

@@ -35,6 +35,7 @@
 #include "validate_devices.h"
 #include "validate_driver.h"
 #include "validate_slice.h"
+#include "validate_lib.h"
 #include "xmalloc.h"
 
 /* Larger than any GPU's memory, so larger is a typo (and guards 2^70 bytes). */
@@ -798,6 +799,8 @@ static void walk(struct vctx *v, struct graph *gr, size_t top, unsigned flags,
 static const bool body_ok[NK_COUNT] = {
 	[NK_KERNEL] = true, [NK_MEMSET] = true, [NK_COPY] = true, [NK_EMPTY] = true,
 	[NK_GRAPH] = true, [NK_IF] = true, [NK_WHILE] = true, [NK_SWITCH] = true,
+	/* captured: kernels, memsets and copies (cugraphrun(5), Library nodes) */
+	[NK_CUBLAS] = true, [NK_CUFFT] = true,
 };
 /* Kinds the driver refuses in child graphs. */
 static const bool child_bad[NK_COUNT] = {
@@ -826,7 +829,8 @@ static void check_placement(struct vctx *v, const struct node *n, unsigned flags
 	} else if ((flags & NODE_IN_BODY) && !body_ok[n->kind] && (gr = nearest(n, false))) {
 		graph_where(gr, where, sizeof where);
 		diag_error(v->d, node_kind_pos(n), "node '%s' (%s) cannot be in %s: conditional bodies "
-			   "hold only kernel, empty, memset, copy, graph and conditional nodes",
+			   "hold only kernel, empty, memset, copy, graph, conditional, cublas and cufft "
+			   "nodes",
 			   n->id, node_kind_names[n->kind], where);
 	}
 }
@@ -1198,6 +1202,24 @@ static void check_memop(struct vctx *v, struct node *n, size_t self)
 	}
 }
 
+/* Library nodes: validate_lib.c, with the names resolved here ----------- */
+
+static long lib_resolve(void *ctx, struct name_ref *r, struct pos fallback)
+{
+	return resolve_buffer(ctx, r, fallback);
+}
+
+static void lib_use(void *ctx, long b, size_t self)
+{
+	add_use(ctx, b, self);
+}
+
+static void check_lib(struct vctx *v, struct node *n, size_t self)
+{
+	const struct lib_check lc = {v->g, v->d, v->sized, lib_resolve, lib_use, v};
+	validate_lib_node(&lc, n, self);
+}
+
 /* The other kinds -------------------------------------------------------- */
 
 static void check_alloc_free(struct vctx *v, struct node *n, size_t self)
@@ -1439,6 +1461,10 @@ static void check_nodes(struct vctx *v)
 			break;
 		case NK_MEMOP:
 			check_memop(v, n, i);
+			break;
+		case NK_CUBLAS:
+		case NK_CUFFT:
+			check_lib(v, n, i);
 			break;
 		case NK_EMPTY:
 		case NK_COUNT:
@@ -2156,6 +2182,12 @@ bool gdef_validate_derived(struct gdef *g, struct diag *d)
 		case NK_MEMOP:
 			check_memop(&v, n, n->seq);
 			break;
+		case NK_CUBLAS:
+		case NK_CUFFT:
+			/* the base's call stays the base's: this check fills in fields */
+			lib_node_own(g, n);
+			check_lib(&v, n, n->seq);
+			break;
 		default:
 			/* alloc and free: their buffer's kind, the base's */
 			break;
@@ -2255,6 +2287,7 @@ bool gdef_validate_with(struct gdef *g, struct diag *d, const struct mod_setting
 	/* (valid: no error of its own, nor of the loader's in it) */
 	validate_driver(g, d, d->nerrors == errors && g->load_errors == 0);
 	validate_devices(g, d);
+	validate_lib_devices(g, d);
 
 	mod_check_free(v.mods);
 	free(v.bad_module);

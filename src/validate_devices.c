@@ -22,9 +22,10 @@
 static const bool takes_device[NK_COUNT] = {
 	[NK_KERNEL] = true, [NK_MEMSET] = true, [NK_COPY] = true, [NK_MEMOP] = true,
 	[NK_ALLOC] = true, [NK_GRAPH] = true, [NK_IF] = true, [NK_WHILE] = true,
-	[NK_SWITCH] = true,
+	[NK_SWITCH] = true, [NK_CUBLAS] = true, [NK_CUFFT] = true,
 };
-static const char takers[] = "kernel, memset, copy, memop, alloc, graph, if, while and switch nodes";
+static const char takers[] = "kernel, memset, copy, memop, alloc, graph, if, while, switch, "
+	"cublas and cufft nodes";
 
 /* Why a buffer of each memory kind takes no 'device', after "buffer 'x' is ... memory, ". */
 static const char *const no_device_why[MEM_COUNT] = {

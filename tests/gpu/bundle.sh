@@ -6,7 +6,10 @@
 # calls this to fill OUT (default SRCDIR/.gpu, which git ignores) with
 #
 #   bin/       cugraphrun, gpu_unit and the benchmark programs, as built
-#              (with bench/cu_count.so, the driver-call counter)
+#              (with bench/cu_count.so, the driver-call counter, and
+#              bench/mathlib_ref, which finds cuBLAS and cuFFT in the
+#              machine's toolkit: libcublasLt alone is 517 MB, never
+#              carried)
 #   lib/       the shared libraries they need that the GPU machine lacks,
 #              and the host functions' libraries of the examples and cases
 #   kernels/   tests/gpu/kernels compiled to .ptx, .cubin (sm_90), .fatbin,
@@ -39,7 +42,7 @@ mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/cases" "$out/bench" "$out/sc
 # Programs: VPATH builds make plain executables (no libtool wrappers).
 progs=
 for p in cugraphrun tests/unit/gpu_unit bench/gpu_ref bench/yaml_scan bench/sweep_ref \
-	bench/update_rules bench/cu_count.so; do
+	bench/update_rules bench/mathlib_ref bench/cu_count.so; do
 	if [ -x "$build/$p" ]; then
 		cp "$build/$p" "$out/bin/"
 		progs="$progs $build/$p"

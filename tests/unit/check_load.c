@@ -940,7 +940,7 @@ START_TEST(test_node_errors)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		{"- {id: a}", "t.yaml:3:3: error: a node needs a kind: one of kernel, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while, switch or memop\n"},
+		{"- {id: a}", "t.yaml:3:3: error: a node needs a kind: one of kernel, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while, switch, memop, cublas or cufft\n"},
 		{"- {kernal: {}}", "t.yaml:3:4: error: unknown key 'kernal' in a node (did you mean 'kernel'?)\n"},
 		{"- {empty: {}, alloc: x}", "t.yaml:3:15: error: a node has one kind, found 'empty' (at 3:4) and 'alloc'\n"},
 		{"- {empty: {}, empty: {}}", "t.yaml:3:15: error: duplicate key 'empty' in a node (first at 3:4)\n"},
@@ -983,6 +983,15 @@ START_TEST(test_node_errors)
 		{"- {graph: {node: []}}", "t.yaml:3:12: error: unknown key 'node' in graph 'graph' (did you mean 'nodes'?)\n"},
 		{"- {empty: {}, after: {a: 1}}", "t.yaml:3:23: error: unknown key 'a' in an after entry (expected node, port or type)\n"},
 		{"- {empty: {}, after: [a, [b]]}", "t.yaml:3:26: error: expected a node id or {node: id, port: p, type: t} for 'after', found a list\n"},
+		{"- {cublas: {gemmm: {}}}", "t.yaml:3:13: error: unknown cuBLAS routine 'gemmm' (did you mean 'gemm'?)\n"},
+		{"- {cublas: {}}", "t.yaml:3:12: error: 'cublas' needs a routine: one of gemm, gemmStridedBatched, gemv, axpy, copy, dot, nrm2 or scal\n"},
+		{"- {cublas: {axpy: {n: -1}}}", "t.yaml:3:23: error: value '-1' for 'n' is out of range (0 to 2147483647)\n"},
+		{"- {cublas: {gemm: {transa: Q}}}", "t.yaml:3:28: error: unknown operation 'Q' for 'transa' (expected N, T or C, each with or without CUBLAS_OP_)\n"},
+		{"- {cublas: {Sgemm: {A: {offset: 1}}}}", "t.yaml:3:24: error: missing key 'buffer' in 'A'\n"},
+		{"- {cublas: {gemm: {}, dot: {}}}", "t.yaml:3:23: error: a cublas node makes one call, found 'gemm' (at 3:13) and 'dot'\n"},
+		{"- {cufft: {type: C2C, n: 8}}", "t.yaml:3:11: error: missing key 'idata' in 'cufft'\n"},
+		{"- {cufft: {n: [1, 2, 3, 4], type: C2C, idata: x}}", "t.yaml:3:25: error: 'n' has at most 3 dimensions (cuFFT plans are 1-D, 2-D or 3-D)\n"},
+		{"- {cufft: {type: C2C, n: 8, idata: x, direction: sideways}}", "t.yaml:3:50: error: unknown direction 'sideways' for 'direction' (expected FORWARD or INVERSE, each with or without CUFFT_)\n"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char text[512];
@@ -1046,7 +1055,7 @@ START_TEST(test_all_errors)
 		"t.yaml:3:13: error: unknown element type 'f31' (did you mean 'f32'?)\n"
 		"t.yaml:3:25: error: value '-1' for 'count' is out of range (0 to 18446744073709551615)\n"
 		"t.yaml:5:36: error: value '0' for 'grid' is out of range (1 to 2147483647)\n"
-		"t.yaml:7:6: error: unknown key 'bogus' in a node (expected kernel, id, after, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while, switch, memop, enabled or device)\n");
+		"t.yaml:7:6: error: unknown key 'bogus' in a node (expected kernel, id, after, memset, copy, empty, graph, alloc, free, event_record, event_wait, host, if, while, switch, memop, cublas, cufft, enabled or device)\n");
 	res_free(&r);
 }
 END_TEST

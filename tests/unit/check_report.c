@@ -553,7 +553,9 @@ static const char example_json[] =
 	"      \"if\": 0,\n"
 	"      \"while\": 1,\n"
 	"      \"switch\": 0,\n"
-	"      \"memop\": 0\n"
+	"      \"memop\": 0,\n"
+	"      \"cublas\": 0,\n"
+	"      \"cufft\": 0\n"
 	"    },\n"
 	"    \"root_by_kind\": {\n"
 	"      \"kernel\": 0,\n"
@@ -569,7 +571,9 @@ static const char example_json[] =
 	"      \"if\": 0,\n"
 	"      \"while\": 1,\n"
 	"      \"switch\": 0,\n"
-	"      \"memop\": 0\n"
+	"      \"memop\": 0,\n"
+	"      \"cublas\": 0,\n"
+	"      \"cufft\": 0\n"
 	"    }\n"
 	"  },\n"
 	"  \"disabled\": [],\n"
@@ -598,6 +602,7 @@ static const char example_json[] =
 	"    {\"from\": \"start\", \"to\": \"stop\", \"seconds\": 1.23e-05}\n"
 	"  ],\n"
 	"  \"throughput\": null,\n"
+	"  \"flops\": null,\n"
 	"  \"checks\": {\"passed\": 1, \"failed\": 0},\n"
 	"  \"exit_status\": 0,\n"
 	"  \"diagnostics\": []\n"
@@ -678,6 +683,7 @@ START_TEST(test_json_points)
 	ck_assert_ptr_nonnull(strstr(text, "  \"launch\": null,\n"));
 	/* the report's checks are its points', summed; its throughput is theirs */
 	ck_assert_ptr_nonnull(strstr(text, "  \"throughput\": null,\n"
+				     "  \"flops\": null,\n"
 				     "  \"checks\": {\"passed\": 1, \"failed\": 1},\n"));
 	ck_assert_ptr_nonnull(strstr(text,
 		"  \"points\": [\n"
@@ -708,6 +714,7 @@ START_TEST(test_json_points)
 		"        \"items_per_s\": 93090909.1,\n"
 		"        \"peak_percent\": 0.0333261011\n"
 		"      },\n"
+		"      \"flops\": null,\n"
 		"      \"exit_status\": 0\n"
 		"    },\n"));
 	ck_assert_ptr_nonnull(strstr(text,
@@ -717,6 +724,7 @@ START_TEST(test_json_points)
 		"        \"reason\": \"node 'k' \\\"quoted\\\" (t.yaml:3:5)\",\n"
 		"        \"updated_nodes\": 1\n"));
 	ck_assert_ptr_nonnull(strstr(text, "      \"throughput\": null,\n"
+				     "      \"flops\": null,\n"
 				     "      \"exit_status\": 1\n    }\n  ]"));
 	cap_close(&c);
 	keep_report("sweep", &r);

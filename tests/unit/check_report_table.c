@@ -303,12 +303,12 @@ START_TEST(test_csv_sweep)
 	const char *want_head =
 		"n,T,label,median_s,min_s,mean_s,max_s,stddev_s,spread_percent,samples,prepare,"
 		"prepare_s,updated_nodes,first_launch_s,checks_passed,checks_failed,bytes,items,"
-		"gb_per_s,items_per_s,peak_percent,exit_status\r\n";
+		"gb_per_s,items_per_s,peak_percent,flops,tflop_per_s,flops_peak_percent,exit_status\r\n";
 	ck_assert_int_eq(strncmp(csv, want_head, strlen(want_head)), 0);
 	/* the label holds a comma: quoted; figures at full precision */
 	ck_assert_ptr_nonnull(strstr(csv,
 		"\r\n2^10,f32,\"n=2^10,T=f32\",4.1e-06,4e-06,4.1e-06,4.2e-06,1e-07,2.43902439,3,"
-		"instantiate,0.00021,0,2e-05,1,0,8192,1024,1.99804878,249756098,0.0596076605,0\r\n"));
+		"instantiate,0.00021,0,2e-05,1,0,8192,1024,1.99804878,249756098,0.0596076605,,,,0\r\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
 		"\r\n2^10,f64,\"n=2^10,T=f64\",1.6e-05,1.6e-05,1.6e-05,1.6e-05,0,0,3,update,9e-07,1,"
 		"2e-05,0,1,"));
@@ -335,8 +335,8 @@ START_TEST(test_csv_plain_and_unknown)
 	ck_assert_str_eq(csv,
 		"label,median_s,min_s,mean_s,max_s,stddev_s,spread_percent,samples,prepare,"
 		"prepare_s,updated_nodes,first_launch_s,checks_passed,checks_failed,bytes,items,"
-		"gb_per_s,items_per_s,peak_percent,exit_status\r\n"
-		",0.002,0.001,0.002,0.003,0.00141421356,70.7106781,2,,,,0.002,2,0,4000000,,2,,,0\r\n");
+		"gb_per_s,items_per_s,peak_percent,flops,tflop_per_s,flops_peak_percent,exit_status\r\n"
+		",0.002,0.001,0.002,0.003,0.00141421356,70.7106781,2,,,,0.002,2,0,4000000,,2,,,,,,0\r\n");
 	free(csv);
 }
 END_TEST

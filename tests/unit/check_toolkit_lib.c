@@ -170,6 +170,42 @@ START_TEST(cupti_home_then_loader_then_any)
 }
 END_TEST
 
+/* cuBLAS and cuFFT: the major the build's headers name, where the loader looks, then the toolkit's */
+START_TEST(cublas_cufft_loader_then_toolkit)
+{
+	setenv_top("LD_LIBRARY_PATH", "ld");
+	setenv_top("CUDA_HOME", "home");
+	setenv_top("CUDA_PATH", "path");
+	char *name = xasprintf("home/lib64/%s", CUBLAS_LIB_NAME);
+	touch(name);
+	free(name);
+	name = xasprintf("ld/%s", CUBLAS_LIB_NAME);
+	touch(name);
+	free(name);
+	name = xasprintf("path/lib64/%s", CUFFT_LIB_NAME);
+	touch(name);
+	free(name);
+	touch("ld/libcublas.so");               /* no major: never looked at */
+	touch("ld/libcublas.so.11");            /* another major: never looked at */
+	char *ld = xasprintf("ld/%s", CUBLAS_LIB_NAME), *home = xasprintf("home/lib64/%s",
+									  CUBLAS_LIB_NAME);
+	const char *const want[] = {ld, home};
+	expect_offered(TOOLKIT_CUBLAS, want, 2);
+	char *path = xasprintf("path/lib64/%s", CUFFT_LIB_NAME);
+	const char *const want_fft[] = {path};
+	expect_offered(TOOLKIT_CUFFT, want_fft, 1);
+	enum toolkit_lib lib;
+	ck_assert(toolkit_lib_named("cufft", &lib));
+	ck_assert_int_eq(lib, TOOLKIT_CUFFT);
+	ck_assert(!toolkit_lib_named("cusparse", &lib));
+	ck_assert_str_eq(toolkit_lib_file(TOOLKIT_CUBLAS), CUBLAS_LIB_NAME);
+	ck_assert_str_eq(toolkit_lib_name(TOOLKIT_CUBLAS), "cublas");
+	free(ld);
+	free(home);
+	free(path);
+}
+END_TEST
+
 START_TEST(empty_variables_are_no_place)
 {
 	setenv("CUDA_HOME", "", 1);
@@ -239,6 +275,7 @@ static Suite *toolkit_lib_suite(void)
 	tcase_add_test(tc, nvrtc_newest_major_first_then_loader_order);
 	tcase_add_test(tc, nvrtc_found_as_real_path);
 	tcase_add_test(tc, cupti_home_then_loader_then_any);
+	tcase_add_test(tc, cublas_cufft_loader_then_toolkit);
 	tcase_add_test(tc, empty_variables_are_no_place);
 	tcase_add_test(tc, ld_so_conf_includes_and_comments);
 	suite_add_tcase(s, tc);
