@@ -166,8 +166,15 @@ void report_print_modes(FILE *out, const struct report *r)
 	struct cells t = {.ncols = first->naxes + NFIXED, .nrows = r->npoints + 1};
 	t.v = xcalloc(t.ncols * t.nrows, sizeof *t.v);
 	t.right = xcalloc(t.ncols, sizeof *t.right);
-	for (size_t a = 0; a < first->naxes; a++)
+	for (size_t a = 0; a < first->naxes; a++) {
 		t.v[a] = xstrdup(diag_esc(first->axes[a].name));
+		/* an axis of numbers to the right, as a sweep's table has it */
+		bool numeric = true;
+		double v;
+		for (size_t k = 0; k < r->npoints && numeric; k++)
+			numeric = a < r->points[k].naxes && number_text(r->points[k].axes[a].text, &v);
+		t.right[a] = numeric;
+	}
 	for (size_t c = 0; c < NFIXED; c++) {
 		t.v[first->naxes + c] = xstrdup(fixed_heads[c]);
 		/* figures to the right, words (prepare, checks) to the left */
@@ -185,10 +192,10 @@ void report_print_modes(FILE *out, const struct report *r)
 	}
 	fprintf(out, "  %-12s %zu (each point from scratch in its mode)\n", "modes", r->npoints);
 	cells_print(out, &t);
-	fprintf(out, "  %-12s median of the timed launches' GPU time; submit and wall per launch "
-		"of %zu back-to-back\n  %-12s launches; even: launches after which the graph's "
-		"prepare, instantiate and\n  %-12s upload are repaid by its saving per launch over "
-		"stream mode\n", "", launches, "", "");
+	fprintf(out, "  %-12s median: the timed launches' median GPU time; submit, wall: per launch "
+		"of\n  %-12s %zu launches back to back; even: the launches that repay the graph's "
+		"prepare,\n  %-12s instantiate and upload by its saving per launch over stream mode\n",
+		"legend", "", launches, "");
 	for (size_t i = 0; i < t.ncols * t.nrows; i++)
 		free(t.v[i]);
 	free(t.v);

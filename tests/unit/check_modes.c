@@ -631,6 +631,72 @@ START_TEST(test_break_even)
 }
 END_TEST
 
+/* The table for people: a row per point and mode, figures right-aligned, the legend. */
+START_TEST(test_print_table)
+{
+	double gpu_graph[] = {10e-6, 10e-6}, gpu_stream[] = {40e-6, 40e-6};
+	struct axis_value ax[3][2] = {
+		{{"n", "10"}, {"mode", "graph"}},
+		{{"n", "10"}, {"mode", "stream"}},
+		{{"n", "10"}, {"mode", "capture"}},
+	};
+	struct mode_row m[3] = {
+		{.mode = MODE_GRAPH, .prepare_s = 20e-6, .instantiate_s = 25e-6, .upload_s = 5e-6,
+		 .loop_launches = 2, .submit_s = 3e-6, .wall_s = 12e-6, .streams = 1},
+		{.mode = MODE_STREAM, .prepare_s = 1e-6, .instantiate_s = NAN, .upload_s = NAN,
+		 .loop_launches = 2, .submit_s = 40e-6, .wall_s = 41e-6, .streams = 1,
+		 .host_waits = 2},
+		{.mode = MODE_CAPTURE, .prepare_s = 30e-6, .instantiate_s = 25e-6, .upload_s = 5e-6,
+		 .loop_launches = 2, .submit_s = 3e-6, .wall_s = 45e-6, .streams = 1},
+	};
+	struct point_report p[3];
+	memset(p, 0, sizeof p);
+	for (int i = 0; i < 3; i++) {
+		p[i].label = i == 0 ? "n=10,mode=graph" : i == 1 ? "n=10,mode=stream" :
+			"n=10,mode=capture";
+		p[i].axes = ax[i];
+		p[i].naxes = 2;
+		p[i].mode = &m[i];
+		p[i].samples = i == 1 ? gpu_stream : gpu_graph;
+		p[i].nsamples = 2;
+		p[i].first_launch_s = 50e-6;
+		p[i].checks_passed = 1;
+	}
+	p[2].checks_failed = 1;
+	struct report r = {.points = p, .npoints = 3};
+	ck_assert(report_has_modes(&r));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	report_print_modes(out, &r);
+	fclose(out);
+	ck_assert_str_eq(text,
+		"  modes        3 (each point from scratch in its mode)\n"
+		"   n  mode      median  prepare          instantiate   upload    first   submit     wall"
+		"  streams  checks         even (wall)  even (GPU)\n"
+		"  10  graph    10.0 us  build 20.0 us        25.0 us  5.00 us  50.0 us  3.00 us  12.0 us"
+		"        1  1 passed                 2           2\n"
+		"  10  stream   40.0 us  plan 1.00 us               -        -  50.0 us  40.0 us  41.0 us"
+		"        1  1 passed                 -           -\n"
+		"  10  capture  10.0 us  capture 30.0 us      25.0 us  5.00 us  50.0 us  3.00 us  45.0 us"
+		"        1  1 of 2 failed        never           2\n"
+		"  legend       median: the timed launches' median GPU time; submit, wall: per launch of\n"
+		"               2 launches back to back; even: the launches that repay the graph's prepare,\n"
+		"               instantiate and upload by its saving per launch over stream mode\n");
+	free(text);
+	/* and the JSON: one object per row */
+	out = open_memstream(&text, &len);
+	report_modes_json(out, &r);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(text, "\"label\": \"n=10,mode=capture\",\n      \"mode\": "
+				     "\"capture\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"host_waits\": 2,\n      \"break_even\": null"));
+	ck_assert_ptr_nonnull(strstr(text, "\"break_even\": {\"wall\": \"never\", \"gpu\": 2}"));
+	ck_assert_ptr_nonnull(strstr(text, "\"instantiate_s\": null"));
+	free(text);
+}
+END_TEST
+
 static Suite *modes_suite(void)
 {
 	Suite *s = suite_create("modes");
@@ -665,6 +731,7 @@ static Suite *modes_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("break-even");
 	tcase_add_test(tc, test_break_even);
+	tcase_add_test(tc, test_print_table);
 	suite_add_tcase(s, tc);
 	return s;
 }
