@@ -1002,6 +1002,36 @@ static CUresult f_GraphDebugDotPrint(CUgraph g, const char *path, unsigned flags
 	return CUDA_SUCCESS;
 }
 
+/* What bench/modes_ref calls besides: for its smoke test without a GPU. */
+static CUresult f_ModuleLoadData(CUmodule *m, const void *image)
+{
+	return f_ModuleLoadDataEx(m, image, 0, NULL, NULL);
+}
+
+static CUresult f_StreamSynchronize(CUstream s)
+{
+	return stream_of(s) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+static CUresult f_GraphAddKernelNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
+				     size_t n, const CUDA_KERNEL_NODE_PARAMS_v2 *kp)
+{
+	CUgraphNodeParams p;
+	memset(&p, 0, sizeof p);
+	p.type = CU_GRAPH_NODE_TYPE_KERNEL;
+	p.kernel.func = kp->func;
+	p.kernel.kern = kp->kern;
+	p.kernel.kernelParams = kp->kernelParams;
+	return f_GraphAddNode(out, g, deps, NULL, n, &p);
+}
+
+static CUresult f_GraphInstantiateWithFlags(CUgraphExec *e, CUgraph g, unsigned long long flags)
+{
+	CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+	memset(&ip, 0, sizeof ip);
+	return f_GraphInstantiateWithParams(e, g, &ip);
+}
+
 /* Stream work --------------------------------------------------------------------- */
 
 /* The launch attributes a launch's events take must be events without timing. */
@@ -1373,7 +1403,8 @@ static const struct {
 	E(MemPoolSetAccess, 0), E(MemAllocFromPoolAsync, 0), E(MemFreeAsync, 0),
 	E(StreamBatchMemOp, 0), E(StreamBeginCapture, 0), E(StreamBeginCaptureToGraph, 0),
 	E(StreamEndCapture, 0), E(StreamGetCaptureInfo, 0),
-	E(StreamUpdateCaptureDependencies, 0),
+	E(StreamUpdateCaptureDependencies, 0), E(ModuleLoadData, 0), E(StreamSynchronize, 0),
+	E(GraphAddKernelNode, 0), E(GraphInstantiateWithFlags, 0),
 };
 #undef E
 
@@ -1389,13 +1420,14 @@ static PFN_cuStreamBeginCapture_v10010 check_begin = f_StreamBeginCapture;
 static PFN_cuStreamBatchMemOp_v11070 check_memop = f_StreamBatchMemOp;
 static PFN_cuMemAllocFromPoolAsync_v11020 check_pool = f_MemAllocFromPoolAsync;
 static PFN_cuGraphInstantiateWithParams_v12000 check_inst = f_GraphInstantiateWithParams;
+static PFN_cuGraphAddKernelNode_v12000 check_add_kernel = f_GraphAddKernelNode;
 
 static CUresult fake_gpa(const char *symbol, void **pfn, int version, cuuint64_t flags,
 			 CUdriverProcAddressQueryResult *found)
 {
 	(void)check_add, (void)check_add1, (void)check_launch, (void)check_info;
 	(void)check_update, (void)check_to_graph, (void)check_begin, (void)check_memop;
-	(void)check_pool, (void)check_inst;
+	(void)check_pool, (void)check_inst, (void)check_add_kernel;
 	*pfn = NULL;
 	/* the entry with the newest ABI not newer than asked for */
 	int best = -1;
