@@ -11,9 +11,11 @@
  *     streams never overlap (an ordering bug between streams goes unseen);
  *   - kernels do nothing, except the built-in module's (set, set_from,
  *     countdown and their stream-mode variants set_word, set_from_word,
- *     countdown_word) and the test kernels "inc" (p[0] += 1, a u32) and
- *     "twice" (p[0] *= 2), found by name, so that conditional nodes and
- *     host loops run real trips and orders show in a buffer;
+ *     countdown_word), the test kernels "inc" (p[0] += 1, a u32) and
+ *     "twice" (p[0] *= 2), and the GPU suite's add_one, add_n, set_cond
+ *     and mark (tests/gpu/kernels/tk.cu), found by name, so that
+ *     conditional nodes and host loops run real trips, orders show in a
+ *     buffer, and the GPU suite's modes cases can be tried here;
  *   - graphs run their nodes in creation order (cugraphrun adds them in a
  *     topological order; a capture adds them in issue order), conditional
  *     nodes on their handles' values.
@@ -69,7 +71,7 @@ struct fnode {
 	CUgraphNodeType type;
 	CUgraphNodeParams p;
 	struct ffunc *fn;               /* a kernel's */
-	unsigned char args[2][8];       /* a built-in kernel's two arguments */
+	unsigned char args[4][8];       /* a kernel's first arguments, of those it runs */
 	struct fgraph *child;
 	struct fgraph **bodies;
 	unsigned nbodies;
@@ -188,7 +190,7 @@ static bool builtin_name(const char *name)
 {
 	static const char *const names[] = {
 		"set", "set_from", "countdown", "set_word", "set_from_word", "countdown_word",
-		"inc", "twice",
+		"inc", "twice", "add_one", "add_n", "set_cond", "mark",
 	};
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 		if (strcmp(names[i], name) == 0)
@@ -225,7 +227,8 @@ static CUresult kernel_bind(struct fnode *n, CUfunction f, void **params)
 		return CUDA_ERROR_INVALID_HANDLE;
 	n->fn = fn;
 	/* the arguments' slots are 16-byte aligned (cugraphrun's packing): 8 bytes each read */
-	for (int i = 0; i < 2 && params && builtin_name(fn->name); i++)
+	int nargs = strcmp(fn->name, "add_n") == 0 || strcmp(fn->name, "mark") == 0 ? 3 : 2;
+	for (int i = 0; i < nargs && params && builtin_name(fn->name); i++)
 		if (params[i])
 			memcpy(n->args[i], params[i], 8);
 	return CUDA_SUCCESS;
@@ -273,6 +276,19 @@ static CUresult kernel_run(const struct fnode *n)
 		*(unsigned *)(uintptr_t)a += 1;
 	else if (strcmp(f, "twice") == 0)
 		*(unsigned *)(uintptr_t)a *= 2;
+	else if (strcmp(f, "add_one") == 0)
+		*(int *)(uintptr_t)a += 1;
+	else if (strcmp(f, "set_cond") == 0)
+		return set_handle(a, (unsigned)b);
+	else if (strcmp(f, "add_n") == 0) {
+		int *x = (int *)(uintptr_t)a, cnt = (int)(uint32_t)b, v = (int)(uint32_t)arg64(n, 2);
+		for (int i = 0; i < cnt; i++)
+			x[i] += v;
+	} else if (strcmp(f, "mark") == 0) {
+		int *log = (int *)(uintptr_t)a, k = log[0]++;
+		if (k < (int)(uint32_t)arg64(n, 2))
+			log[1 + k] = (int)(uint32_t)b;
+	}
 	return CUDA_SUCCESS;
 }
 
