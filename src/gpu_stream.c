@@ -164,6 +164,14 @@ static void kernel_attrs(struct gstream *gs, const struct pstep *st, struct gste
 {
 	CUlaunchAttributeValue v;
 	g->nattrs = gpu_attr_launch(gs->gp, st->n, g->attrs);
+	/* a node's priority counts where the graph's would: under use_node_priority */
+	if (!(gs->ln->s->instantiate & INST_USE_NODE_PRIORITY)) {
+		unsigned k = 0;
+		for (unsigned i = 0; i < g->nattrs; i++)
+			if (g->attrs[i].id != CU_LAUNCH_ATTRIBUTE_PRIORITY)
+				g->attrs[k++] = g->attrs[i];
+		g->nattrs = k;
+	}
 	if (st->serial) {
 		memset(&v, 0, sizeof v);
 		v.programmaticStreamSerializationAllowed = 1;
