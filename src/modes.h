@@ -3,8 +3,10 @@
  * describes (graph, what every run did before modes), as its nodes issued
  * one by one on streams at every launch (stream), or as that stream issue
  * captured into a graph (capture).  Here: their names, --mode's list of
- * them, the axis named "mode", and the rows of a run in modes: each point
- * of the file in its mode, labelled as a sweep's points are.  No CUDA and
+ * them, the axis named "mode", the rows of a run in modes (each point of
+ * the file in its mode, labelled as a sweep's points are), and what stream
+ * mode must know of kernels that set conditions (the built-in ones'
+ * variants, a kernel's handle arguments).  No CUDA and
  * no YAML here: the front end checks a run in modes with this
  * (validate_modes.h), the GPU back end runs its rows (gpu_modes.c), the
  * report prints them (report_modes.h).
