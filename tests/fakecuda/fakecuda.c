@@ -930,6 +930,17 @@ static CUresult f_GraphChildGraphNodeGetGraph(CUgraphNode node, CUgraph *g)
 	return CUDA_SUCCESS;
 }
 
+/* A sweep's update path (gpu_update.c), which a run in modes does not take: refused. */
+static CUresult f_GraphNodeSetParams(CUgraphNode node, CUgraphNodeParams *p)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult f_GraphExecNodeSetParams(CUgraphExec e, CUgraphNode node, CUgraphNodeParams *p)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
 static CUresult f_GraphKernelNodeSetAttribute(CUgraphNode node, CUlaunchAttributeID id,
 					      const CUlaunchAttributeValue *v)
 {
@@ -1420,7 +1431,8 @@ static const struct {
 	E(StreamBatchMemOp, 0), E(StreamBeginCapture, 0), E(StreamBeginCaptureToGraph, 0),
 	E(StreamEndCapture, 0), E(StreamGetCaptureInfo, 0),
 	E(StreamUpdateCaptureDependencies, 0), E(ModuleLoadData, 0), E(StreamSynchronize, 0),
-	E(GraphAddKernelNode, 0), E(GraphInstantiateWithFlags, 0),
+	E(GraphAddKernelNode, 0), E(GraphInstantiateWithFlags, 0), E(GraphNodeSetParams, 0),
+	E(GraphExecNodeSetParams, 0),
 };
 #undef E
 
@@ -1437,13 +1449,16 @@ static PFN_cuStreamBatchMemOp_v11070 check_memop = f_StreamBatchMemOp;
 static PFN_cuMemAllocFromPoolAsync_v11020 check_pool = f_MemAllocFromPoolAsync;
 static PFN_cuGraphInstantiateWithParams_v12000 check_inst = f_GraphInstantiateWithParams;
 static PFN_cuGraphAddKernelNode_v12000 check_add_kernel = f_GraphAddKernelNode;
+static PFN_cuGraphNodeSetParams_v12020 check_set = f_GraphNodeSetParams;
+static PFN_cuGraphExecNodeSetParams_v12020 check_exec_set = f_GraphExecNodeSetParams;
 
 static CUresult fake_gpa(const char *symbol, void **pfn, int version, cuuint64_t flags,
 			 CUdriverProcAddressQueryResult *found)
 {
 	(void)check_add, (void)check_add1, (void)check_launch, (void)check_info;
 	(void)check_update, (void)check_to_graph, (void)check_begin, (void)check_memop;
-	(void)check_pool, (void)check_inst, (void)check_add_kernel;
+	(void)check_pool, (void)check_inst, (void)check_add_kernel, (void)check_set;
+	(void)check_exec_set;
 	*pfn = NULL;
 	/* the entry with the newest ABI not newer than asked for */
 	int best = -1;
