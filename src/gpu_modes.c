@@ -30,6 +30,7 @@
 #include "monotime.h"
 #include "report_modes.h"
 #include "sweep.h"
+#include "term_progress.h"
 #include "xmalloc.h"
 
 /* What the run keeps besides the run: its rows and their figures. */
@@ -237,12 +238,15 @@ static int modes_stages(struct modes_run *mr, struct run *rn, struct report *rep
 	rep->compile_cached = gp->ncached;
 	rep->compile_s = gp->compile_s;
 	const char *prefix = gp->d->prefix;
-	size_t loaded = 0;
+	size_t loaded = 0, done = 0;
 	int worst = 0;
+	/* the status line, as a sweep's (-v says each row itself) */
+	progress_start(mr->rows.n, s->verbosity == VERB_NORMAL);
 	for (size_t k = 0; k < sw->npoints && rc == 0; k++)
 		for (size_t i = 0; i < mr->rows.n && rc == 0; i++) {
 			if (mr->rows.point[i] != k)
 				continue;
+			progress_update(done++, mr->rows.labels[i]);
 			if (k != loaded && (rc = load_point(gp, sw->models[k])) != 0)
 				break;
 			loaded = k;
@@ -253,6 +257,7 @@ static int modes_stages(struct modes_run *mr, struct run *rn, struct report *rep
 			if (mr->pts[i].exit_status > worst)
 				worst = mr->pts[i].exit_status;
 		}
+	progress_end();
 	gp->d->prefix = prefix;
 	/* a CUDA error: said where it happened, and no report (as for a sweep) */
 	if (rc)
