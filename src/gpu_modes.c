@@ -8,9 +8,9 @@
  * (gpu_run.h: buffers initialised, the verification launch and checks,
  * warm-up and timed launches, each between its own events), and then a
  * back-to-back loop of as many launches, without events between them,
- * gives the wall time per launch and the host's time to submit one.  A
- * point's model is loaded once for all its rows, which run together; the
- * report lists them in the rows' order (modes.h), with the modes' table
+ * gives the wall time per launch and the host's time to submit one.  The
+ * rows run in the report's order (modes.h), a point's model loaded when
+ * the row before was another point's; the report has the modes' table
  * (report_modes.h).
  *
  * A CUDA error ends the run where it happened; a failed check does not.
@@ -40,7 +40,6 @@ struct modes_run {
 	struct mode_rows rows;
 	struct point_report *pts;       /* per row */
 	struct mode_row *mrows;         /* per row */
-	double **samples;               /* per row, the run's */
 	struct gstream *gs;             /* the row's, in stream and capture modes */
 };
 
@@ -48,7 +47,8 @@ struct modes_run {
 static void use_settings(struct run *rn, const struct run_settings *s)
 {
 	rn->ln.s = s;
-	rn->ln.warmup = s->repeat ? s->warmup : 0;
+	/* -n 0: the verification launch only, no warm-up either (launcher_init) */
+	rn->ln.warmup = s->repeat_given && s->repeat == 0 ? 0 : s->warmup;
 }
 
 /* Point k's model in place of the one loaded: buffers, modules, functions.  0, 2 or 3. */
@@ -122,17 +122,16 @@ static void row_teardown(struct modes_run *mr, struct run *rn)
 }
 
 /*
- * The back-to-back loop: as many launches as were timed, submitted one
+ * The back-to-back loop: as many launches as were timed (n), submitted one
  * after another with no event between them, then one event; the host's
  * time in the submitting calls, and the wall time from the first
  * submission to the end seen (a spin, not a nap: the end is the figure).
  * 0, or 3 (124: _exit) as a launch that fails or hangs.
  */
-static int loop(struct modes_run *mr, struct run *rn, struct mode_row *m)
+static int loop(struct modes_run *mr, struct run *rn, struct mode_row *m, size_t n)
 {
 	const struct run_settings *s = rn->ln.s;
 	struct gpu *gp = rn->ln.gp;
-	size_t n = s->repeat;
 	if (n == 0)
 		return 0;
 	/* numbered as the timed launches they repeat */
@@ -167,42 +166,28 @@ static int loop(struct modes_run *mr, struct run *rn, struct mode_row *m)
 	return 0;
 }
 
-/* Row i: prepared, run, looped, torn down; its figures in its point.  0, or the status of a CUDA error. */
+/*
+ * Row i: prepared, run, looped, torn down; its figures in its point,
+ * which counts in the report from now on (the rows that ran, this one
+ * too).  0, or the status of a CUDA error.
+ */
 static int run_row(struct modes_run *mr, struct run *rn, struct report *rep, size_t i)
 {
 	struct point_report *p = &mr->pts[i];
 	struct mode_row *m = &mr->mrows[i];
 	const struct gdef *g = mr->sw->models[mr->rows.point[i]];
-	struct report one;
-	memset(&one, 0, sizeof one);
-	one.no_launch = true;
-	int rc = row_prepare(mr, rn, m, p);
-	if (rc == 0)
-		rc = run_launches(rn, &one);
-	p->first_launch_s = one.first_launch_s;
-	p->samples = one.samples;
-	p->nsamples = one.samples && rc == 0 ? one.nsamples : 0;
-	mr->samples[i] = (double *)one.samples;
-	p->checks_passed = one.checks_passed;
-	p->checks_failed = one.checks_failed;
+	rep->npoints = i + 1;
 	p->bytes = g->throughput.has_bytes ? g->throughput.bytes : NAN;
 	p->items = g->throughput.has_items ? g->throughput.items : NAN;
-	rep->checks_passed += one.checks_passed;
-	rep->checks_failed += one.checks_failed;
+	/* the first row's events stand for the run's (run_launches gives the report's spans once) */
+	int rc = row_prepare(mr, rn, m, p);
 	if (rc == 0)
-		rc = loop(mr, rn, m);
+		rc = run_launches(rn, rep, p);
+	if (rc == 0)
+		rc = loop(mr, rn, m, p->nsamples);
 	if (mr->gs && m->mode == MODE_STREAM)
 		m->host_waits = gstream_host_waits(mr->gs);
-	p->exit_status = rc ? rc : one.checks_failed ? 1 : 0;
-	/* the first row's events stand for the run's (the report's events) */
-	if (i == 0) {
-		rep->no_launch = one.no_launch;
-		rep->first_launch_s = one.first_launch_s;
-		rep->spans = one.spans;
-		rep->nspans = one.nspans;
-	} else {
-		free((void *)one.spans);
-	}
+	p->exit_status = rc ? rc : p->checks_failed ? 1 : 0;
 	row_teardown(mr, rn);
 	return rc;
 }
@@ -217,8 +202,8 @@ static void top_phases(struct report *rep, const struct mode_row *m)
 
 /*
  * The first point's model loaded (the report's load and compile phases,
- * as run_prepare gives a plain file's), then every point's rows, a
- * point loaded once for all of them; the report.  The exit status.
+ * as run_prepare gives a plain file's), then the rows in order, each
+ * point's model loaded as its row comes; the report.  The exit status.
  */
 static int modes_stages(struct modes_run *mr, struct run *rn, struct report *rep)
 {
@@ -238,33 +223,34 @@ static int modes_stages(struct modes_run *mr, struct run *rn, struct report *rep
 	rep->compile_cached = gp->ncached;
 	rep->compile_s = gp->compile_s;
 	const char *prefix = gp->d->prefix;
-	size_t loaded = 0, done = 0;
+	size_t loaded = 0;
 	int worst = 0;
 	/* the status line, as a sweep's (-v says each row itself) */
 	progress_start(mr->rows.n, s->verbosity == VERB_NORMAL);
-	for (size_t k = 0; k < sw->npoints && rc == 0; k++)
-		for (size_t i = 0; i < mr->rows.n && rc == 0; i++) {
-			if (mr->rows.point[i] != k)
-				continue;
-			progress_update(done++, mr->rows.labels[i]);
-			if (k != loaded && (rc = load_point(gp, sw->models[k])) != 0)
-				break;
-			loaded = k;
-			gp->d->prefix = i ? mr->rows.labels[i] : NULL;
-			use_settings(rn, &mr->ps[k]);
-			gpu_verbose(gp, "row %zu of %zu: %s", i + 1, mr->rows.n, mr->rows.labels[i]);
-			rc = run_row(mr, rn, rep, i);
-			if (mr->pts[i].exit_status > worst)
-				worst = mr->pts[i].exit_status;
-		}
+	/*
+	 * In the rows' order (modes.h), so that the report's rows are those
+	 * that ran: a point's model is loaded again when the row before was
+	 * another point's (--mode over a sweep: the points, once per mode).
+	 */
+	for (size_t i = 0; i < mr->rows.n && rc == 0; i++) {
+		size_t k = mr->rows.point[i];
+		progress_update(i, mr->rows.labels[i]);
+		if (k != loaded && (rc = load_point(gp, sw->models[k])) != 0)
+			break;
+		loaded = k;
+		gp->d->prefix = i ? mr->rows.labels[i] : NULL;
+		use_settings(rn, &mr->ps[k]);
+		gpu_verbose(gp, "row %zu of %zu: %s", i + 1, mr->rows.n, mr->rows.labels[i]);
+		rc = run_row(mr, rn, rep, i);
+		if (mr->pts[i].exit_status > worst)
+			worst = mr->pts[i].exit_status;
+	}
 	progress_end();
 	gp->d->prefix = prefix;
 	/* a CUDA error: said where it happened, and no report (as for a sweep) */
 	if (rc)
 		return rc;
 	top_phases(rep, &mr->mrows[0]);
-	rep->points = mr->pts;
-	rep->npoints = mr->rows.n;
 	int reported = rep->exit_status = s->expect_fail && worst <= 1 ? 1 - worst : worst;
 	run_expect_said(rn, worst);
 	rc = run_report(rn, rep);
@@ -277,7 +263,6 @@ static void rows_points(struct modes_run *mr)
 	const struct mode_rows *r = &mr->rows;
 	mr->pts = xcalloc(r->n ? r->n : 1, sizeof *mr->pts);
 	mr->mrows = xcalloc(r->n ? r->n : 1, sizeof *mr->mrows);
-	mr->samples = xcalloc(r->n ? r->n : 1, sizeof *mr->samples);
 	for (size_t i = 0; i < r->n; i++) {
 		struct point_report *p = &mr->pts[i];
 		struct mode_row *m = &mr->mrows[i];
@@ -309,6 +294,9 @@ int gpu_run_modes(const struct sweep *sw, const struct run_settings *ps,
 		return 2;
 	}
 	rows_points(&mr);
+	/* none has run yet: they count as each begins (run_row) */
+	rep.points = mr.pts;
+	rep.npoints = 0;
 	struct gpu gp;
 	int rc = gpu_open(&gp, g, s->device, s->verbosity, d);
 	if (rc == 0)
@@ -334,8 +322,7 @@ int gpu_run_modes(const struct sweep *sw, const struct run_settings *ps,
 	free((void *)rep.spans);
 	free((void *)rep.devices);
 	for (size_t i = 0; i < mr.rows.n; i++)
-		free(mr.samples[i]);
-	free(mr.samples);
+		free((void *)mr.pts[i].samples);
 	free(mr.pts);
 	free(mr.mrows);
 	mode_rows_free(&mr.rows);
