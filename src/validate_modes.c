@@ -53,6 +53,39 @@ bool mode_model_ok(const struct gdef *g, enum run_mode m, struct diag *d)
 	return ok;
 }
 
+/* A conditional node that runs (stream mode's host loop), or NULL. */
+static const struct node *host_loop(const struct gdef *g)
+{
+	for (size_t i = 0; g && i < g->nall_nodes; i++) {
+		const struct node *n = g->all_nodes[i];
+		if (!n->disabled && (n->kind == NK_IF || n->kind == NK_WHILE || n->kind == NK_SWITCH))
+			return n;
+	}
+	return NULL;
+}
+
+/*
+ * --gpu-time holds the stream until a launch is queued, and stream mode
+ * queues a conditional node's body after it has read the condition back,
+ * which waits for the held stream: the two cannot go together.
+ */
+static bool gpu_time_ok(const struct sweep *sw, const struct options *o,
+			const struct mode_rows *r)
+{
+	for (size_t i = 0; o->gpu_time && i < r->n; i++) {
+		const struct node *n = r->mode[i] == MODE_STREAM ? host_loop(sw->models[r->point[i]]) :
+			NULL;
+		if (n == NULL)
+			continue;
+		usage_error("--gpu-time holds the stream until a launch is queued, but stream mode "
+			    "waits for the condition of node '%s' before it queues the body (%s): "
+			    "leave out --gpu-time, or use graph and capture modes", n->id,
+			    r->labels[i]);
+		return false;
+	}
+	return true;
+}
+
 /* The options that go with a plain graph run alone, and --dump with one row alone. */
 static bool options_ok(const struct options *o, const struct mode_rows *r)
 {
@@ -86,7 +119,7 @@ bool modes_validate(const struct sweep *sw, const struct options *o, struct diag
 	struct mode_rows r;
 	if (!mode_rows_make(sw, &o->modes, &r, d))
 		return false;
-	bool ok = options_ok(o, &r), bad = false;
+	bool ok = options_ok(o, &r) && (o->validate || gpu_time_ok(sw, o, &r)), bad = false;
 	const char *prefix = d->prefix;
 	/* every row's errors, as a sweep says every point's (the same one once) */
 	for (size_t i = 0; ok && i < r.n; i++) {

@@ -1,7 +1,9 @@
 /*
  * A run in modes (modes.h, cugraphrun(1) MODES) checked before the GPU is
  * touched, under --validate too: the axis "mode" and --mode, the options
- * that go with one graph run alone, and what a mode cannot run.  Stream
+ * that go with one graph run alone (and --gpu-time, whose kernel holds
+ * the stream that stream mode's host loop waits on, with a stream row of
+ * a file with a conditional node), and what a mode cannot run.  Stream
  * mode refuses two things, each with its reason at the YAML key:
  *
  *   - a device-updatable kernel node: the device updates it in place in
