@@ -47,3 +47,34 @@ extern "C" __global__ void countdown(cudaGraphConditionalHandle h, int *ctr)
 		cudaGraphSetConditional(h, left > 0 ? 1u : 0u);
 	}
 }
+
+/*
+ * Stream mode's variants (cugraphrun(1), MODES; not for files to name: the
+ * validator knows only the three above).  A condition's handle exists
+ * only in a graph, so in stream mode a condition lives in a word of device
+ * memory (a u32), which each variant writes where its original calls
+ * cudaGraphSetConditional; the host reads the word back after the kernels
+ * before a conditional node and decides, as programs did before
+ * conditional nodes.  Same parameters, the word's address in place of the
+ * handle (both 8 bytes), so that the node's arguments pack unchanged.
+ */
+extern "C" __global__ void set_word(unsigned *word, unsigned v)
+{
+	if (builtin_leader())
+		*word = v;
+}
+
+extern "C" __global__ void set_from_word(unsigned *word, const unsigned *p)
+{
+	if (builtin_leader())
+		*word = p[0];
+}
+
+extern "C" __global__ void countdown_word(unsigned *word, int *ctr)
+{
+	if (builtin_leader()) {
+		int left = ctr[0] - 1;
+		ctr[0] = left;
+		*word = left > 0 ? 1u : 0u;
+	}
+}

@@ -31,7 +31,7 @@ enum {
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
 	OPT_MODULES, OPT_NO_PEER, OPT_COLOR, OPT_COMPLETE, OPT_PROCESSES, OPT_COLD_L2,
-	OPT_GPU_TIME, OPT_SELF_CHECK, OPT_DRIVER, OPT_POINTS,
+	OPT_GPU_TIME, OPT_SELF_CHECK, OPT_DRIVER, OPT_POINTS, OPT_MODE,
 };
 
 /*
@@ -118,6 +118,7 @@ static const struct cli_opt opts[] = {
 	{{"shard", required_argument, NULL, OPT_SHARD}, "K/N", "run only the K-th of N shares of the files"},
 	{{"profile", optional_argument, NULL, OPT_PROFILE}, "[=N]", "after the timed launches, N more (default 20) with\n                                CUPTI: per-node GPU times and the critical path"},
 	{{"trace", required_argument, NULL, OPT_TRACE}, "FILE", "write the profiled launches as a Chrome trace\n                                (Perfetto); implies --profile"},
+	{{"mode", required_argument, NULL, OPT_MODE}, "LIST", "run as the explicit graph (graph), as stream launches\n                                (stream), as a captured graph (capture), or in\n                                several (\"all\"): an axis \"mode\" with break-even"},
 	{{"modules", required_argument, NULL, OPT_MODULES}, "API", "load modules as modules (module: cuModuleLoadDataEx,\n                                the default) or as libraries (library:\n                                cuLibraryLoadData)"},
 	{{"no-cache", no_argument, NULL, OPT_NO_CACHE}, NULL, "compile CUDA C++ modules afresh; neither read nor\n                                write the compile cache"},
 	{{"quiet", no_argument, NULL, 'q'}, NULL, "print only errors and failed checks"},
@@ -664,6 +665,10 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			}
 			break;
 		}
+		case OPT_MODE:
+			if (!mode_list_parse(optarg, &o->modes, bad, sizeof bad))
+				return usage_error("invalid --mode '%s': expected graph, stream, capture, a list of them or all", bad);
+			break;
 		case OPT_MODULES: {
 			unsigned api;
 			if (!word_of(optarg, module_api_names, 2, &api))

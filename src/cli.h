@@ -15,6 +15,7 @@
 
 #include "compare_judge.h"
 #include "fileio.h"
+#include "modes.h"
 #include "run_settings.h"
 #include "sweep.h"
 
@@ -86,6 +87,7 @@ struct options {
 	char **disable;
 	size_t ndisable, capdisable;
 	enum module_api module_api;     /* --modules (MODULE_API_DEFAULT when not given) */
+	struct mode_list modes;         /* --mode (modes.h); n 0: not given */
 	/*
 	 * Every file an output option names (cli.c's table of them), in the
 	 * order given; an option given twice counts once, as its value does,

@@ -43,6 +43,7 @@ static const struct value_rule {
 	{"instantiate", V_LIST, .words = inst_flag_names, .nwords = INST_FLAG_COUNT, .also = "none"},
 	{"dot-flags", V_LIST, .words = dot_flag_names, .nwords = DOT_FLAG_COUNT},
 	{"modules", V_WORDS, .words = module_api_names, .nwords = 2},
+	{"mode", V_LIST, .words = run_mode_names, .nwords = MODE_COUNT, .also = "all"},
 	{"color", V_WORDS, .words = color_when_names, .nwords = COLOR_WHEN_COUNT},
 	{"devices", V_WORDS, .words = devices_words, .nwords = 1},
 	{"axis", V_AXIS, .repeatable = true},

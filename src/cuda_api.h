@@ -106,8 +106,9 @@
 	X(LaunchKernel, 4000, 1)                          \
 	X(MemsetD8Async, 3020, 1)                         \
 	/* a file's requires: (gpu_requires.c) */         \
-	X(DeviceTotalMem, 3020, 0) \
-	CU_API_CAPTURE(X)
+	X(DeviceTotalMem, 3020, 0)                        \
+	CU_API_CAPTURE(X)                                 \
+	CU_API_MODES(X)
 
 /*
  * Library nodes (gpu_lib.c): a library's calls captured straight into the
@@ -121,6 +122,31 @@
 	X(StreamEndCapture, 10000, 0)                     \
 	X(StreamGetCaptureInfo, 12030, 0)                 \
 	X(GraphNodeGetDependencies, 12030, 0)
+
+/*
+ * Stream and capture modes (gpu_stream.c, gpu_capture.c): the calls a
+ * stream program makes, and stream capture.  None required: a graph run
+ * needs none, and a run in modes says which one its driver lacks.
+ */
+#define CU_API_MODES(X)                                   \
+	X(LaunchKernelEx, 11060, 0)                       \
+	X(MemsetD16Async, 3020, 0)                        \
+	X(MemsetD32Async, 3020, 0)                        \
+	X(MemcpyAsync, 4000, 0)                           \
+	X(MemcpyHtoDAsync, 3020, 0)                       \
+	X(MemcpyDtoHAsync, 3020, 0)                       \
+	X(LaunchHostFunc, 10000, 0)                       \
+	X(DeviceGetDefaultMemPool, 11020, 0)              \
+	X(MemPoolGetAttribute, 11020, 0)                  \
+	X(MemPoolSetAttribute, 11020, 0)                  \
+	X(MemPoolSetAccess, 11020, 0)                     \
+	X(MemAllocFromPoolAsync, 11020, 0)                \
+	X(MemFreeAsync, 11020, 0)                         \
+	X(StreamBatchMemOp, 11070, 0)                     \
+	X(StreamWaitEvent, 3020, 0)                       \
+	X(EventRecordWithFlags, 11010, 0)                 \
+	X(StreamBeginCapture, 10010, 0)                   \
+	X(StreamUpdateCaptureDependencies, 12030, 0)
 
 #define CU_API_FIELD(name, ver, req) PFN_cu##name##_v##ver name;
 

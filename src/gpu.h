@@ -27,6 +27,17 @@ struct sweep;
  */
 int gpu_run_sweep(const struct sweep *sw, const struct run_settings *s, struct diag *d);
 
+struct mode_list;
+/*
+ * A run in modes (modes.h, cugraphrun(1) MODES), validated
+ * (validate_modes.h): each point of sw (a plain file is one) in each of
+ * its modes, from scratch, with its checks and timings, a back-to-back
+ * loop for the wall time per launch, and one report whose points are the
+ * rows, with the modes' table and break-even.  s: each point's settings.
+ */
+int gpu_run_modes(const struct sweep *sw, const struct run_settings *s,
+		  const struct mode_list *list, struct diag *d);
+
 /*
  * A suite's file that needs more GPUs than the suite has (from s->device,
  * among s->device_mask's): true, with the reason for the SKIPPED line in

@@ -429,3 +429,23 @@ int gpu_attr_set(struct gpu *gp, const struct node *n, CUgraphNode h)
 	}
 	return ok ? 0 : 3;
 }
+
+unsigned gpu_attr_launch(const struct gpu *gp, const struct node *n, CUlaunchAttribute *out)
+{
+	const struct kernel_node *k = &n->u.kernel;
+	unsigned count = 0;
+	if (k->has_priority) {
+		memset(&out[count], 0, sizeof out[count]);
+		out[count].id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
+		out[count++].value.priority = k->priority;
+	}
+	const struct kernel_attrs *a = kernel_attrs_of(gp->g, n);
+	for (size_t i = 0; a && i < sizeof launch_attrs / sizeof *launch_attrs; i++) {
+		if (!kattr_set(a, launch_attrs[i].k))
+			continue;
+		memset(&out[count], 0, sizeof out[count]);
+		if (launch_attrs[i].fill(gp, a, &out[count].value))
+			out[count++].id = launch_attrs[i].id;
+	}
+	return count;
+}

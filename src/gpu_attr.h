@@ -26,6 +26,14 @@
 int gpu_attr_prepare(struct gpu *gp);
 /* Kernel node n, just added as h: its launch attributes.  0 or 3. */
 int gpu_attr_set(struct gpu *gp, const struct node *n, CUgraphNode h);
+/*
+ * Kernel node n's launch attributes for a launch of its own
+ * (cuLaunchKernelEx: stream and capture modes, gpu_stream.c), the same
+ * ones gpu_attr_set gives its graph node, into out; how many (at most
+ * GPU_ATTR_MAX).
+ */
+#define GPU_ATTR_MAX 12
+unsigned gpu_attr_launch(const struct gpu *gp, const struct node *n, CUlaunchAttribute *out);
 /* Put back the context's persisting-L2 limit (the primary context outlives a file). */
 void gpu_attr_close(struct gpu *gp);
 /* A device attribute of gp's device (0 where the test variable says so, or on error). */

@@ -1287,7 +1287,8 @@ static struct built_graph *build_graph(struct gpu *gp, const struct graph *gr, C
 		}
 		for (size_t k = 0; k < nd->ndeps; k++)
 			deps[k] = made[nd->deps[k]];
-		bool typed = off && edge_data(gr, nd, off, order, data);
+		/* (a node without dependencies has no edge data: data may be NULL then) */
+		bool typed = off && nd->ndeps && edge_data(gr, nd, off, order, data);
 		ok = add_node(gp, bg, nd, deps, typed ? data : NULL, nd->ndeps,
 			      &made[gr->topo[t]]) == 0;
 	}

@@ -89,6 +89,11 @@ static _Noreturn void timed_out(const struct launcher *ln, long k)
 	_exit(124);
 }
 
+void launcher_timed_out(const struct launcher *ln, long k)
+{
+	timed_out(ln, k);
+}
+
 int launcher_failed(struct launcher *ln, long k, CUresult r)
 {
 	char words[64];
@@ -222,7 +227,7 @@ CUresult launcher_queue(struct launcher *ln, CUevent start, CUevent end)
 	struct gpu *gp = ln->gp;
 	CUresult r = cu.EventRecord(start, gp->stream);
 	if (r == CUDA_SUCCESS)
-		r = cu.GraphLaunch(ln->exec, gp->stream);
+		r = ln->issue ? ln->issue(ln->issue_arg) : cu.GraphLaunch(ln->exec, gp->stream);
 	if (r == CUDA_SUCCESS)
 		r = cu.EventRecord(end, gp->stream);
 	return r;

@@ -33,6 +33,9 @@ struct launcher {
 	uint32_t timed;
 	CUgraphExec exec;               /* NULL until instantiated */
 	struct report *rep;             /* borrowed: written as --json on a timeout */
+	/* stream mode (gpu_stream.h): one launch's issue, in place of cuGraphLaunch; NULL: the graph */
+	CUresult (*issue)(void *arg);
+	void *issue_arg;
 };
 
 void launcher_init(struct launcher *ln, struct gpu *gp, const struct run_settings *s);
@@ -44,6 +47,12 @@ void launcher_drop(struct launcher *ln);
 CUresult launcher_queue(struct launcher *ln, CUevent start, CUevent end);
 /* Wait for launch k's end event, its deadline counted from start; 0, or 3 (or _exit(124)). */
 int launcher_wait(struct launcher *ln, long k, CUevent end, double start);
+/*
+ * Launch k did not finish within the run's --timeout: say so, write the
+ * report (--json), and _exit(124) without CUDA teardown.  For waits of
+ * the launcher's user (stream mode's host loop, gpu_stream.c).
+ */
+_Noreturn void launcher_timed_out(const struct launcher *ln, long k);
 /* Say launch k failed with r; the context is unusable from here on.  Returns 3. */
 int launcher_failed(struct launcher *ln, long k, CUresult r);
 /* Launch k in words: "the verification launch", "timed launch 3 of 100" ("timed launch 3" without a count). */

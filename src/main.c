@@ -23,6 +23,7 @@
 #include "load.h"
 #include "load_sweep.h"
 #include "model.h"
+#include "modes.h"
 #include "monotime.h"
 #include "outputs.h"
 #include "report_print.h"
@@ -35,6 +36,7 @@
 #include "sweep_list.h"
 #include "validate.h"
 #include "validate_devices.h"
+#include "validate_modes.h"
 #include "xmalloc.h"
 
 /* --describe=FILE: "-" is stdout. */
@@ -158,7 +160,9 @@ static int run_sweep(const struct sweep *sw, const struct options *o, double fro
 		ps[k].frontend_s = frontend_s;
 		ps[k].host_libs = libs;
 	}
-	int status = gpu_run_sweep(sw, ps, d);
+	/* a run in modes (modes.h): each point in each of its modes */
+	int status = modes_wanted(sw, &o->modes) ? gpu_run_modes(sw, ps, &o->modes, d) :
+		gpu_run_sweep(sw, ps, d);
 	free(ps);
 	return status;
 }
@@ -228,6 +232,8 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	for (size_t k = 0; valid && o->ndisable && k < sw->npoints; k++)
 		valid = gdef_disable(sw->models[k], (const char *const *)o->disable,
 				     o->ndisable, &d);
+	/* a run in modes: the axis, the options, what each mode can run (validate_modes.h) */
+	valid = valid && modes_validate(sw, o, &d);
 	/* --profile instantiates a second time, which cuda.h forbids such a graph */
 	const struct node *upd = valid && o->profile && !o->validate ?
 		gdef_device_updatable(sw->models[0]) : NULL;
@@ -263,8 +269,8 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		diag_unlabel_shared(&d, sw->labels[0], (unsigned)sw->npoints);
 	diag_finish(&d);
 	struct gdef *g = sw ? sw->models[0] : NULL;
-	/* a file with axes is a sweep, even of one point (--set): its report has points */
-	bool sweep = valid && sw->naxes > 0;
+	/* a file with axes is a sweep, even of one point (--set): its report has points; so is a run in modes */
+	bool sweep = valid && (sw->naxes > 0 || modes_wanted(sw, &o->modes));
 	int status = 0;
 	bool ran = false;
 	if (valid && !one_point_outputs(sw, o))

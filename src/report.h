@@ -25,6 +25,7 @@
 struct prof_summary;
 struct comparison;
 struct sweep;
+struct mode_row;
 
 /* Elapsed time between two recorded events, in seconds. */
 struct event_span {
@@ -63,6 +64,7 @@ struct point_report {
 	/* this process's record of it (proc_record.h), once its timed launches are over */
 	struct proc_record self;
 	bool timed;
+	const struct mode_row *mode;    /* a run in modes: its mode's figures (report_modes.h), else NULL */
 };
 
 /* One of a file's devices (cugraphrun(5), Devices): the GPU it was. */

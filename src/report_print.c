@@ -76,6 +76,8 @@
  *   points             only for a sweep: one object per point, in the
  *                      order they ran (report_points.h); a sweep validated
  *                      and not run, each point's values (sweep_list.h)
+ *   modes              only for a run in modes: one object per point, with
+ *                      its mode's figures and break-even (report_modes.h)
  *   comparison         only with --compare: see compare.c and cugraphrun(1)
  *
  * schemas/report.schema.json describes this document ($defs/report and a
@@ -96,6 +98,7 @@
 #include "diag.h"
 #include "json.h"
 #include "prof_stat.h"
+#include "report_modes.h"
 #include "report_points.h"
 #include "report_print.h"
 #include "sweep_list.h"
@@ -361,8 +364,11 @@ void report_print_human(FILE *out, const struct report *r)
 	fprintf(out, "load %s  build %s  instantiate %s  upload %s\n", a, b, c, d);
 	const struct point_report *p = report_plain_point(r);
 	if (p == NULL) {
-		/* a sweep: a row per point in place of the one launch line */
-		report_print_table(out, r);
+		/* a sweep: a row per point in place of the one launch line; a run in modes: its table */
+		if (report_has_modes(r))
+			report_print_modes(out, r);
+		else
+			report_print_table(out, r);
 		report_print_processes(out, r);
 		if (r->profile)
 			prof_print_human(out, r->profile);
@@ -625,6 +631,10 @@ void report_print_json(FILE *out, const struct report *r)
 		/* (a sweep stopped before its first point has none) */
 		json_key(out, 1, false, "points");
 		report_points_json(out, r, r->peak_gb_per_s);
+	}
+	if (report_has_modes(r)) {
+		json_key(out, 1, false, "modes");
+		report_modes_json(out, r);
 	}
 	if (r->comparison) {
 		json_key(out, 1, false, "comparison");

@@ -42,7 +42,7 @@ mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/cases" "$out/bench" "$out/sc
 # Programs: VPATH builds make plain executables (no libtool wrappers).
 progs=
 for p in cugraphrun tests/unit/gpu_unit bench/gpu_ref bench/yaml_scan bench/sweep_ref \
-	bench/update_rules bench/mathlib_ref bench/cu_count.so; do
+	bench/update_rules bench/mathlib_ref bench/modes_ref bench/cu_count.so; do
 	if [ -x "$build/$p" ]; then
 		cp "$build/$p" "$out/bin/"
 		progs="$progs $build/$p"
