@@ -29,7 +29,7 @@ enum {
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
 	OPT_MODULES, OPT_NO_PEER, OPT_COLOR, OPT_COMPLETE, OPT_PROCESSES, OPT_COLD_L2,
-	OPT_GPU_TIME,
+	OPT_GPU_TIME, OPT_HTML,
 };
 
 /*
@@ -73,6 +73,7 @@ static const struct output_opt {
 	{OPT_TRACE, "--trace", "--trace=trace.json", 0, false, true,
 	 OUT_RUN | OUT_ONE_FILE | OUT_ONE_POINT | OUT_NOT_STORED},
 	{OPT_COMPARE, "--compare", "--compare=base.json", 0, false, false, OUT_RUN},
+	{OPT_HTML, "--html", "--html=report.html", 0, false, true, OUT_RUN},
 };
 #define NOUTPUT_OPTS (sizeof output_opts / sizeof *output_opts)
 
@@ -104,6 +105,7 @@ static const struct cli_opt opts[] = {
 	{{"json", optional_argument, NULL, OPT_JSON}, "[=FILE]", "the report as JSON (stdout without FILE, or -)"},
 	{{"csv", required_argument, NULL, OPT_CSV}, "FILE", "write the report's rows (a sweep's points) as CSV\n                                (- for stdout, in place of the report)"},
 	{{"plot", required_argument, NULL, OPT_PLOT}, "FILE", "draw a sweep's median times (and GB/s) against its\n                                first axis as SVG, with gnuplot; a sweep's --json\n                                report named for FILE.yaml is drawn again (no GPU)"},
+	{{"html", required_argument, NULL, OPT_HTML}, "FILE", "write the report as one HTML page: the graph drawn,\n                                the timings and charts, profile, comparison,\n                                checks (- for stdout); a --json report named\n                                for FILE.yaml makes it again (no GPU)"},
 	{{"compare", required_argument, NULL, OPT_COMPARE}, "BASE", "compare the times with an earlier --json report:\n                                SAME, FASTER, SLOWER (exit 4) or UNCERTAIN"},
 	{{"compare-threshold", required_argument, NULL, OPT_COMPARE_THRESHOLD}, "PCT", "what --compare calls a change (default 5%)"},
 	{{"devices", required_argument, NULL, OPT_DEVICES}, "LIST", "suites: the GPUs to spread files over: \"all\"\n                                or ordinals such as 0,1 (default: -d's GPU, else\n                                all; for one file, its run.device, else 0);\n                                wins over -d; a file's other devices are GPUs\n                                of this list too"},
@@ -616,6 +618,9 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_COMPARE:
 			o->compare = optarg;
+			break;
+		case OPT_HTML:
+			o->html = optarg;
 			break;
 		case OPT_COMPARE_THRESHOLD:
 			if (!parse_percent(optarg, &o->compare_threshold))

@@ -67,6 +67,7 @@ struct options {
 	size_t naxis_args, axis_args_cap;
 	const char *csv;                /* --csv=FILE ("-": standard output) */
 	const char *plot;               /* --plot=FILE */
+	const char *html;               /* --html=FILE ("-": standard output) */
 	const char *compare;            /* --compare=BASE.json */
 	double compare_threshold;       /* --compare-threshold, a fraction */
 	bool has_compare_threshold;

@@ -142,3 +142,160 @@ int describe_render(const char *dot, enum describe_format f, FILE *out)
 		       gv_error[0] ? gv_error : "Graphviz failed");
 	return rc == 0 ? 0 : -1;
 }
+
+/*
+ * The attributes a description carries (describe.c, and the profile's
+ * colours), and a few more that only change how it looks: nothing that
+ * reads a file (image, shapefile, fontpath, stylesheet), links out (URL,
+ * href, target), names a font or writes raw text into SVG (fontname, id,
+ * class, comment).
+ */
+static const char *const safe_attrs[] = {
+	"label", "shape", "style", "fillcolor", "color", "fontcolor", "penwidth", "margin",
+	"lhead", "ltail", "weight", "dir", "constraint", "minlen", "compound", "labelloc",
+	"nodesep", "ranksep", "rankdir", "arrowhead", "arrowtail",
+};
+
+static bool attr_safe(const char *name)
+{
+	for (size_t i = 0; i < sizeof safe_attrs / sizeof *safe_attrs; i++)
+		if (strcmp(safe_attrs[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Is obj's label an HTML-like one (<...>), which may hold <IMG SRC=...>? */
+static bool html_label(void *obj)
+{
+	char *v = agget(obj, (char *)"label");
+	return v && *v && aghtmlstr(v);
+}
+
+/* The first HTML-like label in g, its subgraphs, nodes and edges: what it belongs to, or NULL. */
+static const char *html_label_in(Agraph_t *g, Agraph_t *root)
+{
+	if (html_label(g))
+		return "a graph";
+	for (Agraph_t *sub = agfstsubg(g); sub; sub = agnxtsubg(sub))
+		if (html_label_in(sub, root))
+			return "a graph";
+	if (g != root)
+		return NULL;
+	for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+		if (html_label(n))
+			return "a node";
+		for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e))
+			if (html_label(e))
+				return "an edge";
+	}
+	return NULL;
+}
+
+/* Is the graph read from a description safe to draw (describe_dot_safe)? */
+static bool graph_safe(Agraph_t *g, char *why, size_t whylen)
+{
+	static const int kinds[] = {AGRAPH, AGNODE, AGEDGE};
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		for (Agsym_t *a = agnxtattr(g, kinds[k], NULL); a; a = agnxtattr(g, kinds[k], a))
+			if (!attr_safe(a->name)) {
+				snprintf(why, whylen, "it has the attribute '%.40s', which a "
+					 "description never has", a->name);
+				return false;
+			}
+	const char *html = html_label_in(g, g);
+	if (html)
+		snprintf(why, whylen, "%s has an HTML-like label (<...>), which a description "
+			 "never has", html);
+	return html == NULL;
+}
+
+/* dot read back (errors kept, none printed): NULL with the reason in why. */
+static Agraph_t *read_dot(const char *dot, char *why, size_t whylen)
+{
+	gv_error[0] = '\0';
+	agusererrf old = agseterrf(keep_error);
+	agerrlevel_t level = agseterr(AGERR);
+	Agraph_t *g = agmemread(dot);
+	agseterr(level);
+	agseterrf(old);
+	if (g == NULL)
+		snprintf(why, whylen, "it does not read as DOT: %s",
+			 gv_error[0] ? gv_error : "Graphviz could not read it");
+	return g;
+}
+
+bool describe_dot_safe(const char *dot, char *why, size_t whylen)
+{
+	Agraph_t *g = read_dot(dot, why, whylen);
+	if (g == NULL)
+		return false;
+	bool ok = graph_safe(g, why, whylen);
+	agclose(g);
+	return ok;
+}
+
+/* text[0..len) from its <svg> on, its comments left out: a new string. */
+static char *svg_element(const char *text, size_t len)
+{
+	const char *s = strstr(text, "<svg");
+	char *out = malloc(len + 1), *o = out;
+	if (s == NULL || out == NULL) {
+		free(out);
+		return NULL;
+	}
+	while (*s) {
+		const char *c = strstr(s, "<!--"), *end = c ? strstr(c + 4, "-->") : NULL;
+		size_t keep = c ? (size_t)(c - s) : strlen(s);
+		memcpy(o, s, keep);
+		o += keep;
+		if (c == NULL)
+			break;
+		s = end ? end + 3 : c + strlen(c);
+	}
+	*o = '\0';
+	return out;
+}
+
+int describe_svg_inline(const char *dot, char **svg, char *why, size_t whylen)
+{
+	*svg = NULL;
+	Agraph_t *g = read_dot(dot, why, whylen);
+	if (g == NULL || !graph_safe(g, why, whylen)) {
+		if (g)
+			agclose(g);
+		return -1;
+	}
+	int objects = agnnodes(g) + agnedges(g);
+	if (objects > DESCRIBE_INLINE_MAX) {
+		snprintf(why, whylen, "%d nodes and edges, more than the page lays out (%d)",
+			 objects, DESCRIBE_INLINE_MAX);
+		agclose(g);
+		return 1;
+	}
+	GVC_t *gvc = gvContext();
+	const char *missing = missing_in(gvc, DESCRIBE_SVG);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = missing ? NULL : open_memstream(&text, &len);
+	int rc = -1;
+	gv_error[0] = '\0';
+	agusererrf old = agseterrf(keep_error);
+	agerrlevel_t level = agseterr(AGERR);
+	if (mem && gvLayout(gvc, g, "dot") == 0) {
+		rc = gvRender(gvc, g, "svg", mem);
+		gvFreeLayout(gvc, g);
+	}
+	agseterr(level);
+	agseterrf(old);
+	if (mem && fclose(mem) != 0)
+		rc = -1;
+	if (rc == 0 && (*svg = svg_element(text, len)) == NULL)
+		rc = -1;
+	if (rc != 0)
+		snprintf(why, whylen, "%s", missing ? missing : gv_error[0] ? gv_error :
+			 "Graphviz failed");
+	free(text);
+	agclose(g);
+	gvFreeContext(gvc);
+	return rc;
+}
