@@ -231,11 +231,7 @@ static void doubt_text(FILE *out, const struct cmp_entry *e)
 static void time_cell(FILE *out, double s)
 {
 	char b[32];
-	if (isnan(s))
-		snprintf(b, sizeof b, "-");
-	else
-		format_duration(s, b, sizeof b);
-	fprintf(out, "<td class=\"num\">%s</td>", b);
+	fprintf(out, "<td class=\"num\">%s</td>", html_time(s, b, sizeof b));
 }
 
 static void name_list(FILE *out, const char *what, char *const *v, size_t n)

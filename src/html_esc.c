@@ -1,6 +1,7 @@
 /* Text for the HTML page (html_esc.h). */
 #include "config.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -87,4 +88,26 @@ void html_id(FILE *out, const char *prefix, const char *s)
 		else
 			fprintf(out, ".%02x", *p);
 	}
+}
+
+const char *html_time(double s, char *buf, size_t len)
+{
+	static const struct { double scale; const char *unit; } units[] = {
+		{1e-9, "ns"}, {1e-6, "\xc2\xb5s"}, {1e-3, "ms"}, {1, "s"},
+	};
+	if (isnan(s)) {
+		snprintf(buf, len, "\xe2\x80\x93");
+		return buf;
+	}
+	if (s == 0) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	size_t u = 0;
+	while (u + 1 < sizeof units / sizeof *units && fabs(s) >= units[u + 1].scale * 0.9995)
+		u++;
+	double v = s / units[u].scale;
+	snprintf(buf, len, "%.*f %s", fabs(v) >= 99.95 ? 1 : fabs(v) >= 9.995 ? 2 : 3, v,
+		 units[u].unit);
+	return buf;
 }

@@ -6,8 +6,8 @@
  * become visible escapes ("\x01", as the text report writes them); bytes
  * that are not UTF-8 and the noncharacters U+FFFE and U+FFFF become
  * U+FFFD.  An id keeps only [A-Za-z0-9_-] and writes every other byte as
- * ".XX", so that it is one token in id="" and in href="#".  Nothing is
- * owned.
+ * ".XX", so that it is one token in id="" and in href="#".  And the
+ * page's one way of writing a time (html_time).  Nothing is owned.
  */
 #ifndef CGR_HTML_ESC_H
 #define CGR_HTML_ESC_H
@@ -23,5 +23,8 @@ void html_text(FILE *out, const char *s);
 void html_attr(FILE *out, const char *s);
 /* prefix and s as one id token ("f-" "a/b.yaml" gives "f-a.2fb.2eyaml"). */
 void html_id(FILE *out, const char *prefix, const char *s);
+
+/* A time for people, four digits: "20.14 µs", "1.502 ms", "0"; an en dash for NaN.  buf returned. */
+const char *html_time(double seconds, char *buf, size_t len);
 
 #endif

@@ -741,9 +741,11 @@ static const struct hfield root_fields[] = {
 static const struct hobj root_obj = OBJ(struct root, root_fields, 0, NULL);
 
 /* The keys a report cannot be without: false after a message at m. */
-static bool report_whole(struct hr *r, const struct page_report *rep, struct jr_mark m,
+static bool report_whole(struct hr *r, struct page_report *rep, struct jr_mark m,
 			 const char *where)
 {
+	/* a list read is never NULL, even empty: "points" makes it a sweep's */
+	rep->has_points = rep->points != NULL;
 	if (isnan(rep->report_format))
 		return fail_at(r, m, "%s has no \"report_format\"", where);
 	if (rep->file == NULL)
@@ -764,7 +766,7 @@ static bool suite_of(struct hr *r, struct root *root, struct jr_mark m)
 		html_compare_base(root->r.comparison, &pg->compare_base, &pg->only_in_base,
 				  &pg->nonly_in_base);
 	for (size_t i = 0; i < pg->nfiles; i++) {
-		const struct page_entry *e = &pg->files[i];
+		struct page_entry *e = &pg->files[i];
 		if (e->file == NULL)
 			return fail_at(r, m, "/files/%zu has no \"file\"", i);
 		if (e->report && !report_whole(r, e->report, m, "a file's report"))

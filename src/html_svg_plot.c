@@ -294,8 +294,11 @@ static void x_ticks(FILE *out, const struct frame *f, const struct sweep_shape *
 		int k0 = (int)ceil(log2(f->x0)), k1 = (int)floor(log2(f->x1));
 		int every = (k1 - k0) / 12 + 1;
 		for (int k = k0; k <= k1; k += every) {
-			snprintf(b, sizeof b, "2^%d", k);
-			x_tick(out, f, ldexp(1, k), b);
+			double px = fx(f, ldexp(1, k));
+			fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
+				"y2=\"%d\"/><text class=\"tick\" x=\"%.1f\" y=\"%d\" "
+				"text-anchor=\"middle\">2<tspan dy=\"-5\" font-size=\"8\">%d</tspan>"
+				"</text>\n", px, px, f->top, f->h - f->bottom, px, f->h - f->bottom + 17, k);
 		}
 	} else {
 		double t[64];
@@ -308,9 +311,12 @@ static void x_ticks(FILE *out, const struct frame *f, const struct sweep_shape *
 	x_label(out, f, sh->xname);
 }
 
-/* The y range of values v (and whiskers lo, hi; NULL: none) over n points: log when wide. */
+/*
+ * The y range of values v (and whiskers lo, hi; NULL: none) over n points:
+ * from 0, or logarithmic when they are wide (may_log); zoom: around them.
+ */
 static bool y_range(struct frame *f, const double *v, const double *lo, const double *hi,
-		    size_t n, bool may_log)
+		    size_t n, bool may_log, bool zoom)
 {
 	double a = INFINITY, b = -INFINITY, pos = INFINITY;
 	for (size_t i = 0; i < n; i++) {
@@ -325,7 +331,11 @@ static bool y_range(struct frame *f, const double *v, const double *lo, const do
 	if (!(a <= b))
 		return false;
 	f->ylog = may_log && pos > 0 && a > 0 && b / pos > 30;
-	if (f->ylog) {
+	if (zoom && b > a) {
+		double step = nice_step(b - a, 5);
+		f->y0 = fmax(floor(a / step - 0.5) * step, 0);
+		f->y1 = ceil(b / step + 0.5) * step;
+	} else if (f->ylog) {
 		f->y0 = pow(10, floor(log10(pos)));
 		f->y1 = b * 1.15;
 	} else {
@@ -337,54 +347,98 @@ static bool y_range(struct frame *f, const double *v, const double *lo, const do
 	return true;
 }
 
+/* The legend above the plot, its items in rows: the frame's top margin grows to hold them. */
+static int legend_rows(const struct sweep_shape *sh, int width)
+{
+	int rows = 1, x = 0;
+	for (size_t l = 0; l < sh->nlines; l++) {
+		int w = 26 + 7 * (int)strlen(sh->lines[l]);
+		if (x && x + w > width)
+			rows++, x = 0;
+		x += w;
+	}
+	return rows;
+}
+
+static void legend(FILE *out, const struct frame *f, const struct sweep_shape *sh)
+{
+	int x = f->left, y = 14;
+	for (size_t l = 0; l < sh->nlines; l++) {
+		int w = 26 + 7 * (int)strlen(sh->lines[l]);
+		if (x > f->left && x + w > f->w - f->right)
+			x = f->left, y += 18;
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" rx=\"2\" "
+			"fill=\"%s\"/><text class=\"legend\" x=\"%d\" y=\"%d\">", x, y - 10,
+			palette[l % NPALETTE], x + 17, y);
+		html_text(out, sh->lines[l]);
+		fputs("</text>\n", out);
+		x += w;
+	}
+}
+
+/* What a panel draws: the values, their whiskers, and a reference line (a peak). */
+struct panel {
+	const double *v, *lo, *hi;      /* lo, hi: NULL for none */
+	bool ytime;
+	const char *ylabel, *title;
+	double ref;                     /* NaN: none */
+	const char *ref_label;
+};
+
 /* One panel: a line per group, each point with its whisker and a tooltip. */
 static void sweep_panel(FILE *out, const struct page_report *r, const struct sweep_shape *sh,
-			const double *v, const double *lo, const double *hi, bool ytime,
-			const char *ylabel, const char *title)
+			const struct panel *pn)
 {
 	size_t n = r->npoints;
-	struct frame f = {.w = 720, .h = 340, .left = 78, .right = sh->nlines > 1 ? 150 : 20,
-			  .top = 16, .bottom = 46};
+	struct frame f = {.w = 520, .h = 330, .left = 70, .right = 16, .top = 16, .bottom = 46};
+	if (sh->nlines > 1)
+		f.top += 18 * legend_rows(sh, f.w - f.left - f.right) + 4;
+	f.h += f.top - 16;
 	x_range(&f, sh, n);
-	if (!y_range(&f, v, lo, hi, n, true))
+	if (!y_range(&f, pn->v, pn->lo, pn->hi, n, true, false))
 		return;
-	svg_open(out, &f, title);
-	frame_draw(out, &f, ytime, ylabel);
+	if (pn->ref > 0 && pn->ref * 1.08 > f.y1)
+		f.y1 = pn->ref * 1.12;
+	svg_open(out, &f, pn->title);
+	frame_draw(out, &f, pn->ytime, pn->ylabel);
 	x_ticks(out, &f, sh);
+	if (sh->nlines > 1)
+		legend(out, &f, sh);
+	if (pn->ref > 0) {
+		double y = fy(&f, pn->ref);
+		fprintf(out, "<line class=\"ref\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
+			"<text class=\"tick ref-label\" x=\"%d\" y=\"%.1f\">",
+			f.left, f.w - f.right, y, y, f.left + 6, y + 13);
+		html_text(out, pn->ref_label);
+		fputs("</text>\n", out);
+	}
 	for (size_t l = 0; l < sh->nlines; l++) {
 		const char *colour = palette[l % NPALETTE];
 		fprintf(out, "<g class=\"series\" stroke=\"%s\" fill=\"%s\">\n<polyline points=\"",
 			colour, colour);
 		for (size_t i = 0; i < n; i++)
-			if (sh->line[i] == l && !isnan(v[i]))
-				fprintf(out, "%.1f,%.1f ", fx(&f, sh->x[i]), fy(&f, v[i]));
+			if (sh->line[i] == l && !isnan(pn->v[i]))
+				fprintf(out, "%.1f,%.1f ", fx(&f, sh->x[i]), fy(&f, pn->v[i]));
 		fputs("\"/>\n", out);
 		for (size_t i = 0; i < n; i++) {
-			if (sh->line[i] != l || isnan(v[i]))
+			double v = pn->v[i];
+			if (sh->line[i] != l || isnan(v))
 				continue;
 			double x = fx(&f, sh->x[i]);
-			if (lo && hi && !isnan(lo[i]) && !isnan(hi[i]))
-				fprintf(out, "<line class=\"whisker\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
-					"y2=\"%.1f\"/>", x, x, fy(&f, lo[i]), fy(&f, hi[i]));
+			if (pn->lo && pn->hi && !isnan(pn->lo[i]) && !isnan(pn->hi[i]))
+				fprintf(out, "<line class=\"whisker\" x1=\"%.1f\" x2=\"%.1f\" "
+					"y1=\"%.1f\" y2=\"%.1f\"/>", x, x, fy(&f, pn->lo[i]),
+					fy(&f, pn->hi[i]));
 			char b[32];
-			if (ytime)
-				format_duration(v[i], b, sizeof b);
+			if (pn->ytime)
+				html_time(v, b, sizeof b);
 			else
-				tick_number(v[i], b, sizeof b);
-			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>", x,
-				fy(&f, v[i]));
+				tick_number(round(v * 100) / 100, b, sizeof b);
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>", x, fy(&f, v));
 			html_text(out, r->points[i].label);
-			fprintf(out, ": %s</title></circle>\n", b);
+			fprintf(out, ": %s%s</title></circle>\n", b, pn->ytime ? "" : " GB/s");
 		}
 		fputs("</g>\n", out);
-		if (sh->nlines > 1) {
-			int y = f.top + 14 + 18 * (int)l;
-			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-				"<text class=\"legend\" x=\"%d\" y=\"%d\">", f.w - f.right + 12, y - 10,
-				colour, f.w - f.right + 30, y);
-			html_text(out, sh->lines[l][0] ? sh->lines[l] : "(no other axes)");
-			fputs("</text>\n", out);
-		}
 	}
 	fputs("</svg>\n", out);
 }
@@ -409,11 +463,17 @@ void html_plot_sweep(FILE *out, const struct page_report *r)
 		tp |= !isnan(gb[i]);
 	}
 	fputs("<div class=\"charts\">", out);
-	sweep_panel(out, r, &sh, med, lo, hi, true, "median launch time (min-max)",
-		    "median launch time against the first axis");
-	if (tp)
-		sweep_panel(out, r, &sh, gb, NULL, NULL, false, "GB/s (at the median)",
-			    "throughput against the first axis");
+	struct panel t = {med, lo, hi, true, "median launch time (min\xe2\x80\x93max)",
+			  "median launch time against the first axis", NAN, NULL};
+	sweep_panel(out, r, &sh, &t);
+	if (tp) {
+		double peak = r->device ? r->device->peak_bandwidth_gb_per_s : NAN;
+		char label[64];
+		snprintf(label, sizeof label, "the device's peak, %.0f GB/s", peak);
+		struct panel g = {gb, NULL, NULL, false, "GB/s at the median",
+				  "throughput against the first axis", peak, label};
+		sweep_panel(out, r, &sh, &g);
+	}
 	fputs("</div>\n", out);
 	free(med);
 	free(lo);
@@ -467,7 +527,7 @@ static void histogram(FILE *out, const double *s, size_t n)
 	}
 	double med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	char b[32];
-	format_duration(med, b, sizeof b);
+	html_time(med, b, sizeof b);
 	fprintf(out, "<line class=\"median\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>"
 		"<text class=\"tick median-label\" x=\"%.1f\" y=\"%d\">median %s</text>\n",
 		fx(&f, med), fx(&f, med), f.top, f.h - f.bottom, fx(&f, med) + 4, f.top + 12, b);
@@ -478,9 +538,9 @@ static void histogram(FILE *out, const double *s, size_t n)
 static void in_order(FILE *out, const double *v, size_t n)
 {
 	struct frame f = {.w = 440, .h = 240, .left = 64, .right = 14, .top = 14, .bottom = 42};
-	f.x0 = 0;
-	f.x1 = (double)(n > 1 ? n - 1 : 1);
-	if (!y_range(&f, v, NULL, NULL, n, false))
+	f.x0 = 1;
+	f.x1 = (double)(n > 1 ? n : 2);
+	if (!y_range(&f, v, NULL, NULL, n, false, true))
 		return;
 	svg_open(out, &f, "the launch times in launch order");
 	frame_draw(out, &f, true, "launch time");
@@ -488,7 +548,7 @@ static void in_order(FILE *out, const double *v, size_t n)
 	size_t nt = ticks_of(f.x0, f.x1, false, t, 64);
 	for (size_t i = 0; i < nt; i++) {
 		char b[32];
-		snprintf(b, sizeof b, "%.0f", t[i] + 1);
+		snprintf(b, sizeof b, "%.0f", t[i]);
 		x_tick(out, &f, t[i], b);
 	}
 	x_label(out, &f, "launch");
@@ -496,7 +556,7 @@ static void in_order(FILE *out, const double *v, size_t n)
 	size_t every = n / 4000 + 1;
 	fputs("<g class=\"dots\">", out);
 	for (size_t i = 0; i < n; i += every)
-		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\"/>", fx(&f, (double)i),
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\"/>", fx(&f, (double)i + 1),
 			fy(&f, v[i]));
 	fputs("</g>\n</svg>\n", out);
 }

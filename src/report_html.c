@@ -24,28 +24,7 @@
 
 /* Formatting ----------------------------------------------------------------- */
 
-/* A time for people: "20.14 µs", "1.502 ms"; "–" for none. */
-static const char *tm(double s, char *buf, size_t len)
-{
-	static const struct { double scale; const char *unit; } units[] = {
-		{1e-9, "ns"}, {1e-6, "\xc2\xb5s"}, {1e-3, "ms"}, {1, "s"},
-	};
-	if (isnan(s)) {
-		snprintf(buf, len, "\xe2\x80\x93");
-		return buf;
-	}
-	if (s == 0) {
-		snprintf(buf, len, "0");
-		return buf;
-	}
-	size_t u = 0;
-	while (u + 1 < sizeof units / sizeof *units && fabs(s) >= units[u + 1].scale * 0.9995)
-		u++;
-	double v = s / units[u].scale;
-	snprintf(buf, len, "%.*f %s", fabs(v) >= 99.95 ? 1 : fabs(v) >= 9.995 ? 2 : 3, v,
-		 units[u].unit);
-	return buf;
-}
+#define tm html_time
 
 /* A number for people: a count ("1024"), or a figure to 3 significant digits; "–" for none. */
 static const char *num(double v, char *buf, size_t len)
@@ -154,6 +133,7 @@ static const char page_style[] =
 	"stroke-width:1}\n"
 	"svg .whisker{stroke-width:1.2;opacity:.45}\n"
 	"svg .bar{fill:#54aeff}svg .median{stroke:#cf222e;stroke-width:1.5;stroke-dasharray:4 3}\n"
+	"svg .ref{stroke:#57606a;stroke-width:1;stroke-dasharray:6 4}svg .ref-label{fill:#57606a}\n"
 	"svg .median-label{fill:#cf222e}svg .dots circle{fill:#0969da;opacity:.6}\n"
 	"svg.iv{vertical-align:middle}svg.iv .band{fill:#ddf4ff}svg.iv .one{stroke:#57606a;"
 	"stroke-width:1}\n"
@@ -168,6 +148,7 @@ static const char page_style[] =
 	"ul.diags .where{color:var(--muted);font-size:13px;margin:0 6px}\n"
 	"ul.notes{margin:4px 0 0 24px;padding:0;color:var(--muted)}\n"
 	"ol.path{margin:6px 0;padding-left:22px}ol.path li{margin:2px 0}\n"
+	"details>summary{cursor:pointer;color:var(--muted);margin:4px 0 8px}\n"
 	".muted{color:var(--muted)}.note{color:var(--muted);font-style:italic}\n"
 	"a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}\n"
 	"footer{color:var(--muted);font-size:12px;text-align:center;padding:16px}\n";
@@ -240,10 +221,15 @@ static void cards(FILE *out, const struct page_report *r)
 		snprintf(b, sizeof b, "%zu", r->npoints);
 		card(out, "points", b, "a sweep: a row and a mark each", NULL);
 	}
-	if (r->checks) {
+	if (r->checks && r->checks->failed > 0) {
+		char v[40];
+		snprintf(v, sizeof v, "%s failed", num(r->checks->failed, a, sizeof a));
 		snprintf(b, sizeof b, "%s passed", num(r->checks->passed, a, sizeof a));
-		card(out, "checks", r->checks->failed > 0 ? "failed" :
-		     r->checks->passed > 0 ? "passed" : "none", b, NULL);
+		card(out, "checks", v, b, NULL);
+	} else if (r->checks) {
+		snprintf(b, sizeof b, "%s passed", num(r->checks->passed, a, sizeof a));
+		card(out, "checks", r->checks->passed > 0 ? "passed" : "none",
+		     r->checks->passed > 0 ? b : NULL, NULL);
 	}
 	const struct page_throughput *t = r->throughput;
 	if (t && !isnan(t->gb_per_s)) {
@@ -289,6 +275,8 @@ static void graph_line(FILE *out, const struct page_report *r)
 /* The description, drawn: the same picture as --describe=FILE.svg. */
 static void diagram(FILE *out, const struct ctx *c, const struct page_report *r)
 {
+	if (r->graph == NULL && r->description.text == NULL)
+		return;
 	section_open(out, c, "graph", "Graph");
 	graph_line(out, r);
 	if (r->description.text == NULL) {
@@ -396,8 +384,14 @@ static void points_section(FILE *out, const struct ctx *c, const struct page_rep
 		td_time(out, l ? l->min_s : NAN);
 		td_time(out, l ? l->max_s : NAN);
 		td_time(out, l ? l->stddev_s : NAN);
-		if (tp)
-			td_num(out, p->throughput ? round(p->throughput->gb_per_s * 100) / 100 : NAN);
+		if (tp) {
+			double gb = p->throughput ? p->throughput->gb_per_s : NAN;
+			if (isnan(gb))
+				td_num(out, gb);
+			else
+				fprintf(out, "<td class=\"num\">%.*f</td>", gb >= 100 ? 0 : gb >= 10 ? 1 : 2,
+					gb);
+		}
 		if (p->checks)
 			fprintf(out, "<td>%s passed%s%s%s</td></tr>\n",
 				num(p->checks->passed, a, sizeof a),
@@ -448,9 +442,11 @@ static void procs_section(FILE *out, const struct ctx *c, const struct page_repo
 	if (n == 0)
 		return;
 	section_open(out, c, "processes", "Processes");
-	fputs("<p class=\"muted\">Each process that timed the file: its launches, what stopped "
-	      "them, its median, 10th percentile and interquartile range, how precisely its "
-	      "median is known (95%), and the SM clock measured before and after.</p>\n", out);
+	/* a sweep's are a row a point and a process: folded when there are many */
+	fprintf(out, "<details%s><summary>%zu record%s: each process's launches, what stopped "
+		"them, its median, 10th percentile and interquartile range, how precisely its "
+		"median is known (95%%), and the SM clock measured before and after</summary>\n",
+		n <= 8 ? " open" : "", n, n == 1 ? "" : "s");
 	fprintf(out, "<div class=\"scroll\"><table><thead><tr>%s<th class=\"num\">pid</th>"
 		"<th class=\"num\">launches</th><th>stopped by</th><th class=\"num\">median</th>"
 		"<th class=\"num\">p10</th><th class=\"num\">IQR</th><th class=\"num\">precision"
@@ -461,7 +457,7 @@ static void procs_section(FILE *out, const struct ctx *c, const struct page_repo
 	for (size_t k = 0; k < r->npoints; k++)
 		for (size_t i = 0; i < r->points[k].nprocs; i++)
 			proc_row(out, &r->points[k], &r->points[k].procs[i]);
-	fputs("</tbody></table></div>\n</section>\n", out);
+	fputs("</tbody></table></div>\n</details>\n</section>\n", out);
 }
 
 static int by_time(const void *a, const void *b)
@@ -562,7 +558,8 @@ static void phases_section(FILE *out, const struct ctx *c, const struct page_rep
 				    ph->upload_s};
 		fputs("<div class=\"cards\">", out);
 		for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-			if (!isnan(v[i]))
+			/* a phase that did not happen (no run: nothing built) is 0 */
+			if (v[i] > 0)
 				card(out, names[i], tm(v[i], a, sizeof a), NULL, NULL);
 		fputs("</div>\n", out);
 	}
@@ -635,7 +632,7 @@ static void report_body(FILE *out, const struct ctx *c, const struct page_report
 {
 	bool errors = false;
 	for (size_t i = 0; i < r->ndiags; i++)
-		errors |= r->diags[i].severity && strcmp(r->diags[i].severity, "note") != 0;
+		errors |= r->diags[i].severity == NULL || strcmp(r->diags[i].severity, "error") == 0;
 	cards(out, r);
 	if (errors)
 		diags_section(out, c, r);
