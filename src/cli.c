@@ -98,14 +98,14 @@ static const struct cli_opt opts[] = {
 	{{"validate", no_argument, NULL, OPT_VALIDATE}, NULL, "parse and check FILE only, its kernels against their\n                                modules too; no driver is loaded"},
 	{{"arch", required_argument, NULL, OPT_ARCH}, "sm_XY", "with --validate: the GPU architecture to check\n                                fatbins and compile CUDA C++ for (default sm_90)"},
 	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout), or drawn\n                                as FILE.svg, .png or .pdf; no GPU unless --profile"},
-	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers too, each read and write\n                                an arrow the way the data goes"},
+	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe, --html or --json: buffers\n                                too, each read and write an arrow the way\n                                the data goes"},
 	{{"dot", required_argument, NULL, OPT_DOT}, "FILE", "write the driver's DOT of the built graph"},
 	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},
 	{{"dump", required_argument, NULL, OPT_DUMP}, "BUF=FILE", "after the verification launch, write a buffer\n                                (raw; .npy or .txt by extension); repeatable"},
 	{{"json", optional_argument, NULL, OPT_JSON}, "[=FILE]", "the report as JSON (stdout without FILE, or -)"},
 	{{"csv", required_argument, NULL, OPT_CSV}, "FILE", "write the report's rows (a sweep's points) as CSV\n                                (- for stdout, in place of the report)"},
 	{{"plot", required_argument, NULL, OPT_PLOT}, "FILE", "draw a sweep's median times (and GB/s) against its\n                                first axis as SVG, with gnuplot; a sweep's --json\n                                report named for FILE.yaml is drawn again (no GPU)"},
-	{{"html", required_argument, NULL, OPT_HTML}, "FILE", "write the report as one HTML page: the graph drawn,\n                                the timings and charts, profile, comparison,\n                                checks (- for stdout); a --json report named\n                                for FILE.yaml makes it again (no GPU)"},
+	{{"html", required_argument, NULL, OPT_HTML}, "FILE", "write the report as one HTML page (- for\n                                stdout): the graph drawn, timings, charts,\n                                profile, comparison, checks; a --json report\n                                named for FILE.yaml makes it again (no GPU)"},
 	{{"compare", required_argument, NULL, OPT_COMPARE}, "BASE", "compare the times with an earlier --json report:\n                                SAME, FASTER, SLOWER (exit 4) or UNCERTAIN"},
 	{{"compare-threshold", required_argument, NULL, OPT_COMPARE_THRESHOLD}, "PCT", "what --compare calls a change (default 5%)"},
 	{{"devices", required_argument, NULL, OPT_DEVICES}, "LIST", "suites: the GPUs to spread files over: \"all\"\n                                or ordinals such as 0,1 (default: -d's GPU, else\n                                all; for one file, its run.device, else 0);\n                                wins over -d; a file's other devices are GPUs\n                                of this list too"},
@@ -699,8 +699,9 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	if (o->processes > 1 && stdins)
 		return usage_error("%s", "--processes reads each file once a process, and standard "
 				   "input ('-') can be read only once: give a file");
-	if (o->describe_buffers && o->describe == NULL)
-		return usage_error("%s", "--describe-buffers needs --describe=FILE");
+	/* the buffers are drawn by --describe, and in the report's description */
+	if (o->describe_buffers && o->describe == NULL && o->html == NULL && !o->json)
+		return usage_error("%s", "--describe-buffers needs --describe=FILE, --html or --json");
 	/* what only a run makes, where nothing runs: it would write nothing, and say nothing */
 	const char *run_only = o->validate ? cli_output_given(o, OUT_RUN) : NULL;
 	if (run_only)

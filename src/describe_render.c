@@ -9,6 +9,7 @@
 #include "describe_render.h"
 #include "diag.h"
 #include "fileio.h"
+#include "xmalloc.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 /*
@@ -234,20 +235,31 @@ bool describe_dot_safe(const char *dot, char *why, size_t whylen)
 	return ok;
 }
 
+/* n bytes of s onto o, a control character (a label may hold one) as U+FFFD; the end. */
+static char *copy_text(char *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+		} else {
+			*o++ = (char)c;
+		}
+	}
+	return o;
+}
+
 /* text[0..len) from its <svg> on, its comments left out: a new string. */
 static char *svg_element(const char *text, size_t len)
 {
 	const char *s = strstr(text, "<svg");
-	char *out = malloc(len + 1), *o = out;
-	if (s == NULL || out == NULL) {
-		free(out);
+	if (s == NULL)
 		return NULL;
-	}
+	char *out = xmalloc(3 * len + 1), *o = out;
 	while (*s) {
 		const char *c = strstr(s, "<!--"), *end = c ? strstr(c + 4, "-->") : NULL;
-		size_t keep = c ? (size_t)(c - s) : strlen(s);
-		memcpy(o, s, keep);
-		o += keep;
+		o = copy_text(o, s, c ? (size_t)(c - s) : strlen(s));
 		if (c == NULL)
 			break;
 		s = end ? end + 3 : c + strlen(c);

@@ -53,7 +53,8 @@ bool describe_dot_safe(const char *dot, char *why, size_t whylen);
 
 /*
  * dot drawn as SVG for an HTML page (report_html.h): the <svg> element
- * alone, without the XML prologue, DOCTYPE and comments, in *svg
+ * alone, without the XML prologue, DOCTYPE and comments, a control
+ * character a label held as U+FFFD, in *svg
  * (malloc'd, the caller's).  0; 1 when it is more than
  * DESCRIBE_INLINE_MAX nodes and edges, or -1 when it is not safe
  * (describe_dot_safe) or Graphviz fails: the reason in why, nothing

@@ -167,8 +167,8 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 {
 	struct diag d;
 	diag_init(&d, o->file, stderr);
-	/* --json holds every message printed */
-	if (o->json)
+	/* --json (and --html) holds every message printed */
+	if (o->json || o->html)
 		diag_log(&d);
 	double t0 = monotime();
 	/*

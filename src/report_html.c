@@ -275,7 +275,9 @@ static void graph_line(FILE *out, const struct page_report *r)
 /* The description, drawn: the same picture as --describe=FILE.svg. */
 static void diagram(FILE *out, const struct ctx *c, const struct page_report *r)
 {
-	if (r->graph == NULL && r->description.text == NULL)
+	/* a file that did not read has neither: nothing to say here */
+	bool ran = r->has_points || (r->launch && r->launch->repeat > 0);
+	if (r->graph == NULL && r->description.text == NULL && !ran)
 		return;
 	section_open(out, c, "graph", "Graph");
 	graph_line(out, r);
@@ -639,7 +641,7 @@ static void report_body(FILE *out, const struct ctx *c, const struct page_report
 	diagram(out, c, r);
 	if (r->has_points)
 		points_section(out, c, r);
-	else if (r->launch)
+	else if (r->launch && r->launch->repeat > 0)
 		launch_section(out, c, r);
 	procs_section(out, c, r);
 	if (r->profile)

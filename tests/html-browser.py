@@ -11,7 +11,9 @@ says whether each one is well:
     (more than a few pixels differ from its background colour), checked
     by decoding the PNG here (zlib, no imaging library).
 
-    html-browser.py CHROMIUM PAGE.html... [--shots DIR]
+    html-browser.py CHROMIUM PAGE.html[=N]... [--shots DIR]
+
+PAGE.html=N also wants at least N <svg> on the page (a diagram, charts).
 
 With --shots, each page is also saved whole as DIR/NAME-K.png, 1280 px
 wide in slices of 1600 px, for a person to look at.  Prints "ok: ..." or
@@ -164,7 +166,7 @@ BOXES = """JSON.stringify(Array.from(document.querySelectorAll('svg')).filter(
   }))"""
 
 
-def check_page(br, path, shots):
+def check_page(br, path, shots, want):
     failures = []
     name = os.path.basename(path)
     t = br.send("Target.createTarget", {"url": "about:blank"})
@@ -210,15 +212,16 @@ def check_page(br, path, shots):
                 failures.append("asked for %s" % req[:200])
     boxes = json.loads(br.send("Runtime.evaluate", {"expression": BOXES, "returnByValue": True},
                                session=s)["result"]["value"])
-    if not boxes:
-        failures.append("no <svg> on the page")
+    if len(boxes) < want:
+        failures.append("%d <svg> on the page, not %d" % (len(boxes), want))
     blank = 0
     for k, b in enumerate(boxes):
         if b["w"] < 2 or b["h"] < 2:
             failures.append("svg %d (%s) has no size: %gx%g" % (k, b["cls"], b["w"], b["h"]))
             continue
+        # at a quarter of the pixels: lines and text still show, and decoding here is fast
         clip = {"x": b["x"], "y": b["y"], "width": min(b["w"], 1600), "height": min(b["h"], 1600),
-                "scale": 1}
+                "scale": 0.5}
         shot = br.send("Page.captureScreenshot", {"format": "png", "clip": clip,
                                                   "captureBeyondViewport": True}, session=s)
         share = drawn_share(base64.b64decode(shot["data"]))
@@ -255,8 +258,9 @@ def main(argv):
         return 77
     bad = 0
     try:
-        for page in pages:
-            failures, nsvg = check_page(br, page, shots)
+        for arg in pages:
+            page, _, want = arg.partition("=")
+            failures, nsvg = check_page(br, page, shots, int(want or 0))
             for f in failures:
                 print("FAIL: %s: %s" % (page, f))
             if failures:
