@@ -44,8 +44,12 @@ static double fy(const struct frame *f, double y)
 	return map(y, f->y0, f->y1, f->ylog, f->h - f->bottom, f->top);
 }
 
-/* A time for a tick: "20 µs", "1.5 ms", "0". */
-static void tick_time(double s, char *buf, size_t len)
+/*
+ * A time for a tick: "20 µs", "1.5 ms", "0"; step (0: none, a log axis)
+ * is the ticks' spacing, whose digits every label shows, so that two
+ * ticks never read alike ("12.38 µs", "12.40 µs").
+ */
+static void tick_time(double s, double step, char *buf, size_t len)
 {
 	static const struct { double scale; const char *unit; } units[] = {
 		{1e-9, "ns"}, {1e-6, "\xc2\xb5s"}, {1e-3, "ms"}, {1, "s"},
@@ -57,7 +61,14 @@ static void tick_time(double s, char *buf, size_t len)
 	size_t u = 0;
 	while (u + 1 < sizeof units / sizeof *units && fabs(s) >= units[u + 1].scale * 0.9995)
 		u++;
-	snprintf(buf, len, "%.3g %s", s / units[u].scale, units[u].unit);
+	double v = s / units[u].scale;
+	if (step > 0) {
+		int digits = (int)ceil(-log10(step / units[u].scale) - 1e-9);
+		digits = digits < 0 ? 0 : digits > 6 ? 6 : digits;
+		snprintf(buf, len, "%.*f %s", digits, v, units[u].unit);
+	} else {
+		snprintf(buf, len, "%.3g %s", v, units[u].unit);
+	}
 }
 
 /* A number for a tick: "4096", "1.5M". */
@@ -99,11 +110,12 @@ static void frame_draw(FILE *out, const struct frame *f, bool ytime, const char 
 {
 	double t[64];
 	size_t n = ticks_of(f->y0, f->y1, f->ylog, t, 64);
+	double step = !f->ylog && n > 1 ? t[1] - t[0] : 0;
 	for (size_t i = 0; i < n; i++) {
 		char b[32];
 		double y = fy(f, t[i]);
 		if (ytime)
-			tick_time(t[i], b, sizeof b);
+			tick_time(t[i], step, b, sizeof b);
 		else
 			tick_number(t[i], b, sizeof b);
 		fprintf(out, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
@@ -513,7 +525,7 @@ static void histogram(FILE *out, const double *s, size_t n)
 	size_t nt = ticks_of(f.x0, f.x1, false, t, 64);
 	for (size_t i = 0; i < nt; i++) {
 		char b[32];
-		tick_time(t[i], b, sizeof b);
+		tick_time(t[i], nt > 1 ? t[1] - t[0] : 0, b, sizeof b);
 		x_tick(out, &f, t[i], b);
 	}
 	x_label(out, &f, "launch time");
