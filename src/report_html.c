@@ -121,9 +121,10 @@ static const char page_style[] =
 	".badge.v-faster{background:var(--accent)}.badge.r-skipped{background:#8c959f}\n"
 	".badge.s-error{background:var(--bad)}.badge.s-warning{background:var(--warn)}"
 	".badge.s-note{background:#6e7781}\n"
-	".diagram{overflow:auto;max-height:900px;border:1px solid var(--line);border-radius:6px;"
+	".diagram{overflow:auto;border:1px solid var(--line);border-radius:6px;"
 	"background:#fff;padding:8px;text-align:center}\n"
-	".diagram svg{max-width:100%;height:auto}\n"
+	/* the whole graph in view: a tall or wide one scaled down to fit */
+	".diagram svg{max-width:100%;max-height:1200px;width:auto;height:auto}\n"
 	".charts{display:flex;flex-wrap:wrap;gap:16px;margin:8px 0}\n"
 	"svg.chart{max-width:100%;height:auto;background:#fff}\n"
 	"svg .grid{stroke:#eaeef2;stroke-width:1}svg .box{fill:none;stroke:#8c959f}\n"
