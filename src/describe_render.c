@@ -54,6 +54,22 @@ enum describe_format describe_format_of(const char *path)
 	return DESCRIBE_DOT;
 }
 
+/*
+ * The one Graphviz context of the process, made at its first drawing and
+ * kept: Graphviz 2.42's pango plugin keeps the name of the last font it
+ * measured, a pointer into its context's font table, so that a drawing in
+ * a second context (a suite's page draws a graph per file, --describe one
+ * more) read a freed name (AddressSanitizer: heap-use-after-free in
+ * textspan_size).  What the context holds is Graphviz's, freed at exit.
+ */
+static GVC_t *context(void)
+{
+	static GVC_t *gvc;
+	if (gvc == NULL)
+		gvc = gvContext();
+	return gvc;
+}
+
 /* Does gvc have a plugin of kind ("device", "layout") named name? */
 static bool has_plugin(GVC_t *gvc, const char *kind, const char *name)
 {
@@ -83,10 +99,7 @@ static const char *format_missing(enum describe_format f)
 {
 	if (f == DESCRIBE_DOT)
 		return NULL;
-	GVC_t *gvc = gvContext();
-	const char *why = missing_in(gvc, f);
-	gvFreeContext(gvc);
-	return why;
+	return missing_in(context(), f);
 }
 
 bool describe_can_draw(const char *path)
@@ -115,12 +128,11 @@ static int keep_error(char *msg)
 
 int describe_render(const char *dot, enum describe_format f, FILE *out)
 {
-	GVC_t *gvc = gvContext();
+	GVC_t *gvc = context();
 	const char *why = missing_in(gvc, f);
 	if (why) {
 		errorx("cannot draw the description as %s: this Graphviz has %s",
 		       formats[f].device, why);
-		gvFreeContext(gvc);
 		return -1;
 	}
 	gv_error[0] = '\0';
@@ -137,7 +149,6 @@ int describe_render(const char *dot, enum describe_format f, FILE *out)
 		agclose(g);
 	agseterr(level);
 	agseterrf(old);
-	gvFreeContext(gvc);
 	if (rc != 0)
 		errorx("cannot draw the description as %s: %s", formats[f].device,
 		       gv_error[0] ? gv_error : "Graphviz failed");
@@ -284,7 +295,7 @@ int describe_svg_inline(const char *dot, char **svg, char *why, size_t whylen)
 		agclose(g);
 		return 1;
 	}
-	GVC_t *gvc = gvContext();
+	GVC_t *gvc = context();
 	const char *missing = missing_in(gvc, DESCRIBE_SVG);
 	char *text = NULL;
 	size_t len = 0;
@@ -308,6 +319,5 @@ int describe_svg_inline(const char *dot, char **svg, char *why, size_t whylen)
 			 "Graphviz failed");
 	free(text);
 	agclose(g);
-	gvFreeContext(gvc);
 	return rc;
 }
