@@ -8,7 +8,9 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "compare_judge.h"
 #include "diag.h"
+#include "fileio.h"
 #include "mod_check.h"
 #include "model.h"
 #include "scalar.h"
@@ -29,7 +31,7 @@ enum {
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
 	OPT_MODULES, OPT_NO_PEER, OPT_COLOR, OPT_COMPLETE, OPT_PROCESSES, OPT_COLD_L2,
-	OPT_GPU_TIME, OPT_HTML,
+	OPT_GPU_TIME, OPT_SELF_CHECK, OPT_HTML,
 };
 
 /*
@@ -65,8 +67,8 @@ static const struct output_opt {
 	 OUT_RUN | OUT_ONE_FILE | OUT_NOT_STORED},
 	{OPT_DUMP, "--dump", "--dump=BUFFER=out.npy", '=', true, true,
 	 OUT_RUN | OUT_ONE_FILE | OUT_ONE_POINT | OUT_NOT_STORED},
-	{OPT_JSON, "--json", "--json=report.json", 0, false, true, OUT_NOT_STORED},
-	{OPT_JUNIT, "--junit", "--junit=junit.xml", 0, false, true, OUT_NOT_STORED},
+	{OPT_JSON, "--json", "--json=report.json", 0, false, true, OUT_STORED_DOC},
+	{OPT_JUNIT, "--junit", "--junit=junit.xml", 0, false, true, OUT_STORED_DOC},
 	{OPT_PLOT, "--plot", "--plot=times.svg", 0, false, true, OUT_RUN | OUT_ONE_FILE},
 	{OPT_PROFILE, "--profile", "--profile", 0, false, false,
 	 OUT_RUN | OUT_ONE_POINT | OUT_NOT_STORED},
@@ -106,8 +108,9 @@ static const struct cli_opt opts[] = {
 	{{"csv", required_argument, NULL, OPT_CSV}, "FILE", "write the report's rows (a sweep's points) as CSV\n                                (- for stdout, in place of the report)"},
 	{{"plot", required_argument, NULL, OPT_PLOT}, "FILE", "draw a sweep's median times (and GB/s) against its\n                                first axis as SVG, with gnuplot; a sweep's --json\n                                report named for FILE.yaml is drawn again (no GPU)"},
 	{{"html", required_argument, NULL, OPT_HTML}, "FILE", "write the report as one HTML page (- for\n                                stdout): the graph drawn, timings, charts,\n                                profile, comparison, checks; a --json report\n                                named for FILE.yaml makes it again (no GPU)"},
-	{{"compare", required_argument, NULL, OPT_COMPARE}, "BASE", "compare the times with an earlier --json report:\n                                SAME, FASTER, SLOWER (exit 4) or UNCERTAIN"},
+	{{"compare", required_argument, NULL, OPT_COMPARE}, "BASE", "compare the times with earlier --json reports (a\n                                report or a folder of them; repeatable: their\n                                processes pooled), process against process: SAME,\n                                FASTER, SLOWER (exit 4) or UNCERTAIN; runs each\n                                file in 4 processes unless --processes says"},
 	{{"compare-threshold", required_argument, NULL, OPT_COMPARE_THRESHOLD}, "PCT", "what --compare calls a change (default 5%)"},
+	{{"self-check", no_argument, NULL, OPT_SELF_CHECK}, NULL, "given a stored report of many processes: how often\n                                --compare would call unchanged files SLOWER or\n                                FASTER (A/A comparisons of disjoint processes)"},
 	{{"devices", required_argument, NULL, OPT_DEVICES}, "LIST", "suites: the GPUs to spread files over: \"all\"\n                                or ordinals such as 0,1 (default: -d's GPU, else\n                                all; for one file, its run.device, else 0);\n                                wins over -d; a file's other devices are GPUs\n                                of this list too"},
 	{{"no-peer", no_argument, NULL, OPT_NO_PEER}, NULL, "files on several GPUs: no peer access between\n                                them (the driver stages copies)"},
 	{{"jobs", required_argument, NULL, 'j'}, "N", "suites: worker processes per GPU (default 1)"},
@@ -599,6 +602,7 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			o->no_peer = true;
 			break;
 		case OPT_PROCESSES:
+			o->has_processes = true;
 			if (!parse_count(optarg, &o->processes) || o->processes == 0 ||
 			    o->processes > PROCESSES_MAX)
 				return usage_error("invalid --processes '%s': expected a count of "
@@ -617,7 +621,12 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 			o->plot = optarg;
 			break;
 		case OPT_COMPARE:
-			o->compare = optarg;
+			if (o->compare == NULL)
+				o->compare = optarg;
+			*VEC_PUSH(o->compares, o->ncompares, o->capcompares) = optarg;
+			break;
+		case OPT_SELF_CHECK:
+			o->self_check = true;
 			break;
 		case OPT_HTML:
 			o->html = optarg;
@@ -688,8 +697,14 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 				   "read only once");
 	if (o->has_dot_flags && o->dot == NULL)
 		return usage_error("%s", "--dot-flags needs --dot=FILE");
-	if (o->has_compare_threshold && o->compare == NULL)
+	if (o->has_compare_threshold && o->compare == NULL && !o->self_check)
 		return usage_error("%s", "--compare-threshold needs --compare=BASE.json");
+	if (o->self_check && o->compare)
+		return usage_error("%s", "--self-check compares a report's processes among "
+				   "themselves: give it without --compare");
+	if (o->self_check && (o->nfiles != 1 || !path_has_ext(o->file, ".json")))
+		return usage_error("%s", "--self-check reads one stored --json report of many "
+				   "processes (--processes=170 records ten comparisons a point)");
 	if (o->has_arch && !o->validate)
 		return usage_error("%s", "--arch goes with --validate: a run checks and compiles for its device");
 	/* the processes are a run's: nothing else would be repeated */
@@ -707,6 +722,9 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 	if (run_only)
 		return usage_error("%s needs a run, and --validate runs nothing: drop one of them",
 				   run_only);
+	/* the comparison judges processes: a run to compare times 4 unless told */
+	if (o->compare && !o->has_processes && !stdins)
+		o->processes = COMPARE_NEW_PROCESSES;
 	return check_stdout(o);
 }
 
@@ -723,6 +741,14 @@ void cli_free(struct options *o)
 	free(o->dumps);
 	o->dumps = NULL;
 	o->ndumps = 0;
+	free(o->compares);
+	o->compares = NULL;
+	o->ncompares = 0;
+	for (size_t i = 0; i < o->ncompare_paths; i++)
+		free(o->compare_paths[i]);
+	free(o->compare_paths);
+	o->compare_paths = NULL;
+	o->ncompare_paths = 0;
 	free(o->outputs);
 	o->outputs = NULL;
 	o->noutputs = o->capoutputs = 0;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "compare_judge.h"
 #include "fileio.h"
 #include "run_settings.h"
 #include "sweep.h"
@@ -20,7 +21,7 @@
 struct cmp_doc;
 
 /* The most --processes: a base of 13 and a few new ones is what --compare wants. */
-#define PROCESSES_MAX 1000
+#define PROCESSES_MAX COMPARE_MAX_PROCESSES
 
 /* --compare-threshold when not given: 5% */
 #define COMPARE_THRESHOLD_DEFAULT 0.05
@@ -61,6 +62,7 @@ struct options {
 	bool no_cache;                  /* --no-cache: compile source modules afresh */
 	bool no_peer;                   /* --no-peer: no peer access between a file's GPUs */
 	uint32_t processes;             /* --processes: fresh processes per file (default 1) */
+	bool has_processes;             /* --processes was given */
 	bool cold_l2, gpu_time;         /* --cold-l2, --gpu-time (run_settings.h) */
 	/* -a/--axis NAME=V1,... and --set NAME=V, in order (sweep.h) */
 	struct axis_arg *axis_args;
@@ -68,7 +70,14 @@ struct options {
 	const char *csv;                /* --csv=FILE ("-": standard output) */
 	const char *plot;               /* --plot=FILE */
 	const char *html;               /* --html=FILE ("-": standard output) */
-	const char *compare;            /* --compare=BASE.json */
+	const char *compare;            /* --compare=BASE: the first base given */
+	/* every --compare given, in order: reports or folders of them (compare_cli.h) */
+	const char **compares;
+	size_t ncompares, capcompares;
+	/* the reports read as the base, folders' too (compare_open): no output may replace one */
+	char **compare_paths;
+	size_t ncompare_paths;
+	bool self_check;                /* --self-check: the A/A check of a stored report */
 	double compare_threshold;       /* --compare-threshold, a fraction */
 	bool has_compare_threshold;
 	const struct cmp_doc *compare_doc; /* the base, read by main before any run */
@@ -122,6 +131,7 @@ enum output_flag {
 	OUT_ONE_FILE = 2,       /* one file of its own: not for a suite */
 	OUT_ONE_POINT = 4,      /* one point's: not for a sweep of several */
 	OUT_NOT_STORED = 8,     /* no stored report gives it: not beside one */
+	OUT_STORED_DOC = 16,    /* beside a stored report, the comparison's document only */
 };
 
 /* The first output option given that has flag ("--dump"), or NULL. */

@@ -17,6 +17,7 @@
 #include "compare_read.h"
 #include "fileio.h"
 #include "json_read.h"
+#include "stats.h"
 #include "strmap.h"
 #include "sweep.h"
 
@@ -240,6 +241,109 @@ static const struct field throughput_fields[] = {
 	{"items", false, read_items},
 };
 
+/* Processes --------------------------------------------------------------- */
+
+/* What a "processes" array is read into: counted first, then kept at its size. */
+struct procs_rd {
+	struct proc_fig *v;
+	size_t n;
+};
+
+static bool read_proc_launches(struct rd *r, void *ctx)
+{
+	struct jscalar s;
+	struct jr_mark m;
+	if (!want(r, JNUM, false, NULL))
+		return false;
+	m = jr_here(r->p);
+	if (!jr_scalar(r->p, &s))
+		return false;
+	if (!(s.num >= 0 && s.num <= UINT32_MAX && s.num == floor(s.num)))
+		return fail_at(r, m, "%.40s is no count of launches", s.text);
+	((struct proc_fig *)ctx)->launches = (uint32_t)s.num;
+	return true;
+}
+
+static bool read_proc_median(struct rd *r, void *ctx)
+{
+	return read_time(r, &((struct proc_fig *)ctx)->median_s);
+}
+
+/* An SM clock in MHz: above 0 and below 100 GHz, or null (not measured). */
+static bool read_proc_clock(struct rd *r, void *ctx)
+{
+	struct jscalar s;
+	if (!want(r, JNUM, true, NULL))
+		return false;
+	struct jr_mark m = jr_here(r->p);
+	if (!jr_scalar(r->p, &s))
+		return false;
+	double *v = &((struct proc_fig *)ctx)->clock_mhz;
+	*v = s.type == JNULL ? NAN : s.num;
+	if (s.type == JNULL || (s.num > 0 && s.num < 1e5))
+		return true;
+	return fail_at(r, m, "%.40s MHz is no clock a GPU runs at", s.text);
+}
+
+static const struct field proc_fields[] = {
+	{"launches", true, read_proc_launches},
+	{"median_s", true, read_proc_median},
+	{"sm_clock_mhz", false, read_proc_clock},
+};
+
+/* "processes": [{launches, median_s, sm_clock_mhz, ...}, ...], each a process of the point. */
+static bool read_procs(struct rd *r, void *ctx)
+{
+	struct cmp_point *pt = ctx;
+	size_t n;
+	enum jtype t;
+	if (!want(r, JARR, true, &t))
+		return false;
+	if (t == JNULL)
+		return jr_skip(r->p);
+	struct jr_mark m = jr_here(r->p);
+	if (!jr_count(r->p, &n))
+		return false;
+	if (n > COMPARE_MAX_PROCESSES)
+		return fail_at(r, m, "%zu processes: a run times a file in %d at most", n,
+			       COMPARE_MAX_PROCESSES);
+	if (!jr_begin(r->p))
+		return false;
+	struct proc_fig *v = arena_alloc(&r->doc->arena, (n ? n : 1) * sizeof *v);
+	pt->procs = v;
+	pt->nprocs = 0;
+	for (size_t i = 0; jr_next_item(r->p); i++) {
+		size_t was = path_index(r, i);
+		struct proc_fig *f = &v[pt->nprocs];
+		*f = (struct proc_fig){.median_s = NAN, .clock_mhz = NAN};
+		bool ok = i < n && want(r, JOBJ, false, NULL) &&
+			read_object(r, proc_fields, sizeof proc_fields / sizeof *proc_fields, f);
+		path_pop(r, was);
+		if (!ok)
+			return false;
+		pt->nprocs++;
+	}
+	return !jr_failed(r->p);
+}
+
+/*
+ * A point without processes (a report of format 1): one process of its
+ * samples, its clock not known.  Its median is found in place, so such a
+ * report's samples are kept in no particular order.
+ */
+static void procs_of_samples(struct rd *r, struct cmp_point *pt)
+{
+	if (pt->procs != NULL || pt->nsamples == 0)
+		return;
+	struct proc_fig *f = arena_alloc(&r->doc->arena, sizeof *f);
+	/* the samples are the reader's own, and may be millions: no copy of them */
+	*f = (struct proc_fig){.median_s = stats_median_inplace((double *)pt->samples,
+								  pt->nsamples),
+			       .clock_mhz = NAN, .launches = (uint32_t)pt->nsamples};
+	pt->procs = f;
+	pt->nprocs = 1;
+}
+
 /* A point ----------------------------------------------------------------- */
 
 static bool read_label(struct rd *r, void *ctx)
@@ -296,6 +400,7 @@ static const struct field point_fields[] = {
 	{"axes", true, read_axes},
 	{"launch", true, read_point_launch},
 	{"throughput", false, read_point_throughput},
+	{"processes", false, read_procs},
 };
 
 /* One file's report ------------------------------------------------------- */
@@ -458,13 +563,20 @@ static bool read_points(struct rd *r, void *ctx)
 
 static bool read_files(struct rd *r, void *ctx);
 
+/* A plain file's processes, at the report's top (a sweep's are its points', and it says null). */
+static bool read_report_procs(struct rd *r, void *ctx)
+{
+	return read_procs(r, &((struct rep *)ctx)->launch);
+}
+
 #define REPORT_FIELDS \
 	{"report_format", false, read_format}, \
 	{"file", false, read_file_name}, \
 	{"name", false, read_name}, \
 	{"device", false, read_device}, \
 	{"launch", false, read_report_launch}, \
-	{"points", false, read_points}
+	{"points", false, read_points}, \
+	{"processes", false, read_report_procs}
 
 static const struct field report_fields[] = {REPORT_FIELDS};
 /* The document: a report, or a suite's with its files' reports */
@@ -487,6 +599,8 @@ static bool report_done(struct rd *r, struct rep *c, struct jr_mark m)
 	if (c->has_points) {
 		f->points = c->points;
 		f->npoints = c->npoints;
+		for (size_t i = 0; i < f->npoints; i++)
+			procs_of_samples(r, &f->points[i]);
 		return true;
 	}
 	if (c->launch_was_null)
@@ -499,6 +613,7 @@ static bool report_done(struct rd *r, struct rep *c, struct jr_mark m)
 	f->npoints = 1;
 	f->points = arena_alloc(&r->doc->arena, sizeof *f->points);
 	f->points[0] = c->launch;
+	procs_of_samples(r, &f->points[0]);
 	return true;
 }
 
@@ -617,7 +732,7 @@ static bool read_root(struct rd *r)
 }
 
 /* A suite's files by normal path, for cmp_doc_find. */
-static void index_files(struct cmp_doc *doc)
+void cmp_doc_index(struct cmp_doc *doc)
 {
 	doc->index = strmap_new(doc->nfiles);
 	char path[4096];
@@ -643,7 +758,7 @@ struct cmp_doc *cmp_doc_parse(const char *name, const char *text, size_t len, st
 		return NULL;
 	}
 	if (doc->suite)
-		index_files(doc);
+		cmp_doc_index(doc);
 	return doc;
 }
 

@@ -7,7 +7,8 @@
  * single quotes or trailing commas, no key twice) and kept only as far as
  * a comparison or a plot needs it, as it is read: for every file, the
  * samples of its timed launches (a plain file's, or each point's with its
- * axis values), its declared throughput and its device's peak.  What is
+ * axis values), each process's figures (its launches, median and SM
+ * clock), its declared throughput and its device's peak.  What is
  * kept is checked: report_format is one this cugraphrun knows, every
  * sample a time a launch can take (REPORT_TIME_MAX_S), at most
  * SWEEP_MAX_POINTS points a file and CMP_MAX_FILES files a suite, each
@@ -26,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "compare_judge.h"
 #include "diag.h"
 #include "json_tree.h"
 #include "report.h"
@@ -48,6 +50,13 @@ struct cmp_point {
 	const double *samples;          /* seconds, the samples that were numbers */
 	size_t nsamples;
 	double bytes, items;            /* its throughput's, for --plot; NaN: none */
+	/*
+	 * Its processes (report_format 2's "processes"), the unit the
+	 * comparison judges by; a report of format 1, or one without them,
+	 * has one process made from its samples (its clock not known).
+	 */
+	const struct proc_fig *procs;
+	size_t nprocs;
 };
 
 struct cmp_file {
@@ -67,6 +76,7 @@ struct cmp_doc {
 	struct cmp_file *files;
 	size_t nfiles;
 	struct strmap *index;           /* a suite's files by normal path (cmp_doc_find) */
+	size_t nmerged;                 /* the reports pooled into it (cmp_docs_merge); 0: one */
 	struct arena arena;
 };
 
@@ -91,6 +101,8 @@ void compare_normal_path(const char *p, char *out, size_t len);
  * file by file costs N look-ups, not N^2 path comparisons.
  */
 long cmp_doc_find(const struct cmp_doc *doc, const char *path);
+/* Index doc's files by normal path for cmp_doc_find (a document built by hand, merged). */
+void cmp_doc_index(struct cmp_doc *doc);
 
 /* The report (any shape) text[0..len) as a cmp_doc; NULL after errors in d. */
 struct cmp_doc *cmp_doc_parse(const char *name, const char *text, size_t len, struct diag *d);

@@ -203,9 +203,11 @@ static void probe_after(struct timed *t, struct launcher *ln, struct proc_record
 	CUresult r = gpu_clock_probe(&t->clock, st, 1);
 	if (r == CUDA_SUCCESS)
 		r = cu.EventRecord(t->ev[0], st);
+	/* about a millisecond: polled, as every wait here is */
 	struct timespec nap = {0, 100000};
-	while (r == CUDA_SUCCESS && (r = cu.EventQuery(t->ev[0])) == CUDA_ERROR_NOT_READY)
-		nanosleep(&nap, NULL);
+	if (r == CUDA_SUCCESS)
+		while ((r = cu.EventQuery(t->ev[0])) == CUDA_ERROR_NOT_READY)
+			nanosleep(&nap, NULL);
 	rec->clock_before_mhz = gpu_clock_mhz(&t->clock, 0);
 	rec->clock_after_mhz = r == CUDA_SUCCESS ? gpu_clock_mhz(&t->clock, 1) : NAN;
 	if (isnan(rec->clock_after_mhz))

@@ -13,15 +13,16 @@
 
 /* An entry as the JSON has it, before it is a struct cmp_entry. */
 struct jentry {
-	const char *file, *point;
-	double base_median_s, median_s, ratio, low, high, threshold_percent, floor_ratio;
-	double base_samples, samples, settle_repeat;
+	const char *file, *point, *why;
+	double base_processes, processes, base_median_s, median_s, shift, shift_cycles;
+	double p_value, p_min, spread_percent, threshold_percent, clock_ratio;
 	int verdict, doubt;
+	bool apart;
 };
 
 struct jcmp {
 	const char *base, *note;
-	double threshold_percent;
+	double base_reports, threshold_percent;
 	struct jentry *entries;
 	size_t nentries;
 	const char **only_here, **only_base;
@@ -68,24 +69,28 @@ static bool read_doubt(struct hr *r, void *slot)
 static const struct hfield entry_fields[] = {
 	F(struct jentry, file, "file", HF_STR),
 	F(struct jentry, point, "point", HF_STR),
+	F(struct jentry, base_processes, "base_processes", HF_COUNT),
+	F(struct jentry, processes, "processes", HF_COUNT),
 	F(struct jentry, base_median_s, "base_median_s", HF_TIME),
 	F(struct jentry, median_s, "median_s", HF_TIME),
-	F(struct jentry, ratio, "ratio", HF_NUM),
-	F(struct jentry, low, "low", HF_NUM),
-	F(struct jentry, high, "high", HF_NUM),
+	F(struct jentry, shift, "shift", HF_NUM),
+	F(struct jentry, shift_cycles, "shift_cycles", HF_NUM),
+	F(struct jentry, p_value, "p_value", HF_NUM),
+	F(struct jentry, p_min, "p_min", HF_NUM),
+	F(struct jentry, spread_percent, "spread_percent", HF_NUM),
 	F(struct jentry, threshold_percent, "threshold_percent", HF_NUM),
-	F(struct jentry, floor_ratio, "floor_ratio", HF_NUM),
-	F(struct jentry, base_samples, "base_samples", HF_COUNT),
-	F(struct jentry, samples, "samples", HF_COUNT),
+	F(struct jentry, clock_ratio, "clock_ratio", HF_NUM),
 	FC(struct jentry, verdict, "verdict", read_verdict),
 	FC(struct jentry, doubt, "uncertain_because", read_doubt),
-	F(struct jentry, settle_repeat, "settle_repeat", HF_COUNT),
+	F(struct jentry, why, "why", HF_STR),
+	F(struct jentry, apart, "apart", HF_BOOL),
 };
 static const struct hobj entry_obj = {sizeof(struct jentry), entry_fields,
 	sizeof entry_fields / sizeof *entry_fields, 0, "entries"};
 
 static const struct hfield cmp_fields[] = {
 	F(struct jcmp, base, "base", HF_STR),
+	F(struct jcmp, base_reports, "base_reports", HF_COUNT),
 	F(struct jcmp, note, "note", HF_STR),
 	F(struct jcmp, threshold_percent, "threshold_percent", HF_NUM),
 	{"entries", HF_LIST, offsetof(struct jcmp, entries), offsetof(struct jcmp, nentries),
@@ -102,6 +107,23 @@ static size_t count_of(double v)
 	return isnan(v) ? 0 : v > (double)SIZE_MAX ? SIZE_MAX : (size_t)v;
 }
 
+/* An entry of the JSON as the comparison holds it (what the JSON lacks: NaN, 0). */
+static struct cmp_entry entry_of(const struct jentry *je)
+{
+	return (struct cmp_entry){
+		.file = je->file, .label = je->point, .apart = je->apart,
+		.j = {
+			.verdict = (enum verdict)je->verdict, .doubt = (enum doubt)je->doubt,
+			.nbase = count_of(je->base_processes), .n = count_of(je->processes),
+			.base_median = je->base_median_s, .median = je->median_s,
+			.shift = je->shift, .shift_cycles = je->shift_cycles, .p = je->p_value,
+			.p_min = je->p_min, .spread = je->spread_percent / 100,
+			.threshold = je->threshold_percent / 100, .clock_ratio = je->clock_ratio,
+			.clock_low = NAN,
+		},
+	};
+}
+
 bool html_compare_read(struct hr *r, void *slot)
 {
 	bool failed;
@@ -110,48 +132,46 @@ bool html_compare_read(struct hr *r, void *slot)
 	if (failed)
 		return false;
 	struct jcmp *j = hr_object(r, &cmp_obj);
-	struct comparison *c = j ? hr_alloc(r, sizeof *c) : NULL;
-	struct cmp_entry *e = c ? hr_alloc(r, j->nentries * sizeof *e) : NULL;
-	if (e == NULL)
+	struct page_cmp *pc = j ? hr_alloc(r, sizeof *pc) : NULL;
+	struct cmp_entry *e = pc ? hr_alloc(r, j->nentries * sizeof *e) : NULL;
+	const char **why = e ? hr_alloc(r, j->nentries * sizeof *why) : NULL;
+	if (why == NULL)
 		return false;
+	struct comparison *c = &pc->c;
 	c->base = j->base;
+	c->nbases = count_of(j->base_reports);
 	c->note = (char *)j->note;
 	c->threshold = j->threshold_percent / 100;
 	c->entries = e;
 	c->nentries = j->nentries;
 	for (size_t i = 0; i < j->nentries; i++) {
-		const struct jentry *je = &j->entries[i];
-		e[i] = (struct cmp_entry){
-			.file = je->file, .label = je->point,
-			.base_median = je->base_median_s, .median = je->median_s,
-			.nbase = count_of(je->base_samples), .n = count_of(je->samples),
-			.iv = {je->ratio, je->low, je->high},
-			.threshold = je->threshold_percent / 100, .floor_ratio = je->floor_ratio,
-			.verdict = (enum verdict)je->verdict, .doubt = (enum doubt)je->doubt,
-			.settle = je->settle_repeat > UINT32_MAX ? UINT32_MAX :
-				(uint32_t)count_of(je->settle_repeat),
-		};
-		c->counts[e[i].verdict]++;
+		e[i] = entry_of(&j->entries[i]);
+		why[i] = j->entries[i].why;
+		if (e[i].apart)
+			c->apart++;
+		else
+			c->counts[e[i].j.verdict]++;
 	}
 	c->only_here = (char **)j->only_here;
 	c->nonly_here = j->nonly_here;
 	c->only_base = (char **)j->only_base;
 	c->nonly_base = j->nonly_base;
-	*(struct comparison **)slot = c;
+	pc->why = why;
+	*(struct page_cmp **)slot = pc;
 	return true;
 }
 
-void html_compare_base(const struct comparison *c, const char **base, const char ***only,
+void html_compare_base(const struct page_cmp *pc, const char **base, const char ***only,
 		       size_t *n)
 {
-	*base = c->base;
-	*only = (const char **)c->only_base;
-	*n = c->nonly_base;
+	*base = pc->c.base;
+	*only = (const char **)pc->c.only_base;
+	*n = pc->c.nonly_base;
 }
 
 /* Drawing ------------------------------------------------------------------ */
 
-/* The ratio scale of the table's interval column: the same for every row. */
+/* The shift scale of the table's chart column: the same for every row. */
 struct scale {
 	double lo, hi;
 };
@@ -165,16 +185,23 @@ static double bar_x(const struct scale *s, double v)
 	return 4 + fmin(fmax(f, 0), 1) * (BAR_W - 8);
 }
 
-/* Every interval and threshold band of c in view, a little room around them. */
+static bool drawable(double v)
+{
+	return v > 0 && isfinite(v);
+}
+
+/* Every shift and threshold band of c in view, a little room around them. */
 static struct scale scale_of(const struct comparison *c)
 {
 	struct scale s = {1 / (1 + c->threshold), 1 + c->threshold};
 	for (size_t i = 0; i < c->nentries; i++) {
-		const struct cmp_entry *e = &c->entries[i];
-		if (e->iv.low > 0 && isfinite(e->iv.low))
-			s.lo = fmin(s.lo, e->iv.low);
-		if (e->iv.high > 0 && isfinite(e->iv.high))
-			s.hi = fmax(s.hi, e->iv.high);
+		const struct judgement *j = &c->entries[i].j;
+		const double v[] = {j->shift, j->shift_cycles, 1 - j->threshold, 1 + j->threshold};
+		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+			if (drawable(v[k])) {
+				s.lo = fmin(s.lo, v[k]);
+				s.hi = fmax(s.hi, v[k]);
+			}
 	}
 	/* far outliers would squash the rest: a factor of 4 either way at most */
 	s.lo = fmax(s.lo / 1.05, 0.25);
@@ -182,56 +209,34 @@ static struct scale scale_of(const struct comparison *c)
 	return s;
 }
 
-/* One row's interval, drawn: the threshold band, 1, the interval and the ratio. */
-static void interval_svg(FILE *out, const struct scale *s, const struct cmp_entry *e)
+/* One row's shift, drawn: the band it is judged by, 1, the shift (and in cycles, hollow). */
+static void shift_svg(FILE *out, const struct scale *s, const struct cmp_entry *e)
 {
-	double t = e->threshold > 0 ? e->threshold : 0;
+	const struct judgement *j = &e->j;
+	double t = j->threshold > 0 && j->threshold < 1 ? j->threshold : 0;
+	const char *v = verdict_names[j->verdict];
 	fprintf(out, "<svg class=\"iv\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"role=\"img\"><title>ratio %.3f, 95%% interval %.3f-%.3f, threshold %.3g%%</title>",
-		BAR_W, BAR_H, BAR_W, BAR_H, e->iv.ratio, e->iv.low, e->iv.high, t * 100);
+		"role=\"img\"><title>shift x%.3f, threshold %.3g%%</title>", BAR_W, BAR_H, BAR_W,
+		BAR_H, j->shift, t * 100);
 	double b0 = bar_x(s, 1 - t), b1 = bar_x(s, 1 + t);
 	fprintf(out, "<rect class=\"band\" x=\"%.1f\" y=\"2\" width=\"%.1f\" height=\"%d\"/>",
 		b0, b1 - b0, BAR_H - 4);
 	fprintf(out, "<line class=\"one\" x1=\"%.1f\" x2=\"%.1f\" y1=\"1\" y2=\"%d\"/>",
 		bar_x(s, 1), bar_x(s, 1), BAR_H - 1);
-	if (e->iv.low > 0 && e->iv.high > 0 && isfinite(e->iv.low) && isfinite(e->iv.high))
-		fprintf(out, "<line class=\"ci v-%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>",
-			verdict_names[e->verdict], bar_x(s, e->iv.low), bar_x(s, e->iv.high),
-			BAR_H / 2, BAR_H / 2);
-	if (e->iv.ratio > 0 && isfinite(e->iv.ratio))
-		fprintf(out, "<circle class=\"v-%s\" cx=\"%.1f\" cy=\"%d\" r=\"3.5\"/>",
-			verdict_names[e->verdict], bar_x(s, e->iv.ratio), BAR_H / 2);
+	if (drawable(j->shift_cycles))
+		fprintf(out, "<circle class=\"cycles v-%s\" cx=\"%.1f\" cy=\"%d\" r=\"3.5\"/>", v,
+			bar_x(s, j->shift_cycles), BAR_H / 2);
+	if (drawable(j->shift))
+		fprintf(out, "<circle class=\"v-%s\" cx=\"%.1f\" cy=\"%d\" r=\"4\"/>", v,
+			bar_x(s, j->shift), BAR_H / 2);
 	fputs("</svg>", out);
 }
 
-/* Why an UNCERTAIN entry is so, and what would settle it. */
-static void doubt_text(FILE *out, const struct cmp_entry *e)
-{
-	switch (e->doubt) {
-	case DOUBT_NONE:
-		return;
-	case DOUBT_NO_LAUNCHES:
-		fputs("no timed launches to compare", out);
-		return;
-	case DOUBT_FEW_LAUNCHES:
-		fprintf(out, "fewer than %d launches in a run", COMPARE_MIN_SAMPLES);
-		break;
-	case DOUBT_STRADDLES:
-		fputs("the interval straddles the threshold", out);
-		break;
-	case DOUBT_FLOORS_AGREE:
-		fprintf(out, "the fastest tenth of the launches moved x%.3f only: the runs differ "
-			"in mode, not in work", e->floor_ratio);
-		return;
-	}
-	if (e->settle)
-		fprintf(out, "; about <code>-n %u</code> in both would settle it", e->settle);
-}
-
-static void time_cell(FILE *out, double s)
+static void time_cell(FILE *out, double s, size_t processes)
 {
 	char b[32];
-	fprintf(out, "<td class=\"num\">%s</td>", html_time(s, b, sizeof b));
+	fprintf(out, "<td class=\"num\">%s <span class=\"muted\">(%zu)</span></td>",
+		html_time(s, b, sizeof b), processes);
 }
 
 static void name_list(FILE *out, const char *what, char *const *v, size_t n)
@@ -247,13 +252,45 @@ static void name_list(FILE *out, const char *what, char *const *v, size_t n)
 	fputs("</p>\n", out);
 }
 
-void html_comparison(FILE *out, const struct comparison *c)
+/* One match: its name, the two medians, the shift drawn, the verdict and why. */
+static void entry_row(FILE *out, const struct scale *s, const struct cmp_entry *e,
+		      const char *why)
 {
+	const struct judgement *j = &e->j;
+	char b[512];
+	fputs("<tr><td><code>", out);
+	html_text(out, e->label ? e->label : e->file);
+	fputs("</code></td>", out);
+	time_cell(out, j->base_median, j->nbase);
+	time_cell(out, j->median, j->n);
+	if (isnan(j->shift))
+		fputs("<td class=\"num\">\xe2\x80\x93</td><td>", out);
+	else
+		fprintf(out, "<td class=\"num\">x%.3f</td><td>", j->shift);
+	shift_svg(out, s, e);
+	if (e->apart)
+		fputs("</td><td><span class=\"badge\">APART</span> ", out);
+	else
+		fprintf(out, "</td><td><span class=\"badge v-%s\">%s</span> ",
+			verdict_names[j->verdict], verdict_words[j->verdict]);
+	if (why == NULL) {
+		judgement_why(j, b, sizeof b);
+		why = b;
+	}
+	html_text(out, why);
+	fputs("</td></tr>\n", out);
+}
+
+void html_comparison(FILE *out, const struct page_cmp *pc)
+{
+	const struct comparison *c = &pc->c;
 	struct scale s = scale_of(c);
 	fputs("<p>Against <code>", out);
 	html_text(out, c->base);
-	fprintf(out, "</code>: the ratio of medians (this / base) with its bootstrap 95%% "
-		"interval; a change within %.3g%% (the band) is SAME.", c->threshold * 100);
+	fprintf(out, "</code>, process against process: the shift of the processes' median "
+		"times (this / base, Hodges-Lehmann; hollow: in SM cycles) against the "
+		"threshold it is judged by (the band: %.3g%%, or the base's own spread when "
+		"wider).", c->threshold * 100);
 	for (int v = 0; v < VERDICT_COUNT; v++)
 		if (c->counts[v])
 			fprintf(out, " <span class=\"badge v-%s\">%u %s</span>", verdict_names[v],
@@ -265,26 +302,13 @@ void html_comparison(FILE *out, const struct comparison *c)
 		fputs("</p>\n", out);
 	}
 	if (c->nentries) {
-		fputs("<table class=\"cmp\"><thead><tr><th>point</th><th>base</th><th>this</th>"
-		      "<th>ratio</th><th>interval</th><th>verdict</th></tr></thead><tbody>\n", out);
-		for (size_t i = 0; i < c->nentries; i++) {
-			const struct cmp_entry *e = &c->entries[i];
-			fputs("<tr><td><code>", out);
-			html_text(out, e->label ? e->label : e->file);
-			fputs("</code></td>", out);
-			time_cell(out, e->base_median);
-			time_cell(out, e->median);
-			if (isnan(e->iv.ratio))
-				fputs("<td class=\"num\">-</td><td>", out);
-			else
-				fprintf(out, "<td class=\"num\">x%.3f</td><td>", e->iv.ratio);
-			interval_svg(out, &s, e);
-			fprintf(out, "</td><td><span class=\"badge v-%s\">%s</span> ",
-				verdict_names[e->verdict], verdict_words[e->verdict]);
-			doubt_text(out, e);
-			fputs("</td></tr>\n", out);
-		}
-		fputs("</tbody></table>\n", out);
+		fputs("<div class=\"scroll\"><table class=\"cmp\"><thead><tr><th>point</th>"
+		      "<th class=\"num\">base (processes)</th><th class=\"num\">this (processes)"
+		      "</th><th class=\"num\">shift</th><th></th><th>verdict</th></tr></thead>"
+		      "<tbody>\n", out);
+		for (size_t i = 0; i < c->nentries; i++)
+			entry_row(out, &s, &c->entries[i], pc->why ? pc->why[i] : NULL);
+		fputs("</tbody></table></div>\n", out);
 	}
 	name_list(out, "Only here", c->only_here, c->nonly_here);
 	name_list(out, "Only in the base", c->only_base, c->nonly_base);

@@ -18,14 +18,24 @@
 #include "compare.h"
 #include "html_read.h"
 
-/* The "comparison" value at the reader (an object, or null) into *(struct comparison **)slot. */
+/*
+ * A comparison as the page holds it: the struct, and each entry's reason
+ * as the report wrote it ("why"; NULL, or a NULL entry: judgement_why's,
+ * which lacks what the JSON does not hold).
+ */
+struct page_cmp {
+	struct comparison c;
+	const char **why;
+};
+
+/* The "comparison" value at the reader (an object, or null) into *(struct page_cmp **)slot. */
 bool html_compare_read(struct hr *r, void *slot);
 
 /* A suite document's comparison: its base, and the base's files the suite did not run. */
-void html_compare_base(const struct comparison *c, const char **base, const char ***only,
+void html_compare_base(const struct page_cmp *pc, const char **base, const char ***only,
 		       size_t *n);
 
 /* The comparison's section body: a row a match, then what one side lacks. */
-void html_comparison(FILE *out, const struct comparison *c);
+void html_comparison(FILE *out, const struct page_cmp *pc);
 
 #endif

@@ -20,7 +20,7 @@
 #include "report.h"
 #include "xmalloc.h"
 
-struct comparison;
+struct page_cmp;
 
 /* "launch": the timed launches' figures and samples. */
 struct page_launch {
@@ -160,7 +160,7 @@ struct page_report {
 	struct page_point *points;
 	size_t npoints;
 	bool has_points;                /* a sweep's report (its points may be none) */
-	struct comparison *comparison;  /* --compare's, read by html_compare.h; NULL: none */
+	struct page_cmp *comparison;    /* --compare's, read by html_compare.h; NULL: none */
 	struct page_dot description;    /* the DOT of --describe */
 };
 

@@ -549,7 +549,7 @@ static void histogram(FILE *out, const double *s, size_t n)
 /* The times v[0..n) in launch order. */
 static void in_order(FILE *out, const double *v, size_t n)
 {
-	struct frame f = {.w = 440, .h = 240, .left = 64, .right = 14, .top = 14, .bottom = 42};
+	struct frame f = {.w = 440, .h = 240, .left = 74, .right = 14, .top = 14, .bottom = 42};
 	f.x0 = 1;
 	f.x1 = (double)(n > 1 ? n : 2);
 	if (!y_range(&f, v, NULL, NULL, n, false, true))

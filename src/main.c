@@ -216,8 +216,7 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 	 */
 	uint32_t clashed = 0;
 	bool outputs_ok = fo != NULL || (outputs_prepare(o->outputs, o->noutputs) == 0 &&
-					 (o->compare_doc == NULL ||
-					  outputs_vs_input(o, "--compare base", o->compare)));
+					 outputs_vs_bases(o));
 	/* an invalid file's report is written too (--json): never over what it reads */
 	if (outputs_ok && sw == NULL && strcmp(o->file, "-") != 0)
 		outputs_ok = outputs_vs_file(o, o->file);

@@ -87,3 +87,11 @@ bool outputs_vs_file(const struct options *o, const char *path)
 {
 	return outputs_vs_input(o, "graph file", path);
 }
+
+bool outputs_vs_bases(const struct options *o)
+{
+	bool ok = true;
+	for (size_t i = 0; i < o->ncompare_paths; i++)
+		ok &= outputs_vs_input(o, "--compare base", o->compare_paths[i]);
+	return ok;
+}

@@ -48,4 +48,7 @@ bool outputs_vs_file(const struct options *o, const char *path);
  */
 bool outputs_vs_input(const struct options *o, const char *what, const char *path);
 
+/* outputs_vs_input for every report read as the --compare base (o->compare_paths). */
+bool outputs_vs_bases(const struct options *o);
+
 #endif

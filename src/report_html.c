@@ -885,8 +885,9 @@ int report_html_stored(const char *path, const char *report, const struct compar
 	if (pg == NULL)
 		return 2;
 	/* borrowed: the page frees no comparison (html_page.h) */
+	struct page_cmp pc = {.c = cmp ? *cmp : (struct comparison){0}};
 	if (cmp && pg->report)
-		pg->report->comparison = (struct comparison *)cmp;
+		pg->report->comparison = &pc;
 	int rc = report_html_write(path, pg);
 	page_free(pg);
 	return rc;

@@ -10,6 +10,7 @@
 #include "compare.h"
 #include "compare_cli.h"
 #include "compare_read.h"
+#include "compare_self.h"
 #include "diag.h"
 #include "fileio.h"
 #include "outputs.h"
@@ -26,6 +27,8 @@ static bool is_json(const char *path)
 
 bool report_stored_wanted(const struct options *o)
 {
+	if (o->self_check)
+		return true;
 	if (o->compare_doc == NULL && o->html == NULL && (o->plot == NULL || o->validate))
 		return false;
 	for (size_t i = 0; i < o->nfiles; i++)
@@ -109,16 +112,27 @@ int report_stored_main(const struct options *o)
 			    o->file);
 		return 2;
 	}
-	if (o->stdout_output && o->compare_doc) {
+	opt = o->compare_doc || o->self_check ? NULL : cli_output_given(o, OUT_STORED_DOC);
+	if (opt == NULL && o->self_check && o->junit)
+		opt = "--junit";
+	if (opt) {
+		usage_error("%s writes what a run makes%s, and %s is a stored report: nothing runs "
+			    "(--json writes a stored report's comparison, --compare, or "
+			    "self-check, --self-check)", opt,
+			    o->self_check ? " or a comparison" : "", o->file);
+		return 2;
+	}
+	if (o->stdout_output && strcmp(o->stdout_output, "--plot") == 0 && o->compare_doc) {
 		usage_error("%s=- and --compare's table both write to standard output: give the "
-			    "%s a file", o->stdout_output, strcmp(o->stdout_output, "--html") ? "plot" :
-			    "page");
+			    "plot a file", o->stdout_output);
 		return 2;
 	}
 	/* the plot never replaces the report or the base it reads (OUTPUT FILES) */
 	if (outputs_prepare(o->outputs, o->noutputs) != 0 || !outputs_vs_file(o, o->file) ||
-	    (o->compare && !outputs_vs_input(o, "--compare base", o->compare)))
+	    !outputs_vs_bases(o))
 		return 2;
+	if (o->self_check)
+		return compare_self_main(o);
 	int status = 0;
 	if (o->compare_doc)
 		status = compare_offline_main(o);

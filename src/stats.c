@@ -82,3 +82,50 @@ double stats_quantile(const double *sorted, size_t n, double q)
 		return sorted[n - 1];
 	return sorted[lo] + (at - (double)lo) * (sorted[lo + 1] - sorted[lo]);
 }
+
+/* Hoare's selection: v[k] as it would be sorted, smaller values before it. */
+static void select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		double pivot = v[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+double stats_median_inplace(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	select_kth(v, n, n / 2);
+	double upper = v[n / 2];
+	if (n % 2)
+		return upper;
+	/* the lower middle: the largest of what lies before */
+	double lower = v[0];
+	for (size_t i = 1; i < n / 2; i++)
+		if (v[i] > lower)
+			lower = v[i];
+	return stats_midpoint(lower, upper);
+}

@@ -25,5 +25,10 @@ double *stats_sorted(const double *samples, size_t n);
  * stats_compute takes it); NaN when n is 0.
  */
 double stats_quantile(const double *sorted, size_t n, double q);
+/*
+ * The median of v[0..n), found in place in O(n) (the values are left in
+ * another order): for arrays too large to copy; NaN when n is 0.
+ */
+double stats_median_inplace(double *v, size_t n);
 
 #endif

@@ -1023,8 +1023,7 @@ static int suite_start(struct suite *st, const struct options *o, run_file_fn *r
 	if (outputs_prepare(o->outputs, o->noutputs) != 0)
 		return 2;
 	/* the --compare base was read before anything: no output may replace it either */
-	bool clash = o->compare_doc && o->noutputs &&
-		!outputs_vs_input(o, "--compare base", o->compare);
+	bool clash = o->noutputs && !outputs_vs_bases(o);
 	for (size_t i = 0; i < st->list.n && o->noutputs; i++)
 		if (!st->list.v[i].why)
 			clash |= !outputs_vs_file(o, st->list.v[i].path);

@@ -199,10 +199,10 @@ static void point_case(const struct file_result *r, const struct file_output *fo
 		c->tag = "failure";
 		c->type = "regression";
 		const struct jv *base = jv_get(jv_get(report, "comparison"), "base");
-		snprintf(c->message, sizeof c->message, "%s: SLOWER than %s: median x%.3f "
-			 "(95%% interval %.3f-%.3f)", l, base && base->text ? base->text : "the base",
-			 num_or(jv_get(e, "ratio"), NAN), num_or(jv_get(e, "low"), NAN),
-			 num_or(jv_get(e, "high"), NAN));
+		snprintf(c->message, sizeof c->message, "%s: SLOWER than %s: x%.3f (%.0f processes "
+			 "against %.0f, p = %.2g)", l, base && base->text ? base->text : "the base",
+			 num_or(jv_get(e, "shift"), NAN), num_or(jv_get(e, "processes"), NAN),
+			 num_or(jv_get(e, "base_processes"), NAN), num_or(jv_get(e, "p_value"), NAN));
 	}
 	if (c->tag) {
 		c->text = fo->err;

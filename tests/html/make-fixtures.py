@@ -76,6 +76,28 @@ def process(rng, pid, s, stopped="precision"):
             "gpu_uuid": "GPU-8d1c2f3e-5a6b-7c8d-9e0f-112233445566", "driver_version": 13000}
 
 
+def comparison(file, point, base, median, shift, verdict, because, why, base_path):
+    """--compare's object, as compare.c writes it: process against process."""
+    return {
+        "base": base_path, "base_reports": 1,
+        "method": {"unit": "process",
+                   "statistic": "Hodges-Lehmann shift of the processes' median launch times "
+                                "(this / base)",
+                   "test": "Mann-Whitney U, two-sided, exact", "alpha": 0.001,
+                   "min_launches": 10},
+        "threshold_percent": 5, "note": None,
+        "entries": [{"file": file, "point": point, "base_processes": 13, "processes": 4,
+                     "base_median_s": base, "median_s": median, "shift": shift,
+                     "shift_cycles": None, "p_value": 0.00042, "p_min": 0.00042,
+                     "spread_percent": 1.2, "threshold_percent": 5, "clock_ratio": 1.0,
+                     "verdict": verdict, "uncertain_because": because, "why": why,
+                     "apart": False}],
+        "only_here": [], "only_in_base": [],
+        "counts": {"same": int(verdict == "same"), "faster": int(verdict == "faster"),
+                   "uncertain": int(verdict == "uncertain"),
+                   "slower": int(verdict == "slower"), "apart": 0}}
+
+
 def timed(r, rng):
     """A no-run report made a run's: the device, the phases and what a run always has."""
     r["device"] = DEVICE
@@ -125,19 +147,8 @@ def plain(rng):
                                                    "first_row": "#fff9c4"},
                                 {"product1", "product2", "first_row"})
     base = r["launch"]["median_s"] / 1.08
-    r["comparison"] = {
-        "base": "base/events.json",
-        "method": {"statistic": "ratio of medians (this / base)",
-                   "interval": "bootstrap percentile", "confidence": 0.95, "resamples": 10000,
-                   "seed": "0x6375677261706872"},
-        "threshold_percent": 5, "note": None,
-        "entries": [{"file": r["file"], "point": None, "base_median_s": base,
-                     "median_s": r["launch"]["median_s"], "ratio": 1.08, "low": 1.071,
-                     "high": 1.089, "threshold_percent": 5, "floor_ratio": 1.079,
-                     "base_samples": 200, "samples": 200, "verdict": "slower",
-                     "uncertain_because": None, "settle_repeat": None}],
-        "only_here": [], "only_in_base": [],
-        "counts": {"same": 0, "faster": 0, "uncertain": 0, "slower": 1}}
+    r["comparison"] = comparison(r["file"], None, base, r["launch"]["median_s"], 1.08, "slower",
+                                 None, None, "base/events.json")
     r["exit_status"] = 4
     return r
 
@@ -260,14 +271,11 @@ def hostile(rng):
                                       "overhead_and_gaps_s": 0,
                                       "steps": [{"id": evil, "kind": evil, "depth": 0,
                                                  "time_s": 8e-6}]}}
-    r["comparison"] = {"base": evil, "threshold_percent": 5, "note": evil,
-                       "entries": [{"file": evil, "point": evil, "base_median_s": 8e-6,
-                                    "median_s": 8e-6, "ratio": 1, "low": 0.99, "high": 1.01,
-                                    "threshold_percent": 5, "floor_ratio": 1,
-                                    "base_samples": 50, "samples": 50, "verdict": "same",
-                                    "uncertain_because": None, "settle_repeat": None}],
-                       "only_here": [evil], "only_in_base": [evil],
-                       "counts": {"same": 1, "faster": 0, "uncertain": 0, "slower": 0}}
+    r["comparison"] = comparison(evil, evil, 8e-6, 8.4e-6, 1.05, "uncertain", "outlier", evil,
+                                 evil)
+    r["comparison"]["note"] = evil
+    r["comparison"]["only_here"] = [evil]
+    r["comparison"]["only_in_base"] = [evil]
     return r
 
 

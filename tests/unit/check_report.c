@@ -616,6 +616,13 @@ START_TEST(test_json_throughput_comparison)
 				     57.9e-6, 58.1e-6, 58.3e-6, 58.1e-6, 58e-6};
 	pt(&r)->samples = ten;
 	pt(&r)->nsamples = 10;
+	/* four processes, as --compare runs a file: the comparison judges them */
+	struct proc_record four[4];
+	for (int i = 0; i < 4; i++)
+		four[i] = (struct proc_record){.launches = 10, .median_s = (58.1 + 0.1 * i) * 1e-6,
+					       .clock_before_mhz = 1980, .clock_after_mhz = NAN};
+	r.procs = four;
+	r.nprocs = 4;
 	struct diag d;
 	diag_init(&d, "base", stderr);
 	struct cmp_doc *base = cmp_doc_read(TOP_SRCDIR "/tests/compare/base-plain.json", &d);

@@ -384,6 +384,33 @@ static enum cli_result parse_args(const char *args, char *err, size_t errlen)
 	return r;
 }
 
+/* The processes a run takes: 1, what --processes says, or 4 to compare (COMPARE_NEW_PROCESSES). */
+static uint32_t processes_of(const char *args)
+{
+	char buf[256], *argv[16] = {(char *)"cugraphrun"};
+	int argc = 1;
+	snprintf(buf, sizeof buf, "%s", args);
+	for (char *w = strtok(buf, " "); w && argc < 15; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	struct options o;
+	ck_assert_int_eq(cli_parse(argc, argv, &o), CLI_OK);
+	uint32_t p = o.processes;
+	cli_free(&o);
+	return p;
+}
+
+START_TEST(test_processes_default)
+{
+	ck_assert_uint_eq(processes_of("g.yaml"), 1);
+	ck_assert_uint_eq(processes_of("--processes=3 g.yaml"), 3);
+	ck_assert_uint_eq(processes_of("--compare=b.json g.yaml"), COMPARE_NEW_PROCESSES);
+	ck_assert_uint_eq(processes_of("--compare=b.json --processes=1 g.yaml"), 1);
+	ck_assert_uint_eq(processes_of("--processes=7 --compare=b.json g.yaml"), 7);
+	/* standard input is read once: one process */
+	ck_assert_uint_eq(processes_of("--compare=b.json -"), 1);
+}
+END_TEST
+
 START_TEST(test_flag_lists)
 {
 	char bad[64];
@@ -494,6 +521,7 @@ static Suite *scalar_suite(void)
 	tcase_add_test(tc, test_strmap);
 	tcase_add_test(tc, test_cli_misuse);
 	tcase_add_test(tc, test_flag_lists);
+	tcase_add_test(tc, test_processes_default);
 	tcase_add_test(tc, test_ptx_params);
 	suite_add_tcase(s, tc);
 	return s;

@@ -166,8 +166,8 @@ static const char sweep_json[] =
 	" \"checks\": {\"passed\": 1, \"failed\": 0}, \"exit_status\": 0}],\n"
 	" \"comparison\": {\"base\": \"base.json\", \"entries\": [\n"
 	"  {\"file\": \"s.yaml\", \"point\": \"n=2^10\", \"verdict\": \"same\"},\n"
-	"  {\"file\": \"s.yaml\", \"point\": \"n=2^12\", \"ratio\": 1.25, \"low\": 1.125,"
-	" \"high\": 1.5, \"verdict\": \"slower\"}]},\n"
+	"  {\"file\": \"s.yaml\", \"point\": \"n=2^12\", \"shift\": 1.25, \"processes\": 4,"
+	" \"base_processes\": 13, \"p_value\": 0.00084, \"verdict\": \"slower\"}]},\n"
 	" \"exit_status\": 1}\n";
 
 START_TEST(test_points)
@@ -191,8 +191,8 @@ START_TEST(test_points)
 	ck_assert_ptr_nonnull(strstr(doc, "name=\"s.yaml[n=2^11]\" time=\"0.000\">\n      <failure "
 				     "message=\"n=2^11: 2 of 3 checks failed\" type=\"check\">"));
 	ck_assert_ptr_nonnull(strstr(doc, "name=\"s.yaml[n=2^12]\" time=\"1.000\">\n      <failure "
-				     "message=\"n=2^12: SLOWER than base.json: median x1.250 (95% "
-				     "interval 1.125-1.500)\" type=\"regression\">"));
+				     "message=\"n=2^12: SLOWER than base.json: x1.250 (4 processes "
+				     "against 13, p = 0.00084)\" type=\"regression\">"));
 	ck_assert_ptr_nonnull(strstr(doc, "name=\"p.yaml\" time=\"0.000\">\n      <failure "
 				     "message=\"cugraphrun: error: p.yaml: SLOWER than base.json\" "
 				     "type=\"regression\">"));
