@@ -31,7 +31,7 @@ enum {
 	OPT_DEVICES, OPT_JUNIT, OPT_SHARD, OPT_PROFILE, OPT_TRACE, OPT_NO_CACHE, OPT_SET,
 	OPT_CSV, OPT_PLOT, OPT_COMPARE, OPT_COMPARE_THRESHOLD, OPT_DISABLE, OPT_ARCH,
 	OPT_MODULES, OPT_NO_PEER, OPT_COLOR, OPT_COMPLETE, OPT_PROCESSES, OPT_COLD_L2,
-	OPT_GPU_TIME, OPT_SELF_CHECK, OPT_DRIVER, OPT_POINTS, OPT_MODE,
+	OPT_GPU_TIME, OPT_SELF_CHECK, OPT_DRIVER, OPT_POINTS, OPT_MODE, OPT_HTML,
 };
 
 /*
@@ -75,6 +75,7 @@ static const struct output_opt {
 	{OPT_TRACE, "--trace", "--trace=trace.json", 0, false, true,
 	 OUT_RUN | OUT_ONE_FILE | OUT_ONE_POINT | OUT_NOT_STORED},
 	{OPT_COMPARE, "--compare", "--compare=base.json", 0, false, false, OUT_RUN},
+	{OPT_HTML, "--html", "--html=report.html", 0, false, true, OUT_RUN},
 };
 #define NOUTPUT_OPTS (sizeof output_opts / sizeof *output_opts)
 
@@ -100,7 +101,7 @@ static const struct cli_opt opts[] = {
 	{{"arch", required_argument, NULL, OPT_ARCH}, "sm_XY", "with --validate: the GPU architecture to check\n                                fatbins and compile CUDA C++ for (default sm_90)"},
 	{{"driver", required_argument, NULL, OPT_DRIVER}, "VERSION", "with --validate: the CUDA driver (12.8) that PTX\n                                modules' .version must suit (default: NVRTC's)"},
 	{{"describe", required_argument, NULL, OPT_DESCRIBE}, "FILE", "write the description as DOT (- for stdout), or drawn\n                                as FILE.svg, .png or .pdf; no GPU unless --profile"},
-	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe: buffers too, each read and write\n                                an arrow the way the data goes"},
+	{{"describe-buffers", no_argument, NULL, OPT_DESCRIBE_BUFFERS}, NULL, "with --describe, --html or --json: buffers\n                                too, each read and write an arrow the way\n                                the data goes"},
 	{{"points", no_argument, NULL, OPT_POINTS}, NULL, "list a sweep's points, with the values its axes give\n                                (with --json: in the report); no GPU"},
 	{{"dot", required_argument, NULL, OPT_DOT}, "FILE", "write the driver's DOT of the built graph"},
 	{{"dot-flags", required_argument, NULL, OPT_DOT_FLAGS}, "LIST", "flags for --dot: names (verbose, kernel-params,\n                                handles, ...) or a number"},
@@ -108,7 +109,8 @@ static const struct cli_opt opts[] = {
 	{{"json", optional_argument, NULL, OPT_JSON}, "[=FILE]", "the report as JSON (stdout without FILE, or -)"},
 	{{"csv", required_argument, NULL, OPT_CSV}, "FILE", "write the report's rows (a sweep's points) as CSV\n                                (- for stdout, in place of the report)"},
 	{{"plot", required_argument, NULL, OPT_PLOT}, "FILE", "draw a sweep's median times (and GB/s) against its\n                                first axis as SVG, with gnuplot; a sweep's --json\n                                report named for FILE.yaml is drawn again (no GPU)"},
-	{{"compare", required_argument, NULL, OPT_COMPARE}, "BASE", "compare the times with earlier --json reports (a\n                                report or a folder of them; repeatable: their\n                                processes pooled), process against process: SAME,\n                                FASTER, SLOWER (exit 4) or UNCERTAIN; runs each\n                                file in 3 processes unless --processes says"},
+	{{"html", required_argument, NULL, OPT_HTML}, "FILE", "write the report as one HTML page (- for\n                                stdout): the graph drawn, timings, charts,\n                                profile, comparison, checks; a --json report\n                                named for FILE.yaml makes it again (no GPU)"},
+	{{"compare", required_argument, NULL, OPT_COMPARE}, "BASE", "compare the times with earlier --json reports (a\n                                report or a folder of them; repeatable: their\n                                processes pooled), process against process: SAME,\n                                FASTER, SLOWER (exit 4) or UNCERTAIN; runs each\n                                file in 4 processes unless --processes says"},
 	{{"compare-threshold", required_argument, NULL, OPT_COMPARE_THRESHOLD}, "PCT", "what --compare calls a change (default 5%)"},
 	{{"self-check", no_argument, NULL, OPT_SELF_CHECK}, NULL, "given a stored report of many processes: how often\n                                --compare would call unchanged files SLOWER or\n                                FASTER (A/A comparisons of disjoint processes)"},
 	{{"devices", required_argument, NULL, OPT_DEVICES}, "LIST", "suites: the GPUs to spread files over: \"all\"\n                                or ordinals such as 0,1 (default: -d's GPU, else\n                                all; for one file, its run.device, else 0);\n                                wins over -d; a file's other devices are GPUs\n                                of this list too"},
@@ -649,6 +651,9 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 		case OPT_SELF_CHECK:
 			o->self_check = true;
 			break;
+		case OPT_HTML:
+			o->html = optarg;
+			break;
 		case OPT_COMPARE_THRESHOLD:
 			if (!parse_percent(optarg, &o->compare_threshold))
 				return usage_error("invalid --compare-threshold '%s': expected a percentage above 0 and below 100, such as 5 or 2.5%%", optarg);
@@ -738,8 +743,9 @@ enum cli_result cli_parse(int argc, char **argv, struct options *o)
 				   "input ('-') can be read only once: give a file");
 	if (o->driver && !o->validate)
 		return usage_error("%s", "--driver goes with --validate: a run checks against its driver");
-	if (o->describe_buffers && o->describe == NULL)
-		return usage_error("%s", "--describe-buffers needs --describe=FILE");
+	/* the buffers are drawn by --describe, and in the report's description */
+	if (o->describe_buffers && o->describe == NULL && o->html == NULL && !o->json)
+		return usage_error("%s", "--describe-buffers needs --describe=FILE, --html or --json");
 	/* what only a run makes, where nothing runs: it would write nothing, and say nothing */
 	const char *run_only = o->validate ? cli_output_given(o, OUT_RUN) : NULL;
 	if (run_only)

@@ -72,6 +72,7 @@ struct options {
 	size_t naxis_args, axis_args_cap;
 	const char *csv;                /* --csv=FILE ("-": standard output) */
 	const char *plot;               /* --plot=FILE */
+	const char *html;               /* --html=FILE ("-": standard output) */
 	const char *compare;            /* --compare=BASE: the first base given */
 	/* every --compare given, in order: reports or folders of them (compare_cli.h) */
 	const char **compares;

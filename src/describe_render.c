@@ -9,6 +9,7 @@
 #include "describe_render.h"
 #include "diag.h"
 #include "fileio.h"
+#include "xmalloc.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 /*
@@ -53,6 +54,22 @@ enum describe_format describe_format_of(const char *path)
 	return DESCRIBE_DOT;
 }
 
+/*
+ * The one Graphviz context of the process, made at its first drawing and
+ * kept: Graphviz 2.42's pango plugin keeps the name of the last font it
+ * measured, a pointer into its context's font table, so that a drawing in
+ * a second context (a suite's page draws a graph per file, --describe one
+ * more) read a freed name (AddressSanitizer: heap-use-after-free in
+ * textspan_size).  What the context holds is Graphviz's, freed at exit.
+ */
+static GVC_t *context(void)
+{
+	static GVC_t *gvc;
+	if (gvc == NULL)
+		gvc = gvContext();
+	return gvc;
+}
+
 /* Does gvc have a plugin of kind ("device", "layout") named name? */
 static bool has_plugin(GVC_t *gvc, const char *kind, const char *name)
 {
@@ -82,10 +99,7 @@ static const char *format_missing(enum describe_format f)
 {
 	if (f == DESCRIBE_DOT)
 		return NULL;
-	GVC_t *gvc = gvContext();
-	const char *why = missing_in(gvc, f);
-	gvFreeContext(gvc);
-	return why;
+	return missing_in(context(), f);
 }
 
 bool describe_can_draw(const char *path)
@@ -114,12 +128,11 @@ static int keep_error(char *msg)
 
 int describe_render(const char *dot, enum describe_format f, FILE *out)
 {
-	GVC_t *gvc = gvContext();
+	GVC_t *gvc = context();
 	const char *why = missing_in(gvc, f);
 	if (why) {
 		errorx("cannot draw the description as %s: this Graphviz has %s",
 		       formats[f].device, why);
-		gvFreeContext(gvc);
 		return -1;
 	}
 	gv_error[0] = '\0';
@@ -136,9 +149,175 @@ int describe_render(const char *dot, enum describe_format f, FILE *out)
 		agclose(g);
 	agseterr(level);
 	agseterrf(old);
-	gvFreeContext(gvc);
 	if (rc != 0)
 		errorx("cannot draw the description as %s: %s", formats[f].device,
 		       gv_error[0] ? gv_error : "Graphviz failed");
 	return rc == 0 ? 0 : -1;
+}
+
+/*
+ * The attributes a description carries (describe.c, and the profile's
+ * colours), and a few more that only change how it looks: nothing that
+ * reads a file (image, shapefile, fontpath, stylesheet), links out (URL,
+ * href, target), names a font or writes raw text into SVG (fontname, id,
+ * class, comment).
+ */
+static const char *const safe_attrs[] = {
+	"label", "shape", "style", "fillcolor", "color", "fontcolor", "penwidth", "margin",
+	"lhead", "ltail", "weight", "dir", "constraint", "minlen", "compound", "labelloc",
+	"nodesep", "ranksep", "rankdir", "arrowhead", "arrowtail",
+};
+
+static bool attr_safe(const char *name)
+{
+	for (size_t i = 0; i < sizeof safe_attrs / sizeof *safe_attrs; i++)
+		if (strcmp(safe_attrs[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Is obj's label an HTML-like one (<...>), which may hold <IMG SRC=...>? */
+static bool html_label(void *obj)
+{
+	char *v = agget(obj, (char *)"label");
+	return v && *v && aghtmlstr(v);
+}
+
+/* The first HTML-like label in g, its subgraphs, nodes and edges: what it belongs to, or NULL. */
+static const char *html_label_in(Agraph_t *g, Agraph_t *root)
+{
+	if (html_label(g))
+		return "a graph";
+	for (Agraph_t *sub = agfstsubg(g); sub; sub = agnxtsubg(sub))
+		if (html_label_in(sub, root))
+			return "a graph";
+	if (g != root)
+		return NULL;
+	for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+		if (html_label(n))
+			return "a node";
+		for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e))
+			if (html_label(e))
+				return "an edge";
+	}
+	return NULL;
+}
+
+/* Is the graph read from a description safe to draw (describe_dot_safe)? */
+static bool graph_safe(Agraph_t *g, char *why, size_t whylen)
+{
+	static const int kinds[] = {AGRAPH, AGNODE, AGEDGE};
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		for (Agsym_t *a = agnxtattr(g, kinds[k], NULL); a; a = agnxtattr(g, kinds[k], a))
+			if (!attr_safe(a->name)) {
+				snprintf(why, whylen, "it has the attribute '%.40s', which a "
+					 "description never has", a->name);
+				return false;
+			}
+	const char *html = html_label_in(g, g);
+	if (html)
+		snprintf(why, whylen, "%s has an HTML-like label (<...>), which a description "
+			 "never has", html);
+	return html == NULL;
+}
+
+/* dot read back (errors kept, none printed): NULL with the reason in why. */
+static Agraph_t *read_dot(const char *dot, char *why, size_t whylen)
+{
+	gv_error[0] = '\0';
+	agusererrf old = agseterrf(keep_error);
+	agerrlevel_t level = agseterr(AGERR);
+	Agraph_t *g = agmemread(dot);
+	agseterr(level);
+	agseterrf(old);
+	if (g == NULL)
+		snprintf(why, whylen, "it does not read as DOT: %s",
+			 gv_error[0] ? gv_error : "Graphviz could not read it");
+	return g;
+}
+
+bool describe_dot_safe(const char *dot, char *why, size_t whylen)
+{
+	Agraph_t *g = read_dot(dot, why, whylen);
+	if (g == NULL)
+		return false;
+	bool ok = graph_safe(g, why, whylen);
+	agclose(g);
+	return ok;
+}
+
+/* n bytes of s onto o, a control character (a label may hold one) as U+FFFD; the end. */
+static char *copy_text(char *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+		} else {
+			*o++ = (char)c;
+		}
+	}
+	return o;
+}
+
+/* text[0..len) from its <svg> on, its comments left out: a new string. */
+static char *svg_element(const char *text, size_t len)
+{
+	const char *s = strstr(text, "<svg");
+	if (s == NULL)
+		return NULL;
+	char *out = xmalloc(3 * len + 1), *o = out;
+	while (*s) {
+		const char *c = strstr(s, "<!--"), *end = c ? strstr(c + 4, "-->") : NULL;
+		o = copy_text(o, s, c ? (size_t)(c - s) : strlen(s));
+		if (c == NULL)
+			break;
+		s = end ? end + 3 : c + strlen(c);
+	}
+	*o = '\0';
+	return out;
+}
+
+int describe_svg_inline(const char *dot, char **svg, char *why, size_t whylen)
+{
+	*svg = NULL;
+	Agraph_t *g = read_dot(dot, why, whylen);
+	if (g == NULL || !graph_safe(g, why, whylen)) {
+		if (g)
+			agclose(g);
+		return -1;
+	}
+	int objects = agnnodes(g) + agnedges(g);
+	if (objects > DESCRIBE_INLINE_MAX) {
+		snprintf(why, whylen, "%d nodes and edges, more than the page lays out (%d)",
+			 objects, DESCRIBE_INLINE_MAX);
+		agclose(g);
+		return 1;
+	}
+	GVC_t *gvc = context();
+	const char *missing = missing_in(gvc, DESCRIBE_SVG);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = missing ? NULL : open_memstream(&text, &len);
+	int rc = -1;
+	gv_error[0] = '\0';
+	agusererrf old = agseterrf(keep_error);
+	agerrlevel_t level = agseterr(AGERR);
+	if (mem && gvLayout(gvc, g, "dot") == 0) {
+		rc = gvRender(gvc, g, "svg", mem);
+		gvFreeLayout(gvc, g);
+	}
+	agseterr(level);
+	agseterrf(old);
+	if (mem && fclose(mem) != 0)
+		rc = -1;
+	if (rc == 0 && (*svg = svg_element(text, len)) == NULL)
+		rc = -1;
+	if (rc != 0)
+		snprintf(why, whylen, "%s", missing ? missing : gv_error[0] ? gv_error :
+			 "Graphviz failed");
+	free(text);
+	agclose(g);
+	return rc;
 }

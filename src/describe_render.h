@@ -36,4 +36,30 @@ bool describe_can_draw(const char *path);
  */
 int describe_render(const char *dot, enum describe_format f, FILE *out);
 
+/*
+ * The most nodes and edges, together, that the HTML page lays out: dot
+ * takes seconds past a few thousand, and a page of more says so instead.
+ */
+#define DESCRIBE_INLINE_MAX 4000
+
+/*
+ * Is dot a description cugraphrun writes, safe to draw on a page?  It
+ * must read as DOT, use only the attributes the description uses (none
+ * that reads a file, links out or names a font, as image, URL, href,
+ * stylesheet and fontname do) and no HTML-like label.  False with the
+ * reason in why.
+ */
+bool describe_dot_safe(const char *dot, char *why, size_t whylen);
+
+/*
+ * dot drawn as SVG for an HTML page (report_html.h): the <svg> element
+ * alone, without the XML prologue, DOCTYPE and comments, a control
+ * character a label held as U+FFFD, in *svg
+ * (malloc'd, the caller's).  0; 1 when it is more than
+ * DESCRIBE_INLINE_MAX nodes and edges, or -1 when it is not safe
+ * (describe_dot_safe) or Graphviz fails: the reason in why, nothing
+ * printed.
+ */
+int describe_svg_inline(const char *dot, char **svg, char *why, size_t whylen);
+
 #endif

@@ -385,6 +385,7 @@ int run_begin(struct run *rn, struct report *rep, const struct gdef *g,
 	rep->name = g->name;
 	rep->file = g->file;
 	rep->root = g->root;
+	rep->model = g;
 	rep->load_s = s->frontend_s;
 	rep->no_launch = true;
 	rep->diag = d;

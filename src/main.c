@@ -26,6 +26,7 @@
 #include "modes.h"
 #include "monotime.h"
 #include "outputs.h"
+#include "report_html.h"
 #include "report_print.h"
 #include "requires.h"
 #include "report.h"
@@ -108,7 +109,7 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 		/* alone, --describe draws the file before any run (write_description) */
 		.describe = o->profile ? o->describe : NULL,
 		.describe_buffers = o->describe_buffers,
-		.csv = o->csv, .plot = o->plot,
+		.csv = o->csv, .plot = o->plot, .html = o->html,
 		.compare = o->compare_doc, .compare_threshold = o->compare_threshold,
 		.records = o->proc_records, .sample = o->proc_sample,
 		/* a suite's worker writes to its pipe, which the suite lays out */
@@ -117,22 +118,27 @@ static void settings_from(struct run_settings *s, const struct gdef *g,
 }
 
 /*
- * --json when the back end wrote none (it writes one whatever its own
- * status: report_emit.h): an invalid, validated, skipped or described
- * file's, or one refused before a run.  The report as far as it goes, the
- * status the process ends with and every message printed; the status, or
- * 2 when the report cannot be written.
+ * --json and --html when the back end wrote none (it writes them whatever
+ * its own status: report_emit.h): an invalid, skipped or described file's,
+ * or one refused before a run.  The report as far as it goes, the status
+ * the process ends with and every message printed; the status, or 2 when
+ * the report cannot be written.
  */
 static int write_json(const struct options *o, struct report *rep, int status, struct diag *d)
 {
-	if (!o->json)
+	if (!o->json && !o->html)
 		return status;
 	diag_finish(d);
 	rep->exit_status = status;
 	rep->diag = d;
+	rep->describe_buffers = o->describe_buffers;
+	if (o->html && report_write_html(o->html, rep) != 0)
+		status = rep->exit_status = 2;
 	/* a suite worker's capture, else --json's own (NULL: stdout) */
 	const char *path = o->json_capture ? o->json_capture : o->json_file;
-	return report_write_json(path, rep) == 0 ? status : 2;
+	if (o->json && report_write_json(path, rep) != 0)
+		status = 2;
+	return status;
 }
 
 /*
@@ -198,8 +204,8 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 {
 	struct diag d;
 	diag_init(&d, o->file, stderr);
-	/* --json holds every message printed */
-	if (o->json)
+	/* --json (and --html) holds every message printed */
+	if (o->json || o->html)
 		diag_log(&d);
 	double t0 = monotime();
 	/*
@@ -343,6 +349,7 @@ static int run_file(const struct options *o, struct file_outcome *fo)
 		rep.file = o->file;
 		rep.name = g ? g->name : NULL;
 		rep.root = valid ? g->root : NULL;
+		rep.model = valid ? g : NULL;
 		rep.load_s = monotime() - t0;
 		rep.no_launch = true;
 		/* a sweep's throughput and values are its points' (sweep_list.h) */

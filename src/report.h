@@ -136,6 +136,9 @@ struct report {
 	 */
 	double peak_gb_per_s;
 	const struct comparison *comparison;    /* --compare, or NULL */
+	/* the model it ran (a sweep's first point's), for its "description"; NULL: none */
+	const struct gdef *model;
+	bool describe_buffers;          /* the description with buffers (--describe-buffers) */
 };
 
 /* A sweep's report (labelled points), not a plain file's (report_shape.c). */

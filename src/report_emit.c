@@ -9,6 +9,7 @@
 #include "compare.h"
 #include "fileio.h"
 #include "report_emit.h"
+#include "report_html.h"
 #include "report_plot.h"
 #include "report_print.h"
 #include "report_table.h"
@@ -74,6 +75,7 @@ int report_emit(struct report *r, const struct run_settings *s)
 	const struct run_outputs *o = &s->out;
 	if (o->sample)
 		return emit_sample(r, s);
+	r->describe_buffers = o->describe_buffers;
 	if (procs_attach(r, s) != 0)
 		r->exit_status = status_worse(r->exit_status, 2);
 	struct comparison cmp;
@@ -99,6 +101,9 @@ int report_emit(struct report *r, const struct run_settings *s)
 	fflush(stdout);
 	if (r->comparison)
 		comparison_say_slower(r->comparison);
+	/* the page before --json, whose exit_status counts it */
+	if (o->html && report_write_html(o->html, r) != 0)
+		r->exit_status = status_worse(r->exit_status, 2);
 	/* json_file is NULL for standard output */
 	int rc = o->json ? report_write_json(o->json_file, r) : 0;
 	if (r->comparison) {
@@ -112,10 +117,13 @@ int report_emit(struct report *r, const struct run_settings *s)
 int report_emit_json(struct report *r, const struct run_settings *s)
 {
 	/* a sample that stopped is no sample: its run reports again, and says why */
-	if (!s->out.json || s->out.sample)
+	if ((!s->out.json && !s->out.html) || s->out.sample)
 		return 0;
+	r->describe_buffers = s->out.describe_buffers;
 	int rc = procs_attach(r, s);
-	if (report_write_json(s->out.json_file, r) != 0)
+	if (s->out.html && report_write_html(s->out.html, r) != 0)
+		rc = 2;
+	if (s->out.json && report_write_json(s->out.json_file, r) != 0)
 		rc = 2;
 	procs_detach(r);
 	return rc;

@@ -29,8 +29,8 @@
 int report_emit(struct report *r, const struct run_settings *s);
 
 /*
- * --json alone, for a run that stopped before its report (an error, a
- * timeout): the report as far as the run filled it (none from a sample
+ * --json (and --html) alone, for a run that stopped before its report (an
+ * error, a timeout): the report as far as the run filled it (none from a sample
  * process of --processes).  0, or 2 after a message when it cannot be
  * written.
  */

@@ -79,6 +79,10 @@
  *   modes              only for a run in modes: one object per point, with
  *                      its mode's figures and break-even (report_modes.h)
  *   comparison         only with --compare: see compare.c and cugraphrun(1)
+ *   description        the DOT that --describe writes for the file (a
+ *                      sweep: its first point), with buffers under
+ *                      --describe-buffers and coloured by --profile; null
+ *                      for a file that did not read (report_describe.h)
  *
  * schemas/report.schema.json describes this document ($defs/report and a
  * $defs entry per part) and the suite's (suite_result.c): a key added,
@@ -99,6 +103,7 @@
 #include "json.h"
 #include "prof_stat.h"
 #include "report_modes.h"
+#include "report_describe.h"
 #include "report_points.h"
 #include "report_print.h"
 #include "sweep_list.h"
@@ -640,6 +645,10 @@ void report_print_json(FILE *out, const struct report *r)
 		json_key(out, 1, false, "comparison");
 		comparison_json(out, r->comparison, 1);
 	}
+	json_key(out, 1, false, "description");
+	char *dot = report_description(r);
+	json_string(out, dot);
+	free(dot);
 	fputs("\n}\n", out);
 }
 

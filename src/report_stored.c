@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "compare_cli.h"
 #include "compare_read.h"
 #include "compare_self.h"
@@ -14,6 +15,7 @@
 #include "fileio.h"
 #include "outputs.h"
 #include "report.h"
+#include "report_html.h"
 #include "report_plot.h"
 #include "report_stored.h"
 #include "xmalloc.h"
@@ -27,7 +29,7 @@ bool report_stored_wanted(const struct options *o)
 {
 	if (o->self_check)
 		return true;
-	if (o->compare_doc == NULL && (o->plot == NULL || o->validate))
+	if (o->compare_doc == NULL && o->html == NULL && (o->plot == NULL || o->validate))
 		return false;
 	for (size_t i = 0; i < o->nfiles; i++)
 		if (is_json(o->files[i]))
@@ -58,6 +60,25 @@ static int plot_stored(const struct options *o)
 	return status;
 }
 
+/* The report's page into o->html, with --compare's verdicts when it is compared. */
+static int html_stored(const struct options *o)
+{
+	if (o->compare_doc == NULL)
+		return report_html_stored(o->html, o->file, NULL);
+	struct diag d;
+	diag_init(&d, o->file, stderr);
+	struct cmp_doc *cur = cmp_doc_read(o->file, &d);
+	diag_finish(&d);
+	if (cur == NULL)
+		return 2;
+	struct comparison c;
+	compare_docs(o->compare_doc, cur, o->compare_threshold, true, &c);
+	int rc = report_html_stored(o->html, o->file, &c);
+	comparison_free(&c);
+	cmp_doc_free(cur);
+	return rc;
+}
+
 void report_of_stored(const struct cmp_file *f, struct report *r)
 {
 	*r = (struct report){.name = f->name, .file = f->file, .peak_gb_per_s = f->peak_gb_per_s};
@@ -78,15 +99,16 @@ void report_of_stored(const struct cmp_file *f, struct report *r)
 int report_stored_main(const struct options *o)
 {
 	if (o->nfiles != 1) {
-		usage_error("a JSON report in place of a graph file is read alone (for --compare "
-			    "or --plot): give it without %s", is_json(o->files[0]) ? o->files[1] :
+		usage_error("a JSON report in place of a graph file is read alone (for --compare, "
+			    "--plot or --html): give it without %s", is_json(o->files[0]) ? o->files[1] :
 			    o->files[0]);
 		return 2;
 	}
 	const char *opt = cli_output_given(o, OUT_NOT_STORED);
 	if (opt) {
 		usage_error("%s writes what a run makes, and %s is a stored report: nothing runs "
-			    "(a stored report is compared, --compare, or drawn, --plot)", opt,
+			    "(a stored report is compared, --compare, drawn, --plot, or made a "
+			    "page, --html)", opt,
 			    o->file);
 		return 2;
 	}
@@ -115,6 +137,8 @@ int report_stored_main(const struct options *o)
 	if (o->compare_doc)
 		status = compare_offline_main(o);
 	if (o->plot && status != 2 && plot_stored(o) != 0)
+		status = 2;
+	if (o->html && status != 2 && html_stored(o) != 0)
 		status = 2;
 	return status;
 }

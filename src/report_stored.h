@@ -5,7 +5,8 @@
  * comparison (compare_cli.h); with --plot a sweep's report is drawn again
  * from its points' samples and declared throughput (report_plot.h), as
  * the run would have drawn it: a sweep run on a GPU machine without
- * gnuplot, drawn on another machine.  The report is read alone: a graph
+ * gnuplot, drawn on another machine; with --html the report (or a
+ * suite's document) is made the run's HTML page again (report_html.h).  The report is read alone: a graph
  * file or a second report beside it is a usage error.
  *
  * Nothing is owned past a call, but report_of_stored's points.
@@ -27,7 +28,7 @@ struct cmp_file;
  */
 void report_of_stored(const struct cmp_file *f, struct report *r);
 
-/* Does the command line name a stored report for --compare or --plot? */
+/* Does the command line name a stored report for --compare, --plot or --html? */
 bool report_stored_wanted(const struct options *o);
 
 /*

@@ -41,6 +41,7 @@ struct run_outputs {
 	bool describe_buffers;
 	const char *csv;                /* --csv: the rows ("-": standard output) */
 	const char *plot;               /* --plot: gnuplot's SVG */
+	const char *html;               /* --html: the page ("-": standard output) */
 	/* --compare: the base, read and checked before the run; NULL when not asked for */
 	const struct cmp_doc *compare;
 	double compare_threshold;       /* --compare-threshold, a fraction (0.05) */

@@ -39,6 +39,7 @@
 #include "suite.h"
 #include "suite_files.h"
 #include "suite_junit.h"
+#include "report_html.h"
 #include "suite_result.h"
 #include "term_progress.h"
 #include "suite_rounds.h"
@@ -275,10 +276,11 @@ static void worker_run(struct suite *st, const struct worker *me, const struct w
 			o.has_device = true;
 			o.device = me->device;
 		}
-		/* the JUnit document reads each file's points from its report */
-		if (!st->lone && (o.json || o.junit)) {
+		/* the JUnit document and the page read each file's report; the suite writes the page */
+		if (!st->lone && (o.json || o.junit || o.html)) {
 			o.json = true;
 			o.json_capture = json;
+			o.html = NULL;
 		}
 		rounds_options(&o, (enum run_role)job->role, records);
 		struct file_outcome fo;
@@ -992,7 +994,8 @@ static int suite_start(struct suite *st, const struct options *o, run_file_fn *r
 	/* one file timed in several processes prints as one file run alone (suite_rounds.h) */
 	st->lone = !suite_wanted(o);
 	st->json_stdout = !st->lone && o->json && o->json_file == NULL;
-	st->stdout_taken = st->json_stdout || (o->junit && strcmp(o->junit, "-") == 0);
+	st->stdout_taken = st->json_stdout || (o->junit && strcmp(o->junit, "-") == 0) ||
+		(o->html && strcmp(o->html, "-") == 0);
 	file_list_collect(o, &st->list);
 	st->res = xcalloc(st->list.n ? st->list.n : 1, sizeof *st->res);
 	st->rounds = o->processes ? o->processes : 1;
@@ -1030,7 +1033,8 @@ static int suite_start(struct suite *st, const struct options *o, run_file_fn *r
 	if (rc != 0)
 		return rc;
 	if (!st->lone && ((o->junit && (st->junit_body = body_file(st, "junit.body")) == NULL) ||
-			  (o->json && (st->json_body = body_file(st, "json.body")) == NULL)))
+			  ((o->json || o->html) &&
+			   (st->json_body = body_file(st, "json.body")) == NULL)))
 		return 2;
 	/* a worker that died leaves EOF on its pipe; writing to it must not kill us */
 	signal(SIGPIPE, SIG_IGN);
@@ -1269,6 +1273,12 @@ static int summarize(const struct suite *st, int rc, double seconds)
 		wrc = 2;
 	else if (o->json && suite_json_write(o->json_file, st->json_body, counts,
 					     o->compare_doc ? &cmp : NULL, worst) != 0)
+		wrc = 2;
+	/* the page is the JSON document's, read back (report_html.h) */
+	if (o->html && !st->lone && (!output_kept(st, "--html") ||
+				     suite_html_write(o->html, st->json_body, counts,
+						      o->compare_doc ? &cmp : NULL, worst,
+						      st->tmpdir) != 0))
 		wrc = 2;
 	free(cmp.only_base);
 	return status_worse(worst, wrc);

@@ -3,7 +3,8 @@
  * file's, a sweep's or a suite's), read as --compare and --plot read one
  * (cmp_doc_parse), then, when it reads, every file's points laid out as
  * the table, the CSV and the plot script, and the report compared with
- * itself.  Output goes to /dev/null.  Built as tests/fuzz/report_fuzz
+ * itself; and read as --html reads one (page_parse), its page written.
+ * Output goes to /dev/null.  Built as tests/fuzz/report_fuzz
  * with libFuzzer (--enable-fuzzing) and as tests/fuzz/report_replay with
  * replay.c, which `make check` runs over tests/fuzz/regress-report/.
  *
@@ -22,6 +23,8 @@
 #include "compare.h"
 #include "compare_read.h"
 #include "diag.h"
+#include "html_read.h"
+#include "report_html.h"
 #include "report_plot.h"
 #include "report_stored.h"
 #include "report_table.h"
@@ -58,10 +61,24 @@ static void lay_out(const struct cmp_file *f)
 	free((struct point_report *)r.points);
 }
 
+/* The text as --html reads it, and its page. */
+static void page_of(const uint8_t *data, size_t size)
+{
+	struct diag d;
+	diag_init(&d, "report.json", sink);
+	struct page *pg = page_parse("report.json", (const char *)data, size, &d);
+	diag_finish(&d);
+	diag_free(&d);
+	if (pg)
+		report_html_page(sink, pg);
+	page_free(pg);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (sink == NULL)
 		LLVMFuzzerInitialize(NULL, NULL);
+	page_of(data, size);
 	struct diag d;
 	diag_init(&d, "report.json", sink);
 	struct cmp_doc *doc = cmp_doc_parse("report.json", (const char *)data, size, &d);

@@ -605,7 +605,8 @@ static const char example_json[] =
 	"  \"flops\": null,\n"
 	"  \"checks\": {\"passed\": 1, \"failed\": 0},\n"
 	"  \"exit_status\": 0,\n"
-	"  \"diagnostics\": []\n"
+	"  \"diagnostics\": [],\n"
+	"  \"description\": null\n"
 	"}\n";
 
 /* A plain file that declares throughput, compared with a base: both parts in the JSON. */
@@ -1052,7 +1053,8 @@ START_TEST(test_json_diagnostics)
 		"\"message\": \"unknown buffer 'z'\", \"notes\": []},\n"
 		"    {\"file\": null, \"line\": null, \"column\": null, \"severity\": \"error\", "
 		"\"message\": \"no CUDA driver found (\\\"libcuda.so.1\\\")\", \"notes\": []}\n"
-		"  ]\n"
+		"  ],\n"
+		"  \"description\": null\n"
 		"}\n";
 	ck_assert_msg(strstr(text, want_diags) != NULL, "%s", text);
 	keep_report("diagnostics-not-run", &r);
