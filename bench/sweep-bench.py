@@ -21,8 +21,8 @@ runs, in this order, printing each figure with its target and PASS/FAIL:
      - counted outside the tool with bin/cu_count.so (LD_PRELOAD): the
        sweep instantiates exactly once, and each point after the first
        makes the same graph calls (cuGraph*, launches aside) as the
-       hand-written bin/sweep_ref: cuGraphKernelNodeSetParams and
-       cuGraphExecKernelNodeSetParams on the changed node, one each;
+       hand-written bin/sweep_ref: cuGraphNodeSetParams and
+       cuGraphExecNodeSetParams on the changed node, one each;
        counted as (32-point run - 1-point run) / 31, per entry point;
      - timed, in the same run: each point's preparation as the tool
        reports it (prepare.seconds: finding what changed and the driver

@@ -5,8 +5,8 @@
  * instantiation.  A chain of N kernel nodes of an empty kernel; node N/2
  * has a grid of p blocks at point p (1 to POINTS).  The graph is built,
  * instantiated and uploaded once; each later point changes that one node,
- * on the template (cuGraphKernelNodeSetParams, so that it stays in step)
- * and on the executable graph (cuGraphExecKernelNodeSetParams), and
+ * on the template (cuGraphNodeSetParams, so that it stays in step)
+ * and on the executable graph (cuGraphExecNodeSetParams), and
  * nothing else; then REPEAT launches.  It times each point's update, and,
  * unless --counting, instantiating and uploading the graph of that point
  * afresh, for the ratio.
@@ -46,8 +46,8 @@ static struct {
 	PFN_cuStreamSynchronize_v2000 StreamSynchronize;
 	PFN_cuGraphCreate_v10000 GraphCreate;
 	PFN_cuGraphAddKernelNode_v12000 GraphAddKernelNode;
-	PFN_cuGraphKernelNodeSetParams_v12000 GraphKernelNodeSetParams;
-	PFN_cuGraphExecKernelNodeSetParams_v12000 GraphExecKernelNodeSetParams;
+	PFN_cuGraphNodeSetParams_v12020 GraphNodeSetParams;
+	PFN_cuGraphExecNodeSetParams_v12020 GraphExecNodeSetParams;
 	PFN_cuGraphInstantiateWithFlags_v11040 GraphInstantiateWithFlags;
 	PFN_cuGraphUpload_v11010 GraphUpload;
 	PFN_cuGraphLaunch_v10000 GraphLaunch;
@@ -70,8 +70,8 @@ static void load_driver(void)
 		E(Init, 2000), E(DeviceGet, 2000), E(DevicePrimaryCtxRetain, 7000),
 		E(CtxSetCurrent, 4000), E(ModuleLoadData, 2000), E(ModuleGetFunction, 2000),
 		E(StreamCreate, 2000), E(StreamSynchronize, 2000), E(GraphCreate, 10000),
-		E(GraphAddKernelNode, 12000), E(GraphKernelNodeSetParams, 12000),
-		E(GraphExecKernelNodeSetParams, 12000), E(GraphInstantiateWithFlags, 11040),
+		E(GraphAddKernelNode, 12000), E(GraphNodeSetParams, 12020),
+		E(GraphExecNodeSetParams, 12020), E(GraphInstantiateWithFlags, 11040),
 		E(GraphUpload, 11010), E(GraphLaunch, 10000), E(GraphExecDestroy, 10000),
 #undef E
 	};
@@ -139,11 +139,19 @@ int main(int argc, char **argv)
 
 	double *upd = calloc(points, sizeof *upd), *fresh = calloc(points, sizeof *fresh);
 	size_t nfresh = 0;
+	/* the changed node's parameters, as the generic calls take them */
+	CUgraphNodeParams np;
+	memset(&np, 0, sizeof np);
+	np.type = CU_GRAPH_NODE_TYPE_KERNEL;
+	np.kernel.func = kp.func;
+	np.kernel.gridDimY = np.kernel.gridDimZ = 1;
+	np.kernel.blockDimX = np.kernel.blockDimY = np.kernel.blockDimZ = 1;
+	np.kernel.kernelParams = kp.kernelParams;
 	for (size_t p = 1; p < points; p++) {
-		kp.gridDimX = (unsigned)p + 1;
+		np.kernel.gridDimX = (unsigned)p + 1;
 		t0 = ref_now_s();
-		CK(cu.GraphKernelNodeSetParams(changed, &kp));
-		CK(cu.GraphExecKernelNodeSetParams(exec, changed, &kp));
+		CK(cu.GraphNodeSetParams(changed, &np));
+		CK(cu.GraphExecNodeSetParams(exec, changed, &np));
 		upd[p - 1] = ref_now_s() - t0;
 		if (!counting) {
 			CUgraphExec other;

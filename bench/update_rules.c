@@ -1,7 +1,7 @@
 /*
  * The update rules, measured: which changes of a graph the driver applies
  * to an executable graph in place, and which it refuses, the way a
- * cugraphrun sweep asks (per node with cuGraphExec*NodeSetParams, or with
+ * cugraphrun sweep asks (per node with cuGraphExecNodeSetParams, or with
  * cuGraphExecUpdate from a template), on the GPU at hand.  Its output
  * fills the table of cugraphrun(5) (UPDATES); bench/sweep-bench.py runs it.
  *
@@ -58,12 +58,8 @@ static struct {
 	PFN_cuGraphInstantiateWithParams_v12000 GraphInstantiateWithParams;
 	PFN_cuGraphLaunch_v10000 GraphLaunch;
 	PFN_cuGraphExecDestroy_v10000 GraphExecDestroy;
-	PFN_cuGraphKernelNodeSetParams_v12000 GraphKernelNodeSetParams;
-	PFN_cuGraphExecKernelNodeSetParams_v12000 GraphExecKernelNodeSetParams;
-	PFN_cuGraphMemsetNodeSetParams_v10000 GraphMemsetNodeSetParams;
-	PFN_cuGraphExecMemsetNodeSetParams_v10020 GraphExecMemsetNodeSetParams;
-	PFN_cuGraphMemcpyNodeSetParams_v10000 GraphMemcpyNodeSetParams;
-	PFN_cuGraphExecMemcpyNodeSetParams_v10020 GraphExecMemcpyNodeSetParams;
+	PFN_cuGraphNodeSetParams_v12020 GraphNodeSetParams;
+	PFN_cuGraphExecNodeSetParams_v12020 GraphExecNodeSetParams;
 	PFN_cuGraphExecUpdate_v12000 GraphExecUpdate;
 } cu;
 
@@ -97,9 +93,7 @@ static void load_driver(void)
 		E(GraphChildGraphNodeGetGraph, 10000), E(GraphConditionalHandleCreate, 12030),
 		E(GraphKernelNodeSetAttribute, 11000), E(GraphInstantiateWithParams, 12000),
 		E(GraphLaunch, 10000), E(GraphExecDestroy, 10000),
-		E(GraphKernelNodeSetParams, 12000), E(GraphExecKernelNodeSetParams, 12000),
-		E(GraphMemsetNodeSetParams, 10000), E(GraphExecMemsetNodeSetParams, 10020),
-		E(GraphMemcpyNodeSetParams, 10000), E(GraphExecMemcpyNodeSetParams, 10020),
+		E(GraphNodeSetParams, 12020), E(GraphExecNodeSetParams, 12020),
 		E(GraphExecUpdate, 12000),
 #undef E
 	};
@@ -291,10 +285,17 @@ enum how {
 	EXEC_UPDATE, SECOND_EXEC,
 };
 static const char *const how_words[] = {
-	"cuGraphExecKernelNodeSetParams", "cuGraphExecKernelNodeSetParams (child graph)",
-	"cuGraphExecKernelNodeSetParams (IF body)", "cuGraphExecMemsetNodeSetParams",
-	"cuGraphExecMemcpyNodeSetParams", "cuGraphExecUpdate", "a second cuGraphInstantiate",
+	"cuGraphExecNodeSetParams (kernel)", "cuGraphExecNodeSetParams (child graph)",
+	"cuGraphExecNodeSetParams (IF body)", "cuGraphExecNodeSetParams (memset)",
+	"cuGraphExecNodeSetParams (copy)", "cuGraphExecUpdate", "a second cuGraphInstantiate",
 };
+
+/* Node h's new parameters on the template, then on the executable graph, as cugraphrun sets them. */
+static CUresult set_node(CUgraphExec exec, CUgraphNode h, CUgraphNodeParams *p)
+{
+	CUresult r = cu.GraphNodeSetParams(h, p);
+	return r == CUDA_SUCCESS ? cu.GraphExecNodeSetParams(exec, h, p) : r;
+}
 
 /* What to read back after the update: a buffer and the value it must hold. */
 struct expect {
@@ -339,41 +340,39 @@ static void rule(const char *id, const char *what, struct spec before, struct sp
 		a.bv = after.body_val;
 		void **params = how == EXEC_KERNEL ? a.kparams : how == EXEC_KERNEL_CHILD ?
 			a.cparams : a.bparams;
-		CUDA_KERNEL_NODE_PARAMS kp = {
-			.func = how == EXEC_KERNEL && after.fill2 ? f_fill2 : f_fill,
-			.gridDimX = how == EXEC_KERNEL ? after.grid : 1, .gridDimY = 1, .gridDimZ = 1,
-			.blockDimX = how == EXEC_KERNEL ? after.block : 64, .blockDimY = 1,
-			.blockDimZ = 1, .sharedMemBytes = how == EXEC_KERNEL ? after.shared : 0,
-			.kernelParams = params,
-		};
-		r = cu.GraphKernelNodeSetParams(h, &kp);
-		if (r == CUDA_SUCCESS)
-			r = cu.GraphExecKernelNodeSetParams(exec, h, &kp);
+		CUgraphNodeParams p;
+		kernel_params(&p, how == EXEC_KERNEL && after.fill2 ? f_fill2 : f_fill,
+			      how == EXEC_KERNEL ? after.grid : 1, how == EXEC_KERNEL ? after.block : 64,
+			      how == EXEC_KERNEL ? after.shared : 0, params);
+		r = set_node(exec, h, &p);
 		break;
 	}
 	case EXEC_MEMSET: {
-		CUDA_MEMSET_NODE_PARAMS mp = {
-			.dst = after.mdst ? after.mdst : mbuf, .value = after.mval,
-			.elementSize = after.melem, .width = after.mwidth, .height = 1,
-		};
-		r = cu.GraphMemsetNodeSetParams(a.m, &mp);
-		if (r == CUDA_SUCCESS)
-			r = cu.GraphExecMemsetNodeSetParams(exec, a.m, &mp, ctx);
+		CUgraphNodeParams p;
+		memset(&p, 0, sizeof p);
+		p.type = CU_GRAPH_NODE_TYPE_MEMSET;
+		p.memset.dst = after.mdst ? after.mdst : mbuf;
+		p.memset.value = after.mval;
+		p.memset.elementSize = after.melem;
+		p.memset.width = after.mwidth;
+		p.memset.height = 1;
+		p.memset.ctx = ctx;
+		r = set_node(exec, a.m, &p);
 		break;
 	}
 	case EXEC_MEMCPY: {
-		CUDA_MEMCPY3D cp;
-		memset(&cp, 0, sizeof cp);
-		cp.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-		cp.srcDevice = kbuf;
-		cp.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-		cp.dstDevice = after.cto ? after.cto : cdst;
-		cp.WidthInBytes = after.cbytes;
-		cp.Height = 1;
-		cp.Depth = 1;
-		r = cu.GraphMemcpyNodeSetParams(a.c, &cp);
-		if (r == CUDA_SUCCESS)
-			r = cu.GraphExecMemcpyNodeSetParams(exec, a.c, &cp, ctx);
+		CUgraphNodeParams p;
+		memset(&p, 0, sizeof p);
+		p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+		p.memcpy.copyCtx = ctx;
+		p.memcpy.copyParams.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+		p.memcpy.copyParams.srcDevice = kbuf;
+		p.memcpy.copyParams.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+		p.memcpy.copyParams.dstDevice = after.cto ? after.cto : cdst;
+		p.memcpy.copyParams.WidthInBytes = after.cbytes;
+		p.memcpy.copyParams.Height = 1;
+		p.memcpy.copyParams.Depth = 1;
+		r = set_node(exec, a.c, &p);
 		break;
 	}
 	case EXEC_UPDATE:

@@ -104,6 +104,30 @@ bool cu_open(void)
 	return true;
 }
 
+int cu_start(int device)
+{
+	if (!cu_open())
+		return -1;
+	CUresult r = cu.Init(0);
+	if (r == CUDA_ERROR_NO_DEVICE) {
+		errorx("no CUDA device found (%s)", cu_strerror(r));
+		return -1;
+	}
+	int count = 0;
+	if (r == CUDA_SUCCESS)
+		r = cu.DeviceGetCount(&count);
+	if (r != CUDA_SUCCESS) {
+		errorx("cannot initialise CUDA: %s", cu_strerror(r));
+		return -1;
+	}
+	if (device < 0 || device >= count) {
+		errorx("no CUDA device %d: this machine has %d (0 to %d)", device, count,
+		       count - 1);
+		return -2;
+	}
+	return count;
+}
+
 const char *cu_strerror(CUresult r)
 {
 	static char buf[256];

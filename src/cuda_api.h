@@ -98,12 +98,8 @@
 	X(GraphExecDestroy, 10000, 1)                     \
 	X(GraphDebugDotPrint, 11030, 1)                   \
 	/* a sweep's update path (gpu_update.c) */        \
-	X(GraphExecKernelNodeSetParams, 12000, 0)         \
-	X(GraphKernelNodeSetParams, 12000, 0)             \
-	X(GraphExecMemsetNodeSetParams, 10020, 0)         \
-	X(GraphMemsetNodeSetParams, 10000, 0)             \
-	X(GraphExecMemcpyNodeSetParams, 10020, 0)         \
-	X(GraphMemcpyNodeSetParams, 10000, 0)             \
+	X(GraphNodeSetParams, 12020, 1)                   \
+	X(GraphExecNodeSetParams, 12020, 1)               \
 	X(GraphExecUpdate, 12000, 0)
 
 #define CU_API_FIELD(name, ver, req) PFN_cu##name##_v##ver name;
@@ -127,6 +123,14 @@ extern struct cu_api cu;
  * it again after success does nothing.
  */
 bool cu_open(void);
+
+/*
+ * The driver started for a run on GPU device: cu_open, cuInit and the
+ * count of GPUs, which it returns; -1 after a message when there is no
+ * driver or it does not start, -2 after one when device is not among
+ * them.  The one start of a lone run (gpu_open) and a suite's worker.
+ */
+int cu_start(int device);
 
 /*
  * A CUresult in words, "what happened (CUDA_ERROR_NAME)", in a static

@@ -269,9 +269,6 @@ static const char *show_kind(const struct expr_val *v, char *buf, size_t len)
 }
 
 /* ------------------------------------------------------------------ */
-/* Evaluation */
-
-/* ------------------------------------------------------------------ */
 /* Functions: each takes its arguments at a[0..n) and leaves its value in a[0]. */
 
 typedef bool func_fn(struct expr_val *a, unsigned n, const struct ins *in, struct expr_err *err);
@@ -306,6 +303,9 @@ static const char *fname(const struct ins *in)
 	return funcs[in->aux].name;
 }
 
+/* ------------------------------------------------------------------ */
+/* Evaluation */
+
 /* Where an instruction's error points: the operator or the function name. */
 static uint32_t ins_len(const struct ins *in)
 {
@@ -316,10 +316,11 @@ static uint32_t ins_len(const struct ins *in)
 	return op_text[in->op] ? (uint32_t)strlen(op_text[in->op]) : 0;
 }
 
-static bool fail(struct expr_err *err, const struct ins *in, const char *fmt, ...)
+/* An error of the evaluation, at instruction in's text: false. */
+static bool eval_error(struct expr_err *err, const struct ins *in, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), cold));
 
-static bool fail(struct expr_err *err, const struct ins *in, const char *fmt, ...)
+static bool eval_error(struct expr_err *err, const struct ins *in, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -328,18 +329,18 @@ static bool fail(struct expr_err *err, const struct ins *in, const char *fmt, ..
 	return false;
 }
 
-static __attribute__((cold)) bool fail_string(struct expr_err *err, const struct ins *in,
-					      const char *name, const struct expr_val *v,
-					      const char *why)
+static __attribute__((cold)) bool eval_error_string(struct expr_err *err,
+						    const struct ins *in, const char *name,
+						    const struct expr_val *v, const char *why)
 {
 	char buf[96];
-	return fail(err, in, "%s in '%s' (%s)", show_kind(v, buf, sizeof buf), name, why);
+	return eval_error(err, in, "%s in '%s' (%s)", show_kind(v, buf, sizeof buf), name, why);
 }
 
 static __attribute__((cold)) bool overflow(struct expr_err *err, const struct ins *in,
 					   const char *name)
 {
-	return fail(err, in, "integer overflow in '%s'", name);
+	return eval_error(err, in, "integer overflow in '%s'", name);
 }
 
 static inline double as_float(const struct expr_val *v)
@@ -362,7 +363,7 @@ static inline bool truth(const struct ins *in, const char *name, const struct ex
 		break;
 	}
 	char buf[96];
-	return fail(err, in, "%s as a condition in '%s'", show_kind(v, buf, sizeof buf), name);
+	return eval_error(err, in, "%s as a condition in '%s'", show_kind(v, buf, sizeof buf), name);
 }
 
 /* a op b for two ints into *r; false on overflow or a bad count. */
@@ -386,7 +387,7 @@ static bool arith_int(const struct ins *in, int64_t a, int64_t b, int64_t *r,
 	case OP_DIV:
 	case OP_MOD:
 		if (b == 0)
-			return fail(err, in, "division by zero in '%s'", name);
+			return eval_error(err, in, "division by zero in '%s'", name);
 		if (b == -1) {
 			/* INT64_MIN / -1 overflows; its remainder is 0 but C leaves it undefined */
 			if (in->op == OP_MOD) {
@@ -400,7 +401,7 @@ static bool arith_int(const struct ins *in, int64_t a, int64_t b, int64_t *r,
 		return true;
 	case OP_POW: {
 		if (b < 0)
-			return fail(err, in, "negative exponent %" PRId64 " in '**' of integers (make one a float)", b);
+			return eval_error(err, in, "negative exponent %" PRId64 " in '**' of integers (make one a float)", b);
 		/* By squaring: |base| only grows, so a square that overflows
 		 * means the result does too, unless no bit of b is left. */
 		int64_t acc = 1, base = a;
@@ -417,7 +418,7 @@ static bool arith_int(const struct ins *in, int64_t a, int64_t b, int64_t *r,
 	case OP_SHL:
 	case OP_SHR:
 		if (b < 0 || b > 63)
-			return fail(err, in, "shift count %" PRId64 " out of range in '%s' (0 to 63)", b, name);
+			return eval_error(err, in, "shift count %" PRId64 " out of range in '%s' (0 to 63)", b, name);
 		if (in->op == OP_SHR) {
 			*r = a >> b; /* arithmetic: GCC and Clang define it so */
 			return true;
@@ -441,9 +442,9 @@ static bool arith(const struct ins *in, struct expr_val *a, const struct expr_va
 	const char *name = op_text[in->op];
 	const struct expr_val *bad = a->type == EXPR_STR ? a : b->type == EXPR_STR ? b : NULL;
 	if (bad)
-		return fail_string(err, in, name, bad, "arithmetic takes numbers");
+		return eval_error_string(err, in, name, bad, "arithmetic takes numbers");
 	if (in->op == OP_SHL || in->op == OP_SHR)
-		return fail_string(err, in, name, a->type == EXPR_FLOAT ? a : b, "shifts take integers");
+		return eval_error_string(err, in, name, a->type == EXPR_FLOAT ? a : b, "shifts take integers");
 	double x = as_float(a), y = as_float(b), r = 0;
 	switch ((enum op)in->op) {
 	case OP_ADD: r = x + y; break;
@@ -452,7 +453,7 @@ static bool arith(const struct ins *in, struct expr_val *a, const struct expr_va
 	case OP_DIV:
 	case OP_MOD:
 		if (y == 0)
-			return fail(err, in, "division by zero in '%s'", name);
+			return eval_error(err, in, "division by zero in '%s'", name);
 		r = in->op == OP_DIV ? x / y : fmod(x, y);
 		break;
 	case OP_POW: r = pow(x, y); break;
@@ -492,8 +493,8 @@ static bool compare(const struct ins *in, struct expr_val *a, const struct expr_
 			a->len < b->len ? CMP_LT : a->len > b->len ? CMP_GT : CMP_EQ;
 	} else if (a->type == EXPR_STR || b->type == EXPR_STR) {
 		char buf[96];
-		return fail(err, in, "comparing %s with a number in '%s'",
-			    show_kind(a->type == EXPR_STR ? a : b, buf, sizeof buf), op_text[in->op]);
+		return eval_error(err, in, "comparing %s with a number in '%s'",
+				  show_kind(a->type == EXPR_STR ? a : b, buf, sizeof buf), op_text[in->op]);
 	} else if (a->type == EXPR_INT) {
 		c = cmp_int_float(a->i, b->f);
 	} else if (b->type == EXPR_INT) {
@@ -542,7 +543,7 @@ static bool unary(const struct ins *in, struct expr_val *v, struct expr_err *err
 	case EXPR_STR:
 		break;
 	}
-	return fail_string(err, in, name, v, "arithmetic takes numbers");
+	return eval_error_string(err, in, name, v, "arithmetic takes numbers");
 }
 
 /* ------------------------------------------------------------------ */
@@ -554,7 +555,7 @@ static bool numbers(const struct expr_val *a, unsigned n, const struct ins *in,
 {
 	for (unsigned k = 0; k < n; k++)
 		if (a[k].type == EXPR_STR)
-			return fail_string(err, in, fname(in), &a[k], "it takes numbers");
+			return eval_error_string(err, in, fname(in), &a[k], "it takes numbers");
 	return true;
 }
 
@@ -565,7 +566,7 @@ static bool ints(const struct expr_val *a, unsigned n, const struct ins *in,
 		return false;
 	for (unsigned k = 0; k < n; k++)
 		if (a[k].type != EXPR_INT)
-			return fail_string(err, in, fname(in), &a[k], "it takes integers");
+			return eval_error_string(err, in, fname(in), &a[k], "it takes integers");
 	return true;
 }
 
@@ -611,11 +612,11 @@ static bool fn_ceil_div(struct expr_val *a, unsigned n, const struct ins *in, st
 		return false;
 	int64_t x = a[0].i, y = a[1].i;
 	if (y == 0)
-		return fail(err, in, "division by zero in 'ceil_div'");
+		return eval_error(err, in, "division by zero in 'ceil_div'");
 	if (y < 0)
-		return fail(err, in, "negative divisor %" PRId64 " in 'ceil_div'", y);
+		return eval_error(err, in, "negative divisor %" PRId64 " in 'ceil_div'", y);
 	if (x < 0)
-		return fail(err, in, "negative dividend %" PRId64 " in 'ceil_div'", x);
+		return eval_error(err, in, "negative dividend %" PRId64 " in 'ceil_div'", x);
 	/* not (x + y - 1) / y: that overflows near INT64_MAX */
 	a[0].i = x / y + (x % y != 0);
 	return true;
@@ -698,11 +699,11 @@ static bool fn_int(struct expr_val *a, unsigned n, const struct ins *in, struct 
 		return true;
 	double f = a[0].f;
 	if (isnan(f))
-		return fail(err, in, "float nan in 'int' (NaN has no integer value)");
+		return eval_error(err, in, "float nan in 'int' (NaN has no integer value)");
 	if (!(f >= -9223372036854775808.0 && f < 9223372036854775808.0)) {
 		char buf[32];
 		fmt_float(f, buf);
-		return fail(err, in, "float %s out of range in 'int'", buf);
+		return eval_error(err, in, "float %s out of range in 'int'", buf);
 	}
 	a[0] = expr_int((int64_t)f);
 	return true;
@@ -761,14 +762,15 @@ static __attribute__((cold)) bool unknown_type(const struct expr_val *v, const s
 			near = names[k];
 	if (near == NULL && strlen(word) == v->len)
 		near = diag_suggest(word, names, ET_COUNT + N_C_TYPES);
-	return fail(err, in, "unknown type '%s' in 'sizeof'%s%s%s", quote_bytes(v->s, v->len, q, sizeof q),
-		    near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	return eval_error(err, in, "unknown type '%s' in 'sizeof'%s%s%s",
+			  quote_bytes(v->s, v->len, q, sizeof q),
+			  near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 }
 
 static bool fn_sizeof(struct expr_val *a, unsigned n, const struct ins *in, struct expr_err *err)
 {
 	if (a[0].type != EXPR_STR)
-		return fail_string(err, in, "sizeof", &a[0], "it takes a type name such as 'f32'");
+		return eval_error_string(err, in, "sizeof", &a[0], "it takes a type name such as 'f32'");
 	for (size_t k = 0; k < ET_COUNT; k++)
 		if (same(a[0].s, a[0].len, elem_infos[k].name)) {
 			a[0] = expr_int(elem_infos[k].size);
@@ -1148,7 +1150,8 @@ static uint32_t lex(struct parser *p, uint32_t pos, struct tok *t, bool report)
 	return pos + t->len;
 }
 
-static void next(struct parser *p)
+/* On to the next token, the one read kept as p->prev. */
+static void advance(struct parser *p)
 {
 	p->prev = p->tok;
 	p->pos = lex(p, p->pos, &p->tok, true);
@@ -1244,7 +1247,7 @@ static bool parse_call(struct parser *p, const struct tok *name)
 	const struct func *f = find_func(p->text + name->off, name->len);
 	if (f == NULL)
 		return unknown_func(p, name);
-	next(p); /* ( */
+	advance(p); /* ( */
 	unsigned argc = 0;
 	if (p->tok.kind != T_RPAREN) {
 		for (;;) {
@@ -1259,10 +1262,10 @@ static bool parse_call(struct parser *p, const struct tok *name)
 			if (p->tok.kind != T_COMMA)
 				return perr(p, p->tok.off, p->tok.len,
 					    "expected ',' or ')' after an argument of '%s'", f->name);
-			next(p);
+			advance(p);
 		}
 	}
-	next(p); /* ) */
+	advance(p); /* ) */
 	if (argc < f->min || argc > f->max) {
 		char takes[32];
 		if (f->min == f->max)
@@ -1308,19 +1311,19 @@ static bool parse_primary(struct parser *p)
 		if (t.v.u > INT64_MAX)
 			return perr(p, t.off, t.len, "integer %s is too large (at most %" PRId64 ")",
 				    tok_text(p, &t, buf, sizeof buf), INT64_MAX);
-		next(p);
+		advance(p);
 		if (!push(p, t.off))
 			return false;
 		emit(p, OP_INT, t.off)->u.i = (int64_t)t.v.u;
 		return true;
 	case T_FLOAT:
-		next(p);
+		advance(p);
 		if (!push(p, t.off))
 			return false;
 		emit(p, OP_FLOAT, t.off)->u.f = t.v.f;
 		return true;
 	case T_STR: {
-		next(p);
+		advance(p);
 		if (!push(p, t.off))
 			return false;
 		struct ins *in = emit(p, OP_STR, t.off);
@@ -1329,17 +1332,17 @@ static bool parse_primary(struct parser *p)
 		return true;
 	}
 	case T_NAME:
-		next(p);
+		advance(p);
 		if (p->tok.kind == T_LPAREN)
 			return parse_call(p, &t);
 		return parse_name(p, &t);
 	case T_LPAREN:
-		next(p);
+		advance(p);
 		if (!parse_expr(p))
 			return false;
 		if (p->tok.kind != T_RPAREN)
 			return perr(p, p->tok.off, p->tok.len, "expected ')' to match '('");
-		next(p);
+		advance(p);
 		return true;
 	default:
 		break;
@@ -1355,7 +1358,7 @@ static bool parse_power(struct parser *p)
 	if (p->tok.kind != T_POW)
 		return true;
 	uint32_t off = p->tok.off;
-	next(p);
+	advance(p);
 	if (!enter(p))
 		return false;
 	bool ok = parse_unary(p);
@@ -1373,11 +1376,11 @@ static bool parse_unary(struct parser *p)
 	if (op == OP_NONE)
 		return parse_power(p);
 	uint32_t off = p->tok.off;
-	next(p);
+	advance(p);
 	/* -9223372036854775808: the one literal that exists only negated */
 	if (op == OP_NEG && p->tok.kind == T_INT && p->tok.v.u == (uint64_t)INT64_MAX + 1 &&
 	    peek(p) != T_POW) {
-		next(p);
+		advance(p);
 		if (!push(p, off))
 			return false;
 		emit(p, OP_INT, off)->u.i = INT64_MIN;
@@ -1414,7 +1417,7 @@ static bool parse_binary(struct parser *p, int minprec)
 		if (b->prec == 0 || b->prec < minprec)
 			return true;
 		uint32_t off = p->tok.off;
-		next(p);
+		advance(p);
 		if (b->op == OP_AND || b->op == OP_OR) {
 			size_t jump = p->ncode;
 			emit(p, (enum op)b->op, off);
@@ -1442,7 +1445,7 @@ static bool parse_expr(struct parser *p)
 		goto out;
 	if (p->tok.kind == T_QUEST) {
 		uint32_t off = p->tok.off;
-		next(p);
+		advance(p);
 		size_t jfalse = p->ncode;
 		emit(p, OP_JFALSE, off);
 		p->stack--;
@@ -1454,7 +1457,7 @@ static bool parse_expr(struct parser *p)
 		}
 		size_t jump = p->ncode;
 		emit(p, OP_JUMP, p->tok.off);
-		next(p);
+		advance(p);
 		p->code[jfalse].u.to = (uint32_t)p->ncode;
 		p->stack--; /* the else branch starts where the then branch did */
 		if (!parse_expr(p))
@@ -1479,7 +1482,7 @@ static bool parse_piece(struct parser *p, uint32_t start, uint32_t end, uint32_t
 	p->depth = 0;
 	p->stack = 0;
 	p->tok = (struct tok){.kind = T_END, .off = start - after_len, .len = after_len};
-	next(p);
+	advance(p);
 	uint32_t first = (uint32_t)p->ncode;
 	if (!parse_expr(p))
 		return false;

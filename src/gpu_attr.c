@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu_attr.h"
+#include "gpu_kernel.h"
 #include "scalar.h"
 #include "strmap.h"
 
@@ -132,10 +133,10 @@ static struct kfunc *func_of(struct gpu *gp, const struct node *n)
 	return i >= 0 ? &gp->funcs[i] : NULL;
 }
 
-static bool set_func_attr(struct gpu *gp, const struct node *n, CUfunction f,
+static bool set_func_attr(struct gpu *gp, const struct node *n, const struct kfunc *kf,
 			  CUfunction_attribute fa, int value, struct pos pos, const char *key)
 {
-	CUresult r = cu.FuncSetAttribute(f, fa, value);
+	CUresult r = gpu_kernel_set_attribute(kf, kf->f, gp->dev, fa, value);
 	if (r == CUDA_SUCCESS)
 		return true;
 	diag_error(gp->d, pos, "cannot give kernel '%s' %s %d (node '%s'): %s",
@@ -263,10 +264,10 @@ static bool prepare_kernel(struct gpu *gp, const struct node *n, const struct ke
 		return true;    /* gpu_load said why */
 	bool ok = true;
 	if (kattr_set(a, KATTR_NON_PORTABLE_CLUSTER) && a->non_portable_cluster)
-		ok &= set_func_attr(gp, n, kf->f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+		ok &= set_func_attr(gp, n, kf, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
 				    1, a->pos[KATTR_NON_PORTABLE_CLUSTER], "non_portable_cluster");
 	if (kattr_set(a, KATTR_CARVEOUT))
-		ok &= set_func_attr(gp, n, kf->f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+		ok &= set_func_attr(gp, n, kf, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
 				    a->carveout, a->pos[KATTR_CARVEOUT], "carveout");
 	if (kattr_set(a, KATTR_COOPERATIVE) && a->cooperative)
 		ok &= check_cooperative(gp, n, a, kf->f);

@@ -20,6 +20,7 @@
 #include "gpu_kernel.h"
 #include "mod_check.h"
 #include "monotime.h"
+#include "rtc_nvrtc.h"
 #include "strmap.h"
 #include "sweep_diff.h"
 #include "buf_data.h"
@@ -134,27 +135,10 @@ int gpu_open(struct gpu *gp, struct gdef *g, int device, enum verbosity v, struc
 		return 3;
 	char ver[16];
 	gpu_verbose(gp, "CUDA driver %s opened", cu_version_str(cu.driver_version, ver, sizeof ver));
-	if (!check_features(gp))
+	if (!check_features(gp) || cu_start(device) < 0)
 		return 3;
-	CUresult r = cu.Init(0);
-	if (r == CUDA_ERROR_NO_DEVICE) {
-		errorx("no CUDA device found (%s)", cu_strerror(r));
-		return 3;
-	}
-	if (r != CUDA_SUCCESS) {
-		errorx("cannot initialise CUDA: %s", cu_strerror(r));
-		return 3;
-	}
-	int count = 0;
-	r = cu.DeviceGetCount(&count);
-	if (r == CUDA_SUCCESS && (device < 0 || device >= count)) {
-		errorx("no CUDA device %d: this machine has %d (0 to %d)", device, count,
-		       count - 1);
-		return 3;
-	}
 	gp->ordinal = device;
-	if (r == CUDA_SUCCESS)
-		r = cu.DeviceGet(&gp->dev, device);
+	CUresult r = cu.DeviceGet(&gp->dev, device);
 	if (r == CUDA_SUCCESS)
 		r = cu.DevicePrimaryCtxRetain(&gp->ctx, gp->dev);
 	if (r == CUDA_SUCCESS) {
@@ -385,7 +369,7 @@ bool gpu_func_known(const struct gpu *gp, const struct node *n)
 }
 
 /* The function of a kernel node, loaded once per "module.function". */
-static struct kfunc *find_func(struct gpu *gp, const struct node *n)
+static struct kfunc *kernel_func(struct gpu *gp, const struct node *n)
 {
 	const struct kernel_node *k = &n->u.kernel;
 	long idx = strmap_get(gp->func_index, k->function);
@@ -443,7 +427,8 @@ static bool allow_shared(struct gpu *gp, const struct node *n, struct kfunc *kf)
 				kf->f) == CUDA_SUCCESS && static_bytes >= 0 &&
 	    k->shared + (uint64_t)static_bytes <= SHARED_DEFAULT_BYTES)
 		return true;
-	CUresult r = gpu_kernel_set_attribute(gp, kf, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+	CUresult r = gpu_kernel_set_attribute(kf, kf->f, gp->dev,
+					      CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 					      (int)k->shared);
 	if (r != CUDA_SUCCESS) {
 		char sz[32];
@@ -460,7 +445,7 @@ static bool allow_shared(struct gpu *gp, const struct node *n, struct kfunc *kf)
 
 int gpu_prepare_kernel(struct gpu *gp, const struct node *n, bool *noted)
 {
-	struct kfunc *kf = find_func(gp, n);
+	struct kfunc *kf = kernel_func(gp, n);
 	if (!gpu_kernel_loaded(gp, (size_t)n->u.kernel.module.idx))
 		return 0;
 	if (kf->f == NULL) {
@@ -653,26 +638,31 @@ static void free_buffer(struct gpu *gp, size_t i, enum mem_kind kind)
 	gp->host[i] = NULL;
 }
 
-void gpu_release(struct gpu *gp)
+/*
+ * gpu_release, and gpu_close's part of it: without cuda (after a sticky
+ * error) the host side only, no driver call.
+ */
+static void release(struct gpu *gp, bool cuda)
 {
 	struct gdef *g = gp->g;
-	for (size_t i = 0; gp->dptr && i < g->nbuffers; i++)
+	for (size_t i = 0; cuda && gp->dptr && i < g->nbuffers; i++)
 		free_buffer(gp, i, g->buffers[i].memory);
 	free(gp->dptr);
 	free(gp->host);
 	gp->dptr = NULL;
 	gp->host = NULL;
-	for (size_t i = 0; gp->events && i < g->nevents; i++)
+	for (size_t i = 0; cuda && gp->events && i < g->nevents; i++)
 		if (gp->events[i])
 			cu.EventDestroy(gp->events[i]);
 	free(gp->events);
 	free(gp->recorded);
 	gp->events = NULL;
 	gp->recorded = NULL;
-	for (size_t i = 0; gp->modules && i < g->nmodules; i++) {
+	/* set aside, not unloaded: gpu_kernel_unload does that, at gpu_close */
+	for (size_t i = 0; (gp->modules || gp->libs) && i < g->nmodules; i++)
 		gpu_kernel_retire(gp, i);
+	for (size_t i = 0; gp->images && i < g->nmodules; i++)
 		rtc_image_free(&gp->images[i]);
-	}
 	free(gp->modules);
 	free(gp->libs);
 	free(gp->images);
@@ -686,6 +676,11 @@ void gpu_release(struct gpu *gp)
 	gp->nfuncs = gp->capfuncs = 0;
 	strmap_free(gp->func_index);
 	gp->func_index = NULL;
+}
+
+void gpu_release(struct gpu *gp)
+{
+	release(gp, true);
 }
 
 int gpu_realloc_buffer(struct gpu *gp, size_t i, enum mem_kind was)
@@ -1380,20 +1375,18 @@ const struct built_graph *gpu_built_of(const struct gpu *gp, const struct graph 
 
 void gpu_close(struct gpu *gp)
 {
-	struct gdef *g = gp->g;
-	if (g == NULL)
+	if (gp->g == NULL)
 		return;
 	/* after a sticky error the driver fails or blocks: host memory only */
 	bool cuda = !gp->sticky && gp->ctx_retained;
+	struct gpu_graph_state st;
+	gpu_detach_graph(gp, &st);
+	if (!cuda)
+		st.root = NULL;
+	gpu_free_graph_state(&st);
+	release(gp, cuda);
 	if (cuda) {
-		if (gp->root)
-			cu.GraphDestroy(gp->root);
-		for (size_t i = 0; gp->events && i < g->nevents; i++)
-			if (gp->events[i])
-				cu.EventDestroy(gp->events[i]);
 		gpu_kernel_unload(gp);
-		for (size_t i = 0; gp->dptr && i < g->nbuffers; i++)
-			free_buffer(gp, i, g->buffers[i].memory);
 		if (gp->stream)
 			cu.StreamDestroy(gp->stream);
 		gpu_attr_close(gp);
@@ -1404,30 +1397,6 @@ void gpu_close(struct gpu *gp)
 		cu.DevicePrimaryCtxRelease(gp->dev);
 	}
 	gpu_devices_close(gp, false);
-	for (size_t i = 0; gp->images && i < g->nmodules; i++)
-		rtc_image_free(&gp->images[i]);
-	free(gp->images);
-	free(gp->modules);
-	free(gp->libs);
-	for (size_t i = 0; i < gp->nfuncs; i++)
-		free(gp->funcs[i].sizes);
-	free(gp->funcs);
-	strmap_free(gp->func_index);
-	free(gp->dptr);
-	free(gp->host);
-	free(gp->events);
-	free(gp->recorded);
-	free(gp->handles);
-	for (size_t i = 0; i < gp->nbuilt; i++) {
-		free(gp->built[i]->created);
-		free(gp->built[i]);
-	}
-	free(gp->built);
-	free(gp->nodes);
-	free(gp->handle_of);
-	for (size_t i = 0; i < gp->ncalls; i++)
-		free(gp->calls[i]);
-	free(gp->calls);
 	free(gp->argbuf);
 	free(gp->opbuf);
 	free(gp->retired);

@@ -206,7 +206,7 @@ static void enable_peers(struct gpu *gp)
 }
 
 /* One use of buffer b by node n at pos: an error when n's device cannot reach it. */
-static bool reach(struct gpu *gp, const struct node *n, long b, struct pos pos)
+static bool reaches_buffer(struct gpu *gp, const struct node *n, long b, struct pos pos)
 {
 	int bd = buffer_device(gp->g, b);
 	unsigned nd = node_device(gp->g, n);
@@ -227,7 +227,7 @@ static bool reach_args(struct gpu *gp, const struct node *n, const struct arg *a
 		if (args[i].kind == ARG_STRUCT)
 			ok &= reach_args(gp, n, args[i].fields, args[i].nfields);
 		else if (args[i].kind == ARG_BUFFER)
-			ok &= reach(gp, n, args[i].ref.idx, args[i].pos);
+			ok &= reaches_buffer(gp, n, args[i].ref.idx, args[i].pos);
 	}
 	return ok;
 }
@@ -249,17 +249,18 @@ static bool check_reach(struct gpu *gp)
 			ok &= reach_args(gp, n, n->u.kernel.args, n->u.kernel.nargs);
 			const struct kernel_attrs *a = kernel_attrs_of(g, n);
 			if (kattr_set(a, KATTR_ACCESS_POLICY) && a->window.buffer.idx >= 0)
-				ok &= reach(gp, n, a->window.buffer.idx, a->pos[KATTR_ACCESS_POLICY]);
+				ok &= reaches_buffer(gp, n, a->window.buffer.idx,
+						     a->pos[KATTR_ACCESS_POLICY]);
 			break;
 		}
 		case NK_MEMSET:
-			ok &= reach(gp, n, n->u.memset.buffer.idx, at);
+			ok &= reaches_buffer(gp, n, n->u.memset.buffer.idx, at);
 			break;
 		case NK_MEMOP:
 			for (size_t k = 0; k < n->u.memop.nops; k++)
 				if (n->u.memop.ops[k].buffer.idx >= 0)
-					ok &= reach(gp, n, n->u.memop.ops[k].buffer.idx,
-						    n->u.memop.ops[k].pos);
+					ok &= reaches_buffer(gp, n, n->u.memop.ops[k].buffer.idx,
+							     n->u.memop.ops[k].pos);
 			break;
 		default:
 			break;
@@ -324,29 +325,27 @@ int gpu_devices_open(struct gpu *gp, const struct run_settings *s)
 	return check_reach(gp) ? 0 : 3;
 }
 
-/* A function attribute of kernel kf on device k: its function there, or the library's kernel on that device. */
-static CUresult set_attr(const struct gpu *gp, const struct kfunc *kf, CUfunction f, unsigned k,
-			 CUfunction_attribute attr, int value)
-{
-	if (kf->k)
-		return cu.KernelSetAttribute(attr, value, kf->k, gp->devs->v[k].dev);
-	return cu.FuncSetAttribute(f, attr, value);
-}
-
-/* The function attributes device 0's function of kernel node n was given, on device k too. */
-static bool same_attrs(struct gpu *gp, const struct node *n, const struct kfunc *kf,
+/*
+ * The function attributes device 0's function of kernel node n was given,
+ * on device k too (f: its module's function there; NULL for a library's kernel).
+ */
+static bool copy_attrs(struct gpu *gp, const struct node *n, const struct kfunc *kf,
 		       CUfunction f, unsigned k)
 {
+	CUdevice dev = gp->devs->v[k].dev;
 	CUresult r = CUDA_SUCCESS;
 	if (kf->shared_optin)
-		r = set_attr(gp, kf, f, k, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-			     (int)kf->shared_optin);
+		r = gpu_kernel_set_attribute(kf, f, dev,
+					     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+					     (int)kf->shared_optin);
 	const struct kernel_attrs *a = kernel_attrs_of(gp->g, n);
 	if (r == CUDA_SUCCESS && kattr_set(a, KATTR_NON_PORTABLE_CLUSTER) && a->non_portable_cluster)
-		r = set_attr(gp, kf, f, k, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+		r = gpu_kernel_set_attribute(kf, f, dev,
+					     CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
 	if (r == CUDA_SUCCESS && kattr_set(a, KATTR_CARVEOUT))
-		r = set_attr(gp, kf, f, k, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-			     a->carveout);
+		r = gpu_kernel_set_attribute(kf, f, dev,
+					     CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+					     a->carveout);
 	if (r == CUDA_SUCCESS)
 		return true;
 	diag_error(gp->d, n->u.kernel.function_pos, "cannot give kernel '%s' on device %u (GPU "
@@ -402,7 +401,7 @@ int gpu_devices_load(struct gpu *gp)
 			seen[fi] = true;
 			if (gp->funcs[fi].k) {
 				/* a library's kernel: the node names it and the context */
-				ok = same_attrs(gp, n, &gp->funcs[fi], NULL, k);
+				ok = copy_attrs(gp, n, &gp->funcs[fi], NULL, k);
 				continue;
 			}
 			CUmodule mod = device_module(gp, k, n->u.kernel.module.idx, &failed);
@@ -420,7 +419,7 @@ int gpu_devices_load(struct gpu *gp)
 				ok = false;
 				break;
 			}
-			ok = same_attrs(gp, n, &gp->funcs[fi], v->funcs[fi], k);
+			ok = copy_attrs(gp, n, &gp->funcs[fi], v->funcs[fi], k);
 		}
 	}
 	cu.CtxSetCurrent(gp->ctx);
@@ -429,11 +428,11 @@ int gpu_devices_load(struct gpu *gp)
 }
 
 /* Does an argument (in structs too) pass buffer b? */
-static bool args_use(const struct arg *args, size_t nargs, long b)
+static bool args_pass_buffer(const struct arg *args, size_t nargs, long b)
 {
 	for (size_t i = 0; i < nargs; i++)
 		if ((args[i].kind == ARG_BUFFER && args[i].ref.idx == b) ||
-		    (args[i].kind == ARG_STRUCT && args_use(args[i].fields, args[i].nfields, b)))
+		    (args[i].kind == ARG_STRUCT && args_pass_buffer(args[i].fields, args[i].nfields, b)))
 			return true;
 	return false;
 }
@@ -457,7 +456,7 @@ void gpu_devices_alloc_params(struct gpu *gp, const struct node *n,
 		bool uses = false;
 		switch (m->kind) {
 		case NK_KERNEL:
-			uses = args_use(m->u.kernel.args, m->u.kernel.nargs, b);
+			uses = args_pass_buffer(m->u.kernel.args, m->u.kernel.nargs, b);
 			break;
 		case NK_MEMSET:
 			uses = m->u.memset.buffer.idx == b;

@@ -13,7 +13,6 @@
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 
 #include "fileio.h"
 #include "gpu_dot.h"
+#include "strbuf.h"
 #include "xmalloc.h"
 
 /* libcgraph 2.42 takes char * for what it only reads: the casts live here. */
@@ -136,67 +136,53 @@ static void link_body(struct annot *a, Agnode_t *from, unsigned gid, const struc
 	cg_set(e, "label", words);
 }
 
-/* A growing ", "-separated list in a fixed buffer; what does not fit is left out. */
-struct list {
-	char *buf;
-	size_t len, used;
-};
-
-static void list_add(struct list *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void list_add(struct list *l, const char *fmt, ...)
+/* sb, with the ", " before a list's item but the first. */
+static struct strbuf *item(struct strbuf *sb)
 {
-	char item[160];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(item, sizeof item, fmt, ap);
-	va_end(ap);
-	int w = snprintf(l->buf + l->used, l->len - l->used, "%s%s", l->used ? ", " : "", item);
-	if (w > 0 && (size_t)w < l->len - l->used)
-		l->used += (size_t)w;
-	else
-		l->buf[l->used] = '\0';
+	if (sb->len)
+		strbuf_add(sb, ", ", 2);
+	return sb;
 }
 
 /*
- * What the file asked of a node beyond the driver's parameters, in words:
- * "switched off", its launch attributes ("cluster 4x1x1, cooperative").
- * Empty when nothing.
+ * What the file asked of a node beyond the driver's parameters, in words,
+ * into the empty sb: "switched off", its launch attributes ("cluster
+ * 4x1x1, cooperative").  Empty when nothing.
  */
-static void node_extras(const struct gpu *gp, const struct node *n, char *buf, size_t len)
+static void node_extras(const struct gpu *gp, const struct node *n, struct strbuf *l)
 {
-	struct list l = {buf, len, 0};
-	buf[0] = '\0';
 	if (n->disabled)
-		list_add(&l, "switched off");
+		strbuf_add(item(l), "switched off", strlen("switched off"));
 	const struct kernel_attrs *at = kernel_attrs_of(gp->g, n);
 	for (int k = 0; at && k < KATTR_COUNT; k++) {
 		if (!kattr_set(at, (enum kattr)k))
 			continue;
 		switch ((enum kattr)k) {
 		case KATTR_CLUSTER:
-			list_add(&l, "cluster %ux%ux%u", at->cluster[0], at->cluster[1],
-				 at->cluster[2]);
+			strbuf_printf(item(l), "cluster %ux%ux%u", at->cluster[0],
+				      at->cluster[1], at->cluster[2]);
 			break;
 		case KATTR_PREFERRED_CLUSTER:
-			list_add(&l, "preferred_cluster %ux%ux%u", at->preferred_cluster[0],
-				 at->preferred_cluster[1], at->preferred_cluster[2]);
+			strbuf_printf(item(l), "preferred_cluster %ux%ux%u",
+				      at->preferred_cluster[0], at->preferred_cluster[1],
+				      at->preferred_cluster[2]);
 			break;
 		case KATTR_CLUSTER_SCHEDULING:
-			list_add(&l, "cluster_scheduling %s",
-				 cluster_scheduling_names[at->cluster_scheduling]);
+			strbuf_printf(item(l), "cluster_scheduling %s",
+				      cluster_scheduling_names[at->cluster_scheduling]);
 			break;
 		case KATTR_DOMAIN:
-			list_add(&l, "mem_sync_domain %s", sync_domain_names[at->domain]);
+			strbuf_printf(item(l), "mem_sync_domain %s", sync_domain_names[at->domain]);
 			break;
 		case KATTR_CARVEOUT:
-			list_add(&l, "carveout %d", at->carveout);
+			strbuf_printf(item(l), "carveout %d", at->carveout);
 			break;
 		case KATTR_ACCESS_POLICY:
-			list_add(&l, "access_policy %s %s", at->window.buffer.name,
-				 access_prop_names[at->window.hit]);
+			strbuf_printf(item(l), "access_policy %s %s", at->window.buffer.name,
+				      access_prop_names[at->window.hit]);
 			break;
 		default:
-			list_add(&l, "%s", kattr_names[k]);
+			strbuf_printf(item(l), "%s", kattr_names[k]);
 			break;
 		}
 	}
@@ -206,8 +192,9 @@ static void node_extras(const struct gpu *gp, const struct node *n, char *buf, s
 static void label_node(struct annot *a, Agnode_t *dn, const struct node *n)
 {
 	const char *old = cg_get(dn, "label");
-	char extras[512];
-	node_extras(a->gp, n, extras, sizeof extras);
+	struct strbuf sb = {0};
+	node_extras(a->gp, n, &sb);
+	const char *extras = sb.buf ? sb.buf : "";
 	char *label;
 	if (strcmp(cg_get(dn, "shape"), "record") == 0 && old[0] == '{') {
 		char *id = record_escape(n->id), *ex = record_escape(extras);
@@ -230,6 +217,7 @@ static void label_node(struct annot *a, Agnode_t *dn, const struct node *n)
 			      a->gp->g->file, n->pos.line, n->pos.col, extras[0] ? "; " : "", extras);
 	cg_set(dn, "tooltip", tip);
 	free(tip);
+	strbuf_free(&sb);
 }
 
 /* Edge data beside the driver's edges: dashed, labelled with the port and type. */

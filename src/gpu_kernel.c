@@ -142,12 +142,12 @@ CUresult gpu_kernel_target(const struct gpu *gp, const struct kfunc *kf, CUconte
 	return CUDA_SUCCESS;
 }
 
-CUresult gpu_kernel_set_attribute(struct gpu *gp, const struct kfunc *kf,
+CUresult gpu_kernel_set_attribute(const struct kfunc *kf, CUfunction f, CUdevice dev,
 				  CUfunction_attribute attr, int value)
 {
 	if (kf->k)
-		return cu.KernelSetAttribute(attr, value, kf->k, gp->dev);
-	return cu.FuncSetAttribute(kf->f, attr, value);
+		return cu.KernelSetAttribute(attr, value, kf->k, dev);
+	return cu.FuncSetAttribute(f, attr, value);
 }
 
 void gpu_kernel_retire(struct gpu *gp, size_t i)

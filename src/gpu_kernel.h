@@ -53,8 +53,13 @@ CUresult gpu_kernel_function(struct gpu *gp, const struct kfunc *kf, CUcontext c
  */
 CUresult gpu_kernel_target(const struct gpu *gp, const struct kfunc *kf, CUcontext ctx,
 			   CUDA_KERNEL_NODE_PARAMS_v3 *p);
-/* Set a function attribute where launches see it: the function, or the library's kernel on the device. */
-CUresult gpu_kernel_set_attribute(struct gpu *gp, const struct kfunc *kf,
+/*
+ * Set a function attribute of kernel kf where launches on device dev see
+ * it, by one rule for every attribute: a library's kernel on that device
+ * (cuKernelSetAttribute), else f, its module's function loaded in that
+ * device's context (cuFuncSetAttribute).
+ */
+CUresult gpu_kernel_set_attribute(const struct kfunc *kf, CUfunction f, CUdevice dev,
 				  CUfunction_attribute attr, int value);
 /*
  * Set module i aside (a sweep's point loads another in its place); it may

@@ -25,7 +25,7 @@
 #include "cuda_api.h"
 #include "diag.h"
 #include "model.h"
-#include "rtc_nvrtc.h"
+#include "rtc_image.h"
 #include "run_settings.h"
 
 /* The built-in module's PTX, generated from src/builtin.cu (builtin_ptx.c). */

@@ -168,73 +168,26 @@ static int settle(struct updater *u, const struct gdef *prev, const struct model
 	return rc;
 }
 
-/* The kernel, memset or copy node n's parameters, on the template and the executable graph. */
+/*
+ * The kernel, memset or copy node n's parameters, on the template and,
+ * when exec, on the executable graph: the generic calls take them as
+ * gpu_node_params makes them, and apply each kind's rules (an executable
+ * graph's memset or copy takes 1-D operands only: a refusal rebuilds).
+ */
 static CUresult set_params(struct updater *u, struct node *n, CUgraphNode h, bool exec,
 			   const char **call)
 {
-	struct gpu *gp = u->gp;
 	CUgraphNodeParams p;
 	CUgraph empty;
-	if (gpu_node_params(gp, n, &p, &empty) != 0)
+	if (gpu_node_params(u->gp, n, &p, &empty) != 0)
 		return CUDA_ERROR_INVALID_VALUE;
-	CUgraphExec x = u->ln->exec;
-	CUresult r = CUDA_ERROR_NOT_SUPPORTED;
-	switch (n->kind) {
-	case NK_KERNEL: {
-		CUDA_KERNEL_NODE_PARAMS kp = {
-			.func = p.kernel.func, .gridDimX = p.kernel.gridDimX,
-			.gridDimY = p.kernel.gridDimY, .gridDimZ = p.kernel.gridDimZ,
-			.blockDimX = p.kernel.blockDimX, .blockDimY = p.kernel.blockDimY,
-			.blockDimZ = p.kernel.blockDimZ, .sharedMemBytes = p.kernel.sharedMemBytes,
-			.kernelParams = p.kernel.kernelParams,
-			/* --modules=library: a CUkernel and its context, func NULL */
-			.kern = p.kernel.kern, .ctx = p.kernel.ctx,
-		};
-		*call = "cuGraphKernelNodeSetParams";
-		if (cu.GraphKernelNodeSetParams == NULL ||
-		    (r = cu.GraphKernelNodeSetParams(h, &kp)) != CUDA_SUCCESS || !exec)
-			break;
-		*call = "cuGraphExecKernelNodeSetParams";
-		r = test_refused(n) ? CUDA_ERROR_INVALID_VALUE :
-			cu.GraphExecKernelNodeSetParams ?
-			cu.GraphExecKernelNodeSetParams(x, h, &kp) : CUDA_ERROR_NOT_SUPPORTED;
-		break;
-	}
-	case NK_MEMSET: {
-		CUDA_MEMSET_NODE_PARAMS mp = {
-			.dst = p.memset.dst, .pitch = p.memset.pitch, .value = p.memset.value,
-			.elementSize = p.memset.elementSize, .width = p.memset.width,
-			.height = p.memset.height,
-		};
-		*call = "cuGraphMemsetNodeSetParams";
-		if (cu.GraphMemsetNodeSetParams == NULL ||
-		    (r = cu.GraphMemsetNodeSetParams(h, &mp)) != CUDA_SUCCESS || !exec)
-			break;
-		*call = "cuGraphExecMemsetNodeSetParams";
-		r = test_refused(n) ? CUDA_ERROR_INVALID_VALUE :
-			cu.GraphExecMemsetNodeSetParams ?
-			cu.GraphExecMemsetNodeSetParams(x, h, &mp, p.memset.ctx) :
-			CUDA_ERROR_NOT_SUPPORTED;
-		break;
-	}
-	case NK_COPY:
-		*call = "cuGraphMemcpyNodeSetParams";
-		if (cu.GraphMemcpyNodeSetParams == NULL ||
-		    (r = cu.GraphMemcpyNodeSetParams(h, &p.memcpy.copyParams)) != CUDA_SUCCESS ||
-		    !exec)
-			break;
-		*call = "cuGraphExecMemcpyNodeSetParams";
-		r = test_refused(n) ? CUDA_ERROR_INVALID_VALUE :
-			cu.GraphExecMemcpyNodeSetParams ?
-			cu.GraphExecMemcpyNodeSetParams(x, h, &p.memcpy.copyParams,
-							 p.memcpy.copyCtx) :
-			CUDA_ERROR_NOT_SUPPORTED;
-		break;
-	default:
-		r = CUDA_SUCCESS;
-		break;
-	}
-	return r;
+	*call = "cuGraphNodeSetParams";
+	CUresult r = cu.GraphNodeSetParams(h, &p);
+	if (r != CUDA_SUCCESS || !exec)
+		return r;
+	*call = "cuGraphExecNodeSetParams";
+	return test_refused(n) ? CUDA_ERROR_INVALID_VALUE :
+		cu.GraphExecNodeSetParams(u->ln->exec, h, &p);
 }
 
 /* cuGraphExecUpdate from gp->root: true, or false with the reason in u->why. */

@@ -8,8 +8,8 @@
  *     a module whose definition changed is loaded again, and its kernel
  *     nodes have new parameters;
  *   - a kernel, memset or copy node with new parameters gets them on the
- *     template graph (cuGraph*NodeSetParams, so that it stays in step)
- *     and on the executable graph (cuGraphExec*NodeSetParams), on exactly
+ *     template graph (cuGraphNodeSetParams, so that it stays in step)
+ *     and on the executable graph (cuGraphExecNodeSetParams), on exactly
  *     the nodes whose parameters changed; a node inside a child graph or
  *     a conditional body gets them on the template, and the executable
  *     graph is updated from it with cuGraphExecUpdate;
@@ -47,7 +47,7 @@ struct updater {
 	struct launcher *ln;            /* borrowed: its executable graph */
 	/*
 	 * The executable graph was instantiated from gp->root, so nodes of
-	 * gp->root name its nodes (cuGraphExec*NodeSetParams); false after
+	 * gp->root name its nodes (cuGraphExecNodeSetParams); false after
 	 * cuGraphExecUpdate from a template built anew.
 	 */
 	bool paired;

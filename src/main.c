@@ -22,7 +22,7 @@
 #include "model.h"
 #include "monotime.h"
 #include "outputs.h"
-#include "report.h"
+#include "report_print.h"
 #include "report_plot.h"
 #include "report_stored.h"
 #include "suite.h"

@@ -16,6 +16,7 @@
 #include "fileio.h"
 #include "mod_cache.h"
 #include "mod_check.h"
+#include "rtc_nvrtc.h"
 #include "strlist.h"
 #include "strmap.h"
 #include "xmalloc.h"

@@ -27,7 +27,7 @@
 #include "diag.h"
 #include "model.h"
 #include "ptx.h"
-#include "rtc_nvrtc.h"
+#include "rtc_image.h"
 
 struct mod_cache;
 

@@ -386,7 +386,8 @@ static int cmp_clone(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int fail(struct profiler *p, const char *what, CUptiResult r)
+/* A CUPTI call that failed, said with what it was for: exit status 3. */
+static int cupti_failed(struct profiler *p, const char *what, CUptiResult r)
 {
 	/* seen on the H100 under compute-sanitizer, at the first CUPTI call */
 	const char *why = r != CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ? "" :
@@ -406,7 +407,7 @@ int profiler_start(struct profiler *p, const struct gpu *gp)
 		struct id_pair *o = VEC_PUSH(p->ours, p->nours, p->capours);
 		o->node = gp->nodes[i].n;
 		if ((r = p->api.cuptiGetGraphNodeId(gp->nodes[i].h, &o->id)) != CUPTI_SUCCESS)
-			return fail(p, "cannot read a graph node id", r);
+			return cupti_failed(p, "cannot read a graph node id", r);
 		if (p->debug)
 			fprintf(stderr, "cugraphrun: profile: ours %llu = %s (%s)\n",
 				(unsigned long long)o->id, diag_esc(o->node->id),
@@ -422,23 +423,23 @@ int profiler_start(struct profiler *p, const struct gpu *gp)
 	}
 	qsort(p->ours, p->nours, sizeof *p->ours, cmp_pair);
 	if ((r = p->api.cuptiSubscribe(&p->sub, on_resource, p)) != CUPTI_SUCCESS)
-		return fail(p, "cannot subscribe to CUPTI (is another profiler attached?)", r);
+		return cupti_failed(p, "cannot subscribe to CUPTI (is another profiler attached?)", r);
 	p->subscribed = true;
 	if ((r = p->api.cuptiEnableCallback(1, p->sub, CUPTI_CB_DOMAIN_RESOURCE,
 					    CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED)) != CUPTI_SUCCESS ||
 	    (p->debug && (r = p->api.cuptiEnableCallback(1, p->sub, CUPTI_CB_DOMAIN_RESOURCE,
 					    CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED)) != CUPTI_SUCCESS))
-		return fail(p, "cannot follow graph node clones", r);
+		return cupti_failed(p, "cannot follow graph node clones", r);
 	size_t vs = sizeof(size_t), dev = DEVICE_BUF_BYTES;
 	if ((r = p->api.cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &vs,
 						  &dev)) != CUPTI_SUCCESS)
-		return fail(p, "cannot size CUPTI's device buffers", r);
+		return cupti_failed(p, "cannot size CUPTI's device buffers", r);
 	if ((r = p->api.cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)) !=
 	    CUPTI_SUCCESS)
-		return fail(p, "cannot register activity buffers", r);
+		return cupti_failed(p, "cannot register activity buffers", r);
 	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
 		if ((r = p->api.cuptiActivityEnable(kinds[i])) != CUPTI_SUCCESS)
-			return fail(p, "cannot enable activity records", r);
+			return cupti_failed(p, "cannot enable activity records", r);
 	p->active = true;
 	return 0;
 }
@@ -450,7 +451,7 @@ int profiler_flush(struct profiler *p, uint32_t launch)
 	CUptiResult r = p->api.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	p->launch = launch + 1;
 	if (r != CUPTI_SUCCESS)
-		return fail(p, "cannot flush activity records", r);
+		return cupti_failed(p, "cannot flush activity records", r);
 	size_t dropped = 0;
 	if (p->api.cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped) == CUPTI_SUCCESS)
 		p->dropped += dropped;
@@ -478,7 +479,7 @@ int profiler_stop(struct profiler *p)
 }
 
 /* Follow clones back to one of our nodes; NULL when the id is none of ours. */
-static struct node *resolve(struct profiler *p, uint64_t id)
+static struct node *node_of_id(struct profiler *p, uint64_t id)
 {
 	for (int hop = 0; hop < 32; hop++) {
 		struct id_pair key = {.id = id};
@@ -541,7 +542,7 @@ const struct prof_rec *profiler_records(struct profiler *p, size_t *n)
 		exec_layout(p);
 		qsort(p->clones, p->nclones, sizeof *p->clones, cmp_clone);
 		for (size_t i = 0; i < p->nrecs; i++) {
-			p->recs[i].node = resolve(p, p->rec_ids[i]);
+			p->recs[i].node = node_of_id(p, p->rec_ids[i]);
 			if (p->recs[i].node == NULL && p->nflat) {
 				struct id_pair key = {.id = p->rec_ids[i]};
 				const struct id_pair *f = bsearch(&key, p->flat, p->nflat,

@@ -1,7 +1,7 @@
 /*
  * The run report: one run's figures, printed as the human-readable
- * report (stdout) and as JSON (json.h writes the primitives, stats.h
- * summarizes the samples).  No CUDA here: the GPU back
+ * report (stdout) and as JSON by report_print.h (json.h writes the
+ * primitives, stats.h summarizes the samples).  No CUDA here: the GPU back
  * end fills a struct report and hands it over.  The report does not own the
  * strings and arrays it points to.
  */
@@ -108,10 +108,5 @@ struct report {
 	double bytes, items;
 	const struct comparison *comparison;    /* --compare, or NULL */
 };
-
-void report_print_human(FILE *out, const struct report *r);
-void report_print_json(FILE *out, const struct report *r);
-/* report_print_json into path (NULL: standard output).  0, or 2 after a message. */
-int report_write_json(const char *path, const struct report *r);
 
 #endif

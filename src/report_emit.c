@@ -9,6 +9,7 @@
 #include "fileio.h"
 #include "report_emit.h"
 #include "report_plot.h"
+#include "report_print.h"
 #include "report_table.h"
 #include "suite_result.h"
 

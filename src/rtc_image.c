@@ -1,7 +1,6 @@
 /*
- * What a compile of a source module gave (rtc_nvrtc.h's struct rtc_image):
- * its names, and its form in the compile cache.  No NVRTC here, so that
- * the validator (mod_check.c) uses images in a build without CUDA too.
+ * What a compile of a source module gave (rtc_image.h): its names, and
+ * its form in the compile cache.
  */
 #include "config.h"
 
@@ -9,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rtc_nvrtc.h"
+#include "rtc_image.h"
 #include "xmalloc.h"
 
 void rtc_image_free(struct rtc_image *im)

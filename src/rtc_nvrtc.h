@@ -10,12 +10,9 @@
  * included in rtc_nvrtc.c and nowhere else.  The library stays loaded until
  * exit; nothing owns it.
  *
- * The functions of an image alone (names, the cache's form) are in
- * rtc_image.c, without NVRTC; a build without the CUDA toolkit has
+ * What a compile gives, an image (its names, the cache's form), is
+ * rtc_image.h's, without NVRTC; a build without the CUDA toolkit has
  * rtc_nvrtc_none.c in place of rtc_nvrtc.c, where NVRTC cannot be had.
- *
- * Ownership: a struct rtc_image owns its image and names; rtc_image_free
- * releases them and accepts a zeroed one.
  */
 #ifndef CGR_RTC_NVRTC_H
 #define CGR_RTC_NVRTC_H
@@ -25,22 +22,8 @@
 
 #include "diag.h"
 #include "model.h"
+#include "rtc_image.h"
 #include "rtc_source.h"
-
-/* What a source module compiled to. */
-struct rtc_image {
-	void *data;                     /* cubin, or PTX (NUL-terminated) */
-	size_t size;
-	bool ptx;
-	struct strlist exprs, lowered;  /* name expression i -> its symbol */
-	bool cached;                    /* read from the cache, not compiled */
-	double seconds;                 /* compiling it (0 when cached) */
-	/* after an unknown name: those names, and the kernels the source declares */
-	struct strlist bad;
-	char *kernels;
-	/* rtc_settings.if_available: NVRTC could not be loaded (rtc_why says why) */
-	bool no_nvrtc;
-};
 
 struct rtc_settings {
 	bool use_cache;                 /* false: --no-cache */
@@ -67,14 +50,5 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 bool rtc_available(void);
 /* Why it cannot be, after rtc_available() or rtc_compile() found so. */
 const char *rtc_why(void);
-
-/* The symbol of a name expression of the image, or NULL. */
-const char *rtc_lowered(const struct rtc_image *im, const char *expr);
-
-void rtc_image_free(struct rtc_image *im);
-
-/* Serialize an image for the cache, and back (false: not an image). */
-void *rtc_image_pack(const struct rtc_image *im, size_t *len);
-bool rtc_image_unpack(const void *data, size_t len, struct rtc_image *im);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * Unit tests for reading JSON reports back (src/compare_read.c): every
  * shape of report (one file, a sweep, a suite; tests/compare holds them),
- * a report as report.c writes it read back whole, and every way a file
+ * a report as report_print.c writes it read back whole, and every way a file
  * can fail to be a JSON report, each with its line:col.
  */
 #include "config.h"
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "compare_read.h"
-#include "report.h"
+#include "report_print.h"
 #include "unit.h"
 #include "unit_cap.h"
 #include "xmalloc.h"
@@ -135,7 +135,7 @@ END_TEST
 
 START_TEST(test_round_trip)
 {
-	/* what report.c writes reads back sample for sample; a null sample is left out */
+	/* what report_print.c writes reads back sample for sample; a null sample is left out */
 	static const double samples[] = {1.25e-6, 0.1, NAN, 3e-9};
 	struct report r = {
 		.file = "dir/\"odd\" name.yaml", .samples = samples, .nsamples = 4,

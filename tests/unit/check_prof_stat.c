@@ -23,7 +23,7 @@
 #include "model.h"
 #include "prof_stat.h"
 #include "prof_trace.h"
-#include "report.h"
+#include "report_print.h"
 #include "unit.h"
 #include "validate.h"
 

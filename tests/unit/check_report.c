@@ -16,7 +16,7 @@
 #include "compare.h"
 #include "diag.h"
 #include "model.h"
-#include "report.h"
+#include "report_print.h"
 #include "scalar.h"
 #include "unit.h"
 #include "unit_cap.h"

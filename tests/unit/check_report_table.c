@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "report_print.h"
 #include "report_table.h"
 #include "unit.h"
 #include "xmalloc.h"

@@ -86,8 +86,8 @@
 #include "diag.h"
 #include "json.h"
 #include "prof_stat.h"
-#include "report.h"
 #include "report_points.h"
+#include "report_print.h"
 #include "report_table.h"
 #include "scalar.h"
 
@@ -421,7 +421,7 @@ static void json_device(FILE *out, const struct report *r)
 	fputs("\n  }", out);
 }
 
-/* A plain file's declared throughput: null, or bytes and items with their rates. */
+/* The graph's node counts, every node's and the root's by kind: null when there is no graph. */
 static void json_graph(FILE *out, const struct graph *root)
 {
 	if (root == NULL) {
