@@ -19,6 +19,7 @@
 #include <graphviz/cgraph.h>
 
 #include "describe.h"
+#include "shape.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -322,6 +323,19 @@ static void sb_place(struct sbuf *b, const struct name_ref *r, uint64_t offset)
 		sb_printf(b, "[%" PRIu64 "..]", offset);
 }
 
+/* "T[0:64, 0:1]": end e of a validated region over the buffer r names. */
+static void sb_region(struct sbuf *b, const struct writer *w, const struct name_ref *r,
+		      const struct region *reg, unsigned e)
+{
+	const struct buffer *buf = buf_of(w, r);
+	char words[160];
+	sb_text(b, r->name ? r->name : "?", 0);
+	if (buf) {
+		region_words(reg, e, buf, words, sizeof words);
+		sb_printf(b, "%s", words);
+	}
+}
+
 typedef void label_fn(struct writer *w, const struct node *n, struct sbuf *b);
 
 /*
@@ -463,7 +477,10 @@ static void label_memset(struct writer *w, const struct node *n, struct sbuf *b)
 {
 	const struct memset_node *m = &n->u.memset;
 	sb_printf(b, "memset ");
-	sb_place(b, &m->buffer, m->offset);
+	if (m->region)
+		sb_region(b, w, &m->buffer, m->region, 0);
+	else
+		sb_place(b, &m->buffer, m->offset);
 	sb_printf(b, " = ");
 	sb_num(b, &m->value);
 	sb_line(b);
@@ -482,9 +499,15 @@ static void label_copy(struct writer *w, const struct node *n, struct sbuf *b)
 	const struct buffer *from = buf_of(w, &c->from.buffer);
 	const struct buffer *to = buf_of(w, &c->to.buffer);
 	sb_printf(b, "copy ");
-	sb_place(b, &c->from.buffer, c->from.offset);
-	sb_printf(b, " -> ");
-	sb_place(b, &c->to.buffer, c->to.offset);
+	if (c->region) {
+		sb_region(b, w, &c->from.buffer, c->region, END_FROM);
+		sb_printf(b, " -> ");
+		sb_region(b, w, &c->to.buffer, c->region, END_TO);
+	} else {
+		sb_place(b, &c->from.buffer, c->from.offset);
+		sb_printf(b, " -> ");
+		sb_place(b, &c->to.buffer, c->to.offset);
+	}
 	sb_line(b);
 	sb_printf(b, "%cto%c ", mem_side(from), mem_side(to));
 	sb_size(b, elems_bytes(from, c->count));
@@ -537,16 +560,28 @@ static void label_host(struct writer *w, const struct node *n, struct sbuf *b)
 		break;
 	case HOST_DUMP:
 		sb_printf(b, "host dump ");
-		sb_text(b, h->buffer.name ? h->buffer.name : "?", 0);
+		if (h->region)
+			sb_region(b, w, &h->buffer, h->region, 0);
+		else
+			sb_text(b, h->buffer.name ? h->buffer.name : "?", 0);
 		break;
 	case HOST_SET:
 		sb_printf(b, "host set ");
-		sb_text(b, h->set->buffer.name ? h->set->buffer.name : "?", 0);
+		if (h->set->region)
+			sb_region(b, w, &h->set->buffer, h->set->region, 0);
+		else
+			sb_text(b, h->set->buffer.name ? h->set->buffer.name : "?", 0);
 		num_format(&h->set->value, tmp, sizeof tmp);
 		sb_printf(b, " = %s", tmp);
 		break;
 	case HOST_COPY:
 		sb_printf(b, "host copy ");
+		if (h->copy->region) {
+			sb_region(b, w, &h->copy->from.buffer, h->copy->region, END_FROM);
+			sb_printf(b, " -> ");
+			sb_region(b, w, &h->copy->to.buffer, h->copy->region, END_TO);
+			break;
+		}
 		sb_text(b, h->copy->from.buffer.name ? h->copy->from.buffer.name : "?", 0);
 		sb_printf(b, " -> ");
 		sb_text(b, h->copy->to.buffer.name ? h->copy->to.buffer.name : "?", 0);
@@ -837,9 +872,23 @@ static void put_buffers(struct writer *w)
 		sb_reset(b);
 		sb_text(b, buf->name, 0);
 		sb_line(b);
-		sb_printf(b, "%s x %" PRIu64 " (", elem_infos[buf->type].name, buf->count);
+		if (buf->shape.rank) {
+			char sh[96];
+			shape_words(buf, sh, sizeof sh);
+			sb_printf(b, "%s %s (", elem_infos[buf->type].name, sh);
+		} else {
+			sb_printf(b, "%s x %" PRIu64 " (", elem_infos[buf->type].name, buf->count);
+		}
 		sb_size(b, buf->size);
 		sb_printf(b, ")");
+		if (buf->shape.pitch_auto) {
+			sb_line(b);
+			sb_printf(b, "pitch auto");
+		} else if (buffer_padded(buf)) {
+			sb_line(b);
+			sb_printf(b, "pitch ");
+			sb_size(b, buf->shape.pitch);
+		}
 		sb_line(b);
 		sb_printf(b, "%s", mem_kind_names[buf->memory]);
 		if (buf->memory == MEM_DEVICE && (g->device_of || g->ndevices > 1))
