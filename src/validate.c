@@ -27,10 +27,12 @@
 
 #include "fileio.h"
 #include "model_derive.h"
+#include "shape.h"
 #include "strmap.h"
 #include "validate.h"
 #include "validate_devices.h"
 #include "validate_driver.h"
+#include "validate_shape.h"
 #include "xmalloc.h"
 
 /* Larger than any GPU's memory, so larger is a typo (and guards 2^70 bytes). */
@@ -502,6 +504,8 @@ static bool size_buffer(struct vctx *v, struct buffer *b)
 	struct pos count_pos = or_pos(b->count_pos, b->pos);
 	struct pos size_pos = or_pos(b->size_pos, b->pos);
 	struct pos at;
+	if (b->shape.rank || b->shape.has_pitch)
+		return shape_size_buffer(v->d, b, MAX_BUFFER_BYTES);
 	if (b->has_count && b->has_size) {
 		diag_error(v->d, size_pos,
 			   "buffer '%s' has both 'count' and 'size': give one of them", b->name);
@@ -545,6 +549,7 @@ static bool size_buffer(struct vctx *v, struct buffer *b)
 		diag_error(v->d, at, "buffer '%s' is %s: a buffer may be at most 1 TiB", b->name, sz);
 		return false;
 	}
+	b->shape.pitch = b->size;
 	return true;
 }
 
@@ -1100,6 +1105,11 @@ static void check_memset(struct vctx *v, struct node *n, size_t self)
 	}
 	if (!v->sized[bi])
 		return;
+	if (m->region) {
+		if (shape_region(v->d, m->region, b, m->offset, at, "memset", &m->count))
+			shape_memset_fits(v->d, m, b, true, at, "memset");
+		return;
+	}
 	if (m->offset >= b->count) {
 		diag_error(v->d, or_pos(m->offset_pos, at), "memset offset %" PRIu64 " is past the "
 			   "end of buffer '%s' (%" PRIu64 " elements)", m->offset, b->name, b->count);
@@ -1110,16 +1120,20 @@ static void check_memset(struct vctx *v, struct node *n, size_t self)
 		m->count = room;
 	} else if (m->count == 0) {
 		diag_error(v->d, or_pos(m->count_pos, at), "memset count must be at least 1");
+		return;
 	} else if (m->count > room) {
 		diag_error(v->d, or_pos(m->count_pos, at), "memset of %" PRIu64 " elements from "
 			   "offset %" PRIu64 " runs past the end of buffer '%s' (%" PRIu64
 			   " elements) by %" PRIu64 " element%s", m->count, m->offset, b->name,
 			   b->count, m->count - room, m->count - room == 1 ? "" : "s");
+		return;
 	}
+	shape_memset_fits(v->d, m, b, true, at, "memset");
 }
 
-/* A copy's buffers, offsets and count: a copy node's, or a host copy's. */
-static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at, size_t self)
+/* A copy's buffers, offsets and count: a copy node's, or a host copy's (what). */
+static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at, size_t self,
+			      const char *what)
 {
 	long fi = resolve_buffer(v, &c->from.buffer, at);
 	long ti = resolve_buffer(v, &c->to.buffer, at);
@@ -1128,6 +1142,12 @@ static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at
 	const struct buffer *f = fi >= 0 ? &v->g->buffers[fi] : NULL;
 	const struct buffer *t = ti >= 0 ? &v->g->buffers[ti] : NULL;
 	bool ok = true;
+	if (c->region) {
+		if (f && t && v->sized[fi] && v->sized[ti] &&
+		    shape_copy_region(v->d, c, f, t, at, what))
+			shape_copy_fits(v->d, c, f, t, at, what);
+		return;
+	}
 	if (f && v->sized[fi] && c->from.offset >= f->count) {
 		diag_error(v->d, or_pos(c->from.offset_pos, or_pos(c->from.buffer.pos, at)),
 			   "copy offset %" PRIu64 " is past the end of buffer '%s' (%" PRIu64
@@ -1167,16 +1187,19 @@ static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at
 		return;
 	}
 	uint64_t src = c->from.offset * fes;
-	if (fi == ti && src < start + c->bytes && start < src + c->bytes)
+	if (fi == ti && src < start + c->bytes && start < src + c->bytes) {
 		diag_error(v->d, or_pos(c->to.buffer.pos, at), "copy within buffer '%s' overlaps "
 			   "itself: bytes %" PRIu64 " to %" PRIu64 " go to %" PRIu64 " to %" PRIu64
 			   "; copy through a second buffer", f->name, src, src + c->bytes - 1,
 			   start, start + c->bytes - 1);
+		return;
+	}
+	shape_copy_fits(v->d, c, f, t, at, what);
 }
 
 static void check_copy(struct vctx *v, struct node *n, size_t self)
 {
-	check_copy_fields(v, &n->u.copy, node_pos(n), self);
+	check_copy_fields(v, &n->u.copy, node_pos(n), self, "copy");
 }
 
 /* Memory operations ------------------------------------------------------ */
@@ -1307,14 +1330,14 @@ static bool host_reachable(struct vctx *v, const struct node *n, long bi, struct
 }
 
 /* The slice [offset, offset + count) of a host action; sets count when left out. */
-static void host_slice(struct vctx *v, const char *what, const struct buffer *b,
+static bool host_slice(struct vctx *v, const char *what, const struct buffer *b,
 		       uint64_t offset, struct pos offset_pos, bool has_count, uint64_t *count,
 		       struct pos count_pos)
 {
 	if (offset >= b->count) {
 		diag_error(v->d, offset_pos, "host %s offset %" PRIu64 " is past the end of buffer "
 			   "'%s' (%" PRIu64 " elements)", what, offset, b->name, b->count);
-		return;
+		return false;
 	}
 	uint64_t room = b->count - offset;
 	if (!has_count)
@@ -1325,6 +1348,7 @@ static void host_slice(struct vctx *v, const char *what, const struct buffer *b,
 		diag_error(v->d, count_pos, "host %s of %" PRIu64 " elements from offset %" PRIu64
 			   " runs past the end of buffer '%s' (%" PRIu64 " elements) by %" PRIu64,
 			   what, *count, offset, b->name, b->count, *count - room);
+	return has_count ? *count > 0 && *count <= room : true;
 }
 
 static void check_host(struct vctx *v, struct node *n, size_t self)
@@ -1350,6 +1374,11 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 		if ((bi = resolve_buffer(v, &h->buffer, at)) < 0 ||
 		    !host_reachable(v, n, bi, bat, "dump") || !v->sized[bi])
 			break;
+		if (h->region) {
+			shape_region(v->d, h->region, &v->g->buffers[bi], h->offset, at, "host dump",
+				     &h->count);
+			break;
+		}
 		host_slice(v, "dump", &v->g->buffers[bi], h->offset, or_pos(h->offset_pos, bat),
 			   h->has_count, &h->count, or_pos(h->count_pos, bat));
 		break;
@@ -1364,14 +1393,19 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 		if (!b->bad)
 			check_fit(v, &m->value, b->type, at, "host set value for buffer '%s'",
 				  b->name);
-		if (v->sized[bi])
-			host_slice(v, "set", b, m->offset, or_pos(m->offset_pos, bat), m->has_count,
-				   &m->count, or_pos(m->count_pos, bat));
+		if (v->sized[bi] && m->region) {
+			if (shape_region(v->d, m->region, b, m->offset, at, "host set", &m->count))
+				shape_memset_fits(v->d, m, b, false, at, "host set");
+		} else if (v->sized[bi] &&
+			   host_slice(v, "set", b, m->offset, or_pos(m->offset_pos, bat),
+				      m->has_count, &m->count, or_pos(m->count_pos, bat))) {
+			shape_memset_fits(v->d, m, b, false, at, "host set");
+		}
 		break;
 	}
 	case HOST_COPY: {
 		struct copy_node *c = h->copy;
-		check_copy_fields(v, c, at, self);
+		check_copy_fields(v, c, at, self, "host copy");
 		const struct name_ref *ends[2] = {&c->from.buffer, &c->to.buffer};
 		for (int k = 0; k < 2; k++)
 			if (ends[k]->idx >= 0)
@@ -1985,6 +2019,8 @@ static long check_target(struct vctx *v, struct name_ref *r, struct pos fallback
 /* The slice [offset, offset + count) of b; sets count when it was left out. */
 static bool check_slice(struct vctx *v, struct check *c, const struct buffer *b)
 {
+	if (c->region)
+		return shape_region(v->d, c->region, b, c->offset, c->pos, "check", &c->count);
 	if (c->offset >= b->count) {
 		diag_error(v->d, or_pos(c->offset_pos, c->pos), "check offset %" PRIu64 " is past "
 			   "the end of buffer '%s' (%" PRIu64 " elements)", c->offset, b->name,
@@ -2007,7 +2043,11 @@ static bool check_slice(struct vctx *v, struct check *c, const struct buffer *b)
 /* "buffer 'x'" or "elements 4 to 7 of buffer 'x'", for messages about a check's values. */
 static void slice_words(const struct check *c, const struct buffer *b, char *buf, size_t len)
 {
-	if (c->offset == 0 && c->count == b->count)
+	char reg[160];
+	if (c->region) {
+		region_words(c->region, 0, b, reg, sizeof reg);
+		snprintf(buf, len, "region %s of buffer '%s'", reg, b->name);
+	} else if (c->offset == 0 && c->count == b->count)
 		snprintf(buf, len, "buffer '%s'", b->name);
 	else
 		snprintf(buf, len, "elements %" PRIu64 " to %" PRIu64 " of buffer '%s'", c->offset,

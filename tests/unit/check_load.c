@@ -832,7 +832,7 @@ START_TEST(test_merge_errors)
 		"t.yaml:5:16: error: expected an alias (*name) in the list of '<<', found a mapping\n"
 		"t.yaml:6:11: error: unknown anchor in alias '*nowhere' (an anchor '&nowhere' must come before its aliases)\n"
 		"t.yaml:7:11: error: expected an alias (<<: *name) or a list of aliases for '<<', found '5'\n"
-		"t.yaml:8:7: error: unknown key '<<' in buffer 'f' (expected type, count, size, memory, init or device)\n");
+		"t.yaml:8:7: error: unknown key '<<' in buffer 'f' (expected type, count, size, memory, init, device, shape or pitch)\n");
 }
 END_TEST
 
