@@ -100,7 +100,9 @@
 	/* a sweep's update path (gpu_update.c) */        \
 	X(GraphNodeSetParams, 12020, 1)                   \
 	X(GraphExecNodeSetParams, 12020, 1)               \
-	X(GraphExecUpdate, 12000, 0)
+	X(GraphExecUpdate, 12000, 0)                      \
+	/* shaped buffers: pitch: auto (gpu_build.c) */    \
+	X(MemAllocPitch, 3020, 1)
 
 #define CU_API_FIELD(name, ver, req) PFN_cu##name##_v##ver name;
 
