@@ -838,6 +838,11 @@ static void pack_arg(const struct gpu *gp, const struct arg *a, unsigned char *o
 	case ARG_SCALAR:
 		num_encode(&a->num, a->type, out, why, sizeof why);
 		break;
+	case ARG_PITCH: {
+		uint64_t v = gp->pitch[a->ref.idx];
+		memcpy(out, &v, sizeof v);
+		break;
+	}
 	case ARG_HANDLE: {
 		CUgraphConditionalHandle h = gp->handles[a->ref.idx];
 		memcpy(out, &h, sizeof h);

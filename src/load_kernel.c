@@ -63,6 +63,14 @@ static void key_arg_buffer(struct ld *l, void *obj, const struct keydef *kd, str
 	get_ref(l, "a buffer name", kd->name, &a->ref);
 }
 
+/* {pitch: x}: the bytes from one row of buffer x to the next, as allocated */
+static void key_arg_pitch(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct arg *a = obj;
+	arg_form(a, ARG_PITCH);
+	get_ref(l, "a buffer name", kd->name, &a->ref);
+}
+
 static void key_arg_handle(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct arg *a = obj;
@@ -141,6 +149,7 @@ static const struct keydef arg_keys[] = {
 	KEY_ARG("bf16", key_arg_scalar, ET_BF16),
 	KEY_ARG("f32", key_arg_scalar, ET_F32),
 	KEY_ARG("f64", key_arg_scalar, ET_F64),
+	KEY("pitch", key_arg_pitch),
 };
 static const struct keytab arg_tab = KEYTAB(arg_keys);
 #define ARG_BUFFER_BIT 1u

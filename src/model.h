@@ -203,6 +203,7 @@ enum arg_kind {
 	ARG_HANDLE,         /* conditional handle of ref, 8 bytes */
 	ARG_BYTES,          /* raw bytes */
 	ARG_STRUCT,         /* fields packed with C alignment */
+	ARG_PITCH,          /* the pitch of buffer ref in bytes as allocated, 8 bytes */
 };
 
 /*
@@ -218,7 +219,7 @@ struct arg {
 	struct pos pos;
 	union {
 		struct {
-			struct name_ref ref;    /* ARG_BUFFER: buffer; ARG_HANDLE: condition */
+			struct name_ref ref;    /* ARG_BUFFER, ARG_PITCH: buffer; ARG_HANDLE: condition */
 			uint64_t offset;        /* ARG_BUFFER: in elements */
 		};
 		struct num num;         /* ARG_SCALAR */

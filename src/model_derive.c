@@ -370,6 +370,7 @@ static bool same_args(const struct arg *a, const struct arg *b, size_t n)
 		switch (a[i].kind) {
 		case ARG_BUFFER:
 		case ARG_HANDLE:
+		case ARG_PITCH:
 			if (!same_ref(&a[i].ref, &b[i].ref))
 				return false;
 			break;
@@ -459,7 +460,8 @@ bool derive_same_run(const struct run_defaults *a, const struct run_defaults *b)
 static bool args_name(const struct arg *a, size_t n, const char *buffer)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (a[i].kind == ARG_BUFFER && same_str(a[i].ref.name, buffer))
+		if ((a[i].kind == ARG_BUFFER || a[i].kind == ARG_PITCH) &&
+		    same_str(a[i].ref.name, buffer))
 			return true;
 		if (a[i].kind == ARG_STRUCT && args_name(a[i].fields, a[i].nfields, buffer))
 			return true;

@@ -93,6 +93,7 @@ static void args(FILE *out, const struct arg *a, size_t n, int depth)
 			fprintf(out, " offset=%" PRIu64, a[i].offset);
 			break;
 		case ARG_HANDLE:
+		case ARG_PITCH:
 			ref(out, "ref", &a[i].ref);
 			break;
 		case ARG_SCALAR:

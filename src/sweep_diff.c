@@ -76,6 +76,7 @@ static bool same_arg(const struct arg *a, const struct arg *b)
 	case ARG_BUFFER:
 		return same_str(a->ref.name, b->ref.name) && a->offset == b->offset;
 	case ARG_HANDLE:
+	case ARG_PITCH:
 		return same_str(a->ref.name, b->ref.name);
 	case ARG_SCALAR:
 		return a->type == b->type && same_num(&a->num, &b->num);
@@ -524,7 +525,7 @@ bool graph_has_device_updatable(const struct gdef *g)
 static bool args_use(const struct arg *a, size_t n, long b)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (a[i].kind == ARG_BUFFER && a[i].ref.idx == b)
+		if ((a[i].kind == ARG_BUFFER || a[i].kind == ARG_PITCH) && a[i].ref.idx == b)
 			return true;
 		if (a[i].kind == ARG_STRUCT && args_use(a[i].fields, a[i].nfields, b))
 			return true;

@@ -867,7 +867,7 @@ static void add_use(struct vctx *v, long buffer, size_t node)
 
 static const char *const arg_kind_names[] = {
 	[ARG_BUFFER] = "a buffer", [ARG_SCALAR] = "a scalar", [ARG_HANDLE] = "a handle",
-	[ARG_BYTES] = "bytes", [ARG_STRUCT] = "a struct",
+	[ARG_BYTES] = "bytes", [ARG_STRUCT] = "a struct", [ARG_PITCH] = "a pitch",
 };
 
 /* The built-in module's kernels and the arguments each takes. */
@@ -918,6 +918,10 @@ static void check_arg(struct vctx *v, struct arg *a, size_t node, size_t argno,
 	case ARG_HANDLE:
 		resolve(v, &a->ref, v->g->condition_index, "condition", v->condition_names,
 			v->g->nconditions, at);
+		break;
+	case ARG_PITCH:
+		/* any buffer has a pitch: its rows', or its size when it has one row */
+		add_use(v, resolve_buffer(v, &a->ref, at), node);
 		break;
 	case ARG_BYTES:
 		if (a->nbytes == 0)
