@@ -134,6 +134,7 @@ static void key_arg_scalar(struct ld *l, void *obj, const struct keydef *kd, str
 static const struct keydef arg_keys[] = {
 	KEY("buffer", key_arg_buffer),
 	ROW_UINT("offset", struct arg, offset, 0, UINT64_MAX),
+	KEY("pitch", key_arg_pitch),
 	KEY("handle", key_arg_handle),
 	KEY("bytes", key_arg_bytes),
 	KEY("struct", key_arg_struct),
@@ -149,7 +150,6 @@ static const struct keydef arg_keys[] = {
 	KEY_ARG("bf16", key_arg_scalar, ET_BF16),
 	KEY_ARG("f32", key_arg_scalar, ET_F32),
 	KEY_ARG("f64", key_arg_scalar, ET_F64),
-	KEY("pitch", key_arg_pitch),
 };
 static const struct keytab arg_tab = KEYTAB(arg_keys);
 #define ARG_BUFFER_BIT 1u

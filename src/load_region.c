@@ -16,7 +16,7 @@ static void get_axes(struct ld *l, const char *name, uint64_t min, const char *w
 	out->pos = l->es.ev.pos;
 	if (l->es.ev.type != EV_SEQ) {
 		char want[96];
-		snprintf(want, sizeof want, "a list of 1 to 3 %s, slowest axis first", what);
+		snprintf(want, sizeof want, "a list of 1 to 3 %s (slowest axis first)", what);
 		ld_expected(l, want, name);
 		return;
 	}

@@ -307,9 +307,12 @@ enum span_err memset_geom(const struct memset_node *m, const struct buffer *b, u
 	uint64_t stride = e->pitch, rows = s.height;
 	if (s.depth > 1) {
 		if (s.height == e->slice_rows)
-			rows = s.height * s.depth;      /* whole slices: every row at pitch */
-		else if (s.height == 1)
-			stride = e->slice_rows * e->pitch;      /* one row a slice */
+			rows = s.height * s.depth;      /* whole slices: every row at the pitch */
+		else if (s.height == 1) {
+			/* one row a slice: the rows step by a slice */
+			stride = e->slice_rows * e->pitch;
+			rows = s.depth;
+		}
 		else
 			return SPAN_UNEVEN;
 	}

@@ -1110,7 +1110,8 @@ static void check_memset(struct vctx *v, struct node *n, size_t self)
 	if (!v->sized[bi])
 		return;
 	if (m->region) {
-		if (shape_region(v->d, m->region, b, m->offset, at, "memset", &m->count))
+		if (shape_region(v->d, m->region, b, m->offset, m->offset_pos, at, "memset",
+				 &m->count))
 			shape_memset_fits(v->d, m, b, true, at, "memset");
 		return;
 	}
@@ -1379,8 +1380,8 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 		    !host_reachable(v, n, bi, bat, "dump") || !v->sized[bi])
 			break;
 		if (h->region) {
-			shape_region(v->d, h->region, &v->g->buffers[bi], h->offset, at, "host dump",
-				     &h->count);
+			shape_region(v->d, h->region, &v->g->buffers[bi], h->offset, h->offset_pos,
+				     at, "host dump", &h->count);
 			break;
 		}
 		host_slice(v, "dump", &v->g->buffers[bi], h->offset, or_pos(h->offset_pos, bat),
@@ -1398,7 +1399,8 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 			check_fit(v, &m->value, b->type, at, "host set value for buffer '%s'",
 				  b->name);
 		if (v->sized[bi] && m->region) {
-			if (shape_region(v->d, m->region, b, m->offset, at, "host set", &m->count))
+			if (shape_region(v->d, m->region, b, m->offset, m->offset_pos, at,
+					 "host set", &m->count))
 				shape_memset_fits(v->d, m, b, false, at, "host set");
 		} else if (v->sized[bi] &&
 			   host_slice(v, "set", b, m->offset, or_pos(m->offset_pos, bat),
@@ -2024,7 +2026,8 @@ static long check_target(struct vctx *v, struct name_ref *r, struct pos fallback
 static bool check_slice(struct vctx *v, struct check *c, const struct buffer *b)
 {
 	if (c->region)
-		return shape_region(v->d, c->region, b, c->offset, c->pos, "check", &c->count);
+		return shape_region(v->d, c->region, b, c->offset, c->offset_pos, c->pos, "check",
+				    &c->count);
 	if (c->offset >= b->count) {
 		diag_error(v->d, or_pos(c->offset_pos, c->pos), "check offset %" PRIu64 " is past "
 			   "the end of buffer '%s' (%" PRIu64 " elements)", c->offset, b->name,

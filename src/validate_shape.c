@@ -31,7 +31,7 @@ static bool shape_pitch(struct diag *d, struct buffer *b, uint64_t row)
 	}
 	if (row > MAX_PITCH_BYTES && (s->has_pitch || s->rank >= 2)) {
 		diag_error(d, or_pos(s->pos, b->pos), "the rows of buffer '%s' are %" PRIu64 " bytes: "
-			   "a pitched row is at most %llu bytes (the driver's largest pitch)",
+			   "a row of 2 or 3 axes is at most %llu bytes (the driver's largest pitch)",
 			   b->name, row, MAX_PITCH_BYTES);
 		return false;
 	}
@@ -94,11 +94,17 @@ bool shape_size_buffer(struct diag *d, struct buffer *b, uint64_t max)
 	if (!shape_pitch(d, b, row))
 		return false;
 	uint64_t rows = n / s->dim[s->rank - 1];
-	if (b->size > max || rows > max / s->pitch) {
-		char sz[48];
-		format_size(b->size > max ? b->size : max + 1, sz, sizeof sz);
-		diag_error(d, at, "buffer '%s' is %s%s: a buffer may be at most 1 TiB", b->name,
-			   b->size > max ? "" : "more than ", sz);
+	char sz[48];
+	if (b->size > max) {
+		format_size(b->size, sz, sizeof sz);
+		diag_error(d, at, "buffer '%s' is %s: a buffer may be at most 1 TiB", b->name, sz);
+		return false;
+	}
+	if (rows > max / s->pitch) {
+		format_size(s->pitch, sz, sizeof sz);
+		diag_error(d, or_pos(s->pitch_pos, at), "buffer '%s' takes %" PRIu64 " rows of %s "
+			   "(its pitch), more than 1 TiB: a buffer may be at most 1 TiB", b->name,
+			   rows, sz);
 		return false;
 	}
 	return true;
@@ -106,13 +112,16 @@ bool shape_size_buffer(struct diag *d, struct buffer *b, uint64_t max)
 
 /* Regions ------------------------------------------------------------------ */
 
-/* End e's first element from its offset (a list, or flat on a buffer without shape). */
+/*
+ * End e's first element from its offset: a list, or flat (written at
+ * flat_pos) on a buffer without shape.
+ */
 static bool region_first(struct diag *d, struct region *r, unsigned e, const struct buffer *b,
-			 uint64_t flat, struct pos at, const char *what)
+			 uint64_t flat, struct pos flat_pos, struct pos at, const char *what)
 {
 	const struct axes *a = &r->at[e];
 	unsigned rank = b->shape.rank;
-	struct pos pos = or_pos(a->pos, at);
+	struct pos pos = or_pos(a->pos, or_pos(flat_pos, at));
 	memset(r->first[e], 0, sizeof r->first[e]);
 	if (rank == 0) {
 		if (a->n) {
@@ -186,10 +195,19 @@ static bool region_inside(struct diag *d, const struct region *r, unsigned e,
 	char sh[96], reg[160];
 	shape_words(b, sh, sizeof sh);
 	region_words(r, e, b, reg, sizeof reg);
-	if (n == 0)
-		diag_error(d, pos, "%s: region from %s is empty: its offset is past the shape %s of "
-			   "buffer '%s'", what, reg, sh, b->name);
-	else
+	if (n == 0) {
+		/* the rest of an axis from an offset past it: the offset, as written */
+		size_t used = 0;
+		for (unsigned k = 0; k < b->shape.rank && used < sizeof reg; k++) {
+			int w = snprintf(reg + used, sizeof reg - used, "%s%" PRIu64, k ? ", " : "[",
+					 r->first[e][b->shape.rank - 1 - k]);
+			used += w > 0 ? (size_t)w : 0;
+		}
+		if (used < sizeof reg)
+			snprintf(reg + used, sizeof reg - used, "]");
+		diag_error(d, pos, "%s: offset %s is past the shape %s of buffer '%s'", what, reg,
+			   sh, b->name);
+	} else
 		diag_error(d, pos, "%s: region %s runs past the shape %s of buffer '%s'%s", what,
 			   reg, sh, b->name, r->shape.n > b->shape.rank ?
 			   " (a region's leading axes line up with the buffer's, from the last)" : "");
@@ -198,12 +216,12 @@ static bool region_inside(struct diag *d, const struct region *r, unsigned e,
 
 /* Region r over ends b[0..nends) with their flat offsets: first, ext.  Count in *count. */
 static bool resolve(struct diag *d, struct region *r, unsigned nends,
-		    const struct buffer *const *b, const uint64_t *flat, struct pos at,
-		    const char *what, uint64_t *count)
+		    const struct buffer *const *b, const uint64_t *flat, const struct pos *flat_pos,
+		    struct pos at, const char *what, uint64_t *count)
 {
 	bool ok = true;
 	for (unsigned e = 0; e < nends; e++)
-		ok &= region_first(d, r, e, b[e], flat[e], at, what);
+		ok &= region_first(d, r, e, b[e], flat[e], flat_pos[e], at, what);
 	if (!ok)
 		return false;
 	region_extent(r, nends, b);
@@ -214,7 +232,7 @@ static bool resolve(struct diag *d, struct region *r, unsigned nends,
 }
 
 bool shape_region(struct diag *d, struct region *r, const struct buffer *b, uint64_t flat,
-		  struct pos at, const char *what, uint64_t *count)
+		  struct pos flat_pos, struct pos at, const char *what, uint64_t *count)
 {
 	if (b->shape.rank == 0) {
 		diag_error(d, or_pos(r->shape.pos, or_pos(r->at[0].pos, at)), "%s: a region needs "
@@ -223,7 +241,7 @@ bool shape_region(struct diag *d, struct region *r, const struct buffer *b, uint
 		return false;
 	}
 	const struct buffer *const ends[1] = {b};
-	return resolve(d, r, 1, ends, &flat, at, what, count);
+	return resolve(d, r, 1, ends, &flat, &flat_pos, at, what, count);
 }
 
 /* Do the two ends of a region copy within one buffer share an element? */
@@ -256,7 +274,8 @@ bool shape_copy_region(struct diag *d, struct copy_node *c, const struct buffer 
 	}
 	const struct buffer *const ends[2] = {bf, bt};
 	const uint64_t flat[2] = {c->from.offset, c->to.offset};
-	if (!resolve(d, r, 2, ends, flat, at, what, &c->count))
+	const struct pos flat_pos[2] = {c->from.offset_pos, c->to.offset_pos};
+	if (!resolve(d, r, 2, ends, flat, flat_pos, at, what, &c->count))
 		return false;
 	c->bytes = c->count * fes;
 	bool same = c->from.buffer.idx == c->to.buffer.idx && c->from.buffer.idx >= 0;

@@ -32,12 +32,12 @@ bool shape_size_buffer(struct diag *d, struct buffer *b, uint64_t max);
 
 /*
  * Region r of a memset, check or dump (what: "memset", "check", "host
- * dump") over b, whose flat offset is flat: its first element and extent
+ * dump") over b, whose flat offset is flat (written at flat_pos): its first element and extent
  * filled in, and *count, its elements.  at: the node or check, for errors
  * without a key of their own.
  */
 bool shape_region(struct diag *d, struct region *r, const struct buffer *b, uint64_t flat,
-		  struct pos at, const char *what, uint64_t *count);
+		  struct pos flat_pos, struct pos at, const char *what, uint64_t *count);
 /* A copy's region (from bf, to bt): both ends, c->count and c->bytes; what: "copy", "host copy". */
 bool shape_copy_region(struct diag *d, struct copy_node *c, const struct buffer *bf,
 		       const struct buffer *bt, struct pos at, const char *what);
