@@ -434,11 +434,12 @@ static void shaped_rules(struct model_diff *d, const struct gdef *a, const struc
 		if ((gx.height > 1 || gy.height > 1) &&
 		    (gx.width != gy.width || gx.height != gy.height || gx.elem != gy.elem ||
 		     gx.pitch != gy.pitch))
-			because(d, false, b->file, y->pos, "the dimensions of 2-D memset node '%s' "
-				"changed (%" PRIu64 " x %" PRIu64 " words of %u bytes, pitch %" PRIu64
-				"; they were %" PRIu64 " x %" PRIu64 ", pitch %" PRIu64 "), and the "
-				"driver updates only a 2-D memset's address and value", y->id,
-				gy.width, gy.height, gy.elem, gy.pitch, gx.width, gx.height, gx.pitch);
+			because(d, false, b->file, y->pos, "the rows of 2-D memset node '%s' changed "
+				"(%" PRIu64 " of %" PRIu64 " %u-byte words, %" PRIu64 " bytes apart; "
+				"they were %" PRIu64 " of %" PRIu64 " %u-byte words, %" PRIu64 " bytes "
+				"apart), and the driver updates only a 2-D memset's address and value",
+				y->id, gy.height, gy.width, gy.elem, gy.pitch, gx.height, gx.width,
+				gx.elem, gx.pitch);
 	}
 }
 

@@ -15,9 +15,13 @@
 #include "buf_host.h"
 #include "buf_region.h"
 #include "diag.h"
+#include "fileio.h"
 #include "load.h"
+#include "load_sweep.h"
 #include "model.h"
 #include "shape.h"
+#include "sweep.h"
+#include "sweep_diff.h"
 #include "unit.h"
 #include "unit_cap.h"
 #include "validate.h"
@@ -426,6 +430,94 @@ START_TEST(test_flat_index_words)
 }
 END_TEST
 
+/* --- sweeps: what the update path does with shaped operations ----------------- */
+
+/* A file of the source tree as a sweep, every point validated. */
+static struct sweep *sweep_file(const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", TOP_SRCDIR, name);
+	struct cap c;
+	cap_open(&c, path);
+	struct sweep *sw = sweep_load(path, NULL, 0, &c.d);
+	ck_assert_ptr_nonnull(sw);
+	if (c.d.nerrors == 0)
+		sweep_validate(sw, &c.d, &(struct mod_settings){0});
+	ck_assert_msg(c.d.nerrors == 0, "errors:\n%s", cap_text(&c));
+	cap_close(&c);
+	return sw;
+}
+
+static const struct node *node_id(const struct gdef *g, const char *id)
+{
+	for (size_t i = 0; i < g->nall_nodes; i++)
+		if (strcmp(g->all_nodes[i]->id, id) == 0)
+			return g->all_nodes[i];
+	ck_abort_msg("no node %s", id);
+	return NULL;
+}
+
+START_TEST(test_sweep_in_place)
+{
+	/* tests/gpu/cases/shape-sweep.yaml: every point updates in place */
+	struct sweep *sw = sweep_file("tests/gpu/cases/shape-sweep.yaml");
+	ck_assert_uint_eq(sw->npoints, 3);
+	for (size_t p = 1; p < 3; p++) {
+		struct model_diff d;
+		const struct gdef *b = sw->models[p];
+		model_diff(sw->models[p - 1], b, &d);
+		ck_assert(!d.structural && !d.rebuild);
+		size_t col = node_id(b, "col")->seq, pick = node_id(b, "pick")->seq,
+			strip = node_id(b, "strip")->seq;
+		ck_assert_str_eq(d.changed[col], "value");
+		ck_assert_str_eq(d.changed[pick], "from");
+		ck_assert_str_eq(d.changed[strip], "shape");
+		/* the 2-D memset per node; the multidimensional copies through the template */
+		ck_assert(!d.via_update[col]);
+		ck_assert(d.via_update[pick] && d.via_update[strip]);
+		ck_assert(!d.any_realloc);
+		model_diff_free(&d);
+	}
+	sweep_release(sw);
+}
+END_TEST
+
+START_TEST(test_sweep_rebuild)
+{
+	/* tests/gpu/cases/shape-sweep-rebuild.yaml: new rows rebuild, a new value does not */
+	struct sweep *sw = sweep_file("tests/gpu/cases/shape-sweep-rebuild.yaml");
+	ck_assert_uint_eq(sw->npoints, 3);
+	struct model_diff d;
+	model_diff(sw->models[0], sw->models[1], &d);
+	ck_assert(!d.structural && d.rebuild);
+	ck_assert_str_eq(d.why, "the rows of 2-D memset node 'band' changed (3 of 2 4-byte "
+			 "words, 32 bytes apart; they were 2 of 2 4-byte words, 32 bytes apart), "
+			 "and the driver updates only a 2-D memset's address and value (" TOP_SRCDIR
+			 "/tests/gpu/cases/shape-sweep-rebuild.yaml:14:5)");
+	model_diff_free(&d);
+	model_diff(sw->models[1], sw->models[2], &d);
+	ck_assert(!d.structural && !d.rebuild);
+	ck_assert_str_eq(d.changed[node_id(sw->models[2], "band")->seq], "value");
+	model_diff_free(&d);
+	sweep_release(sw);
+}
+END_TEST
+
+START_TEST(test_sweep_reshape)
+{
+	/* a buffer whose shape changes at its size is allocated again; its flat users follow */
+	struct sweep *sw = sweep_file("tests/unit/shape-reshape.yaml");
+	struct model_diff d;
+	model_diff(sw->models[0], sw->models[1], &d);
+	ck_assert(!d.structural);
+	ck_assert(d.realloc[0] && d.any_realloc);
+	/* the whole-buffer memset's rows changed: built again */
+	ck_assert(d.rebuild);
+	model_diff_free(&d);
+	sweep_release(sw);
+}
+END_TEST
+
 static Suite *shape_suite(void)
 {
 	Suite *s = suite_create("shape");
@@ -439,6 +531,9 @@ static Suite *shape_suite(void)
 	tcase_add_test(tc, test_span_walks);
 	tcase_add_test(tc, test_check_region);
 	tcase_add_test(tc, test_flat_index_words);
+	tcase_add_test(tc, test_sweep_in_place);
+	tcase_add_test(tc, test_sweep_rebuild);
+	tcase_add_test(tc, test_sweep_reshape);
 	suite_add_tcase(s, tc);
 	return s;
 }
