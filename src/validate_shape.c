@@ -342,6 +342,13 @@ bool shape_memset_fits(struct diag *d, const struct memset_node *m, const struct
 			   "slices' rows (%" PRIu64 "), one row a slice, or one memset per slice",
 			   what, reg, b->name, r->ext[AXIS_Y], r->ext[AXIS_Z],
 			   buffer_extent(b, AXIS_Y));
+	} else if (driver && g.height > 1 && g.pitch > MAX_PITCH_BYTES) {
+		/* one row a slice: the rows step by a slice, which may pass the largest pitch */
+		diag_error(d, or_pos(m->region ? m->region->shape.pos : m->count_pos, at), "%s of "
+			   "buffer '%s' is not one 2-D memset: its rows lie %" PRIu64 " bytes apart, "
+			   "more than the driver's largest pitch (%llu bytes); give each slice its "
+			   "own memset", what, b->name, g.pitch, MAX_PITCH_BYTES);
+		return false;
 	}
 	return err == SPAN_OK;
 }
