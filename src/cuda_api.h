@@ -106,7 +106,9 @@
 	X(LaunchKernel, 4000, 1)                          \
 	X(MemsetD8Async, 3020, 1)                         \
 	/* a file's requires: (gpu_requires.c) */         \
-	X(DeviceTotalMem, 3020, 0)
+	X(DeviceTotalMem, 3020, 0)                        \
+	/* shaped buffers: pitch: auto (gpu_build.c) */   \
+	X(MemAllocPitch, 3020, 1)
 
 #define CU_API_FIELD(name, ver, req) PFN_cu##name##_v##ver name;
 
