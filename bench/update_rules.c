@@ -17,6 +17,10 @@
  *
  * The graph: fill(k, n, v) -> memset(m) -> copy(c <- k) -> child graph
  * {fill(g, n, v)} -> IF {fill(b, n, v)} [-> alloc, fill, free] [-> empty].
+ * The memset and the copy are 1-D, or 2-D and 3-D (rows at a pitch, a
+ * 3-D copy's slices) for the rules of shaped buffers (issue 34): a 2-D
+ * memset's value, address and dimensions, a multidimensional copy's
+ * offsets and extent, per node and from a template.
  * Like cugraphrun it opens libcuda.so.1 at run time and fetches each entry
  * point through cuGetProcAddress at an explicit ABI version.
  */
@@ -117,8 +121,11 @@ struct spec {
 	CUdeviceptr mdst;
 	unsigned mval, melem;
 	size_t mwidth;
+	size_t mheight, mpitch;         /* 0: one row */
 	CUdeviceptr cto;
 	size_t cbytes;
+	/* a multidimensional copy (cheight or cdepth > 1): rows of cbytes at cpitch */
+	size_t cheight, cdepth, cpitch, cslice, cdx, csy;
 	int child_val, body_val;
 	unsigned cond_default, cond_size;
 	size_t alloc_bytes;             /* 0: no memory nodes */
@@ -162,6 +169,47 @@ static void kernel_params(CUgraphNodeParams *p, CUfunction f, unsigned grid, uns
 	p->kernel.kernelParams = params;
 }
 
+/* The memset node of point s: one row, or mheight rows mpitch bytes apart. */
+static void memset_params(CUgraphNodeParams *p, const struct spec *s)
+{
+	memset(p, 0, sizeof *p);
+	p->type = CU_GRAPH_NODE_TYPE_MEMSET;
+	p->memset.dst = s->mdst ? s->mdst : mbuf;
+	p->memset.value = s->mval;
+	p->memset.elementSize = s->melem;
+	p->memset.width = s->mwidth;
+	p->memset.height = s->mheight ? s->mheight : 1;
+	p->memset.pitch = s->mheight > 1 ? s->mpitch : 0;
+	p->memset.ctx = ctx;
+}
+
+/*
+ * The copy node of point s, kbuf to cto, as cugraphrun makes them
+ * (gpu_region.c): one row from address to address, or rows and slices
+ * with pitches, offsets and rows a slice (cdx: the destination's x, csy
+ * the source's y).
+ */
+static void copy_params(CUgraphNodeParams *p, const struct spec *s)
+{
+	memset(p, 0, sizeof *p);
+	CUDA_MEMCPY3D *m = &p->memcpy.copyParams;
+	p->type = CU_GRAPH_NODE_TYPE_MEMCPY;
+	p->memcpy.copyCtx = ctx;
+	m->srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+	m->srcDevice = kbuf;
+	m->dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+	m->dstDevice = s->cto ? s->cto : cdst;
+	m->WidthInBytes = s->cbytes;
+	m->Height = s->cheight ? s->cheight : 1;
+	m->Depth = s->cdepth ? s->cdepth : 1;
+	if (m->Height > 1 || m->Depth > 1) {
+		m->srcPitch = m->dstPitch = s->cpitch;
+		m->srcHeight = m->dstHeight = s->cslice ? s->cslice : m->Height;
+		m->srcY = s->csy;
+		m->dstXInBytes = s->cdx;
+	}
+}
+
 static void build(const struct spec *s, struct built *b)
 {
 	memset(b, 0, sizeof *b);
@@ -190,25 +238,9 @@ static void build(const struct spec *s, struct built *b)
 		v.priority = s->priority;
 		CK(cu.GraphKernelNodeSetAttribute(b->k, CU_LAUNCH_ATTRIBUTE_PRIORITY, &v));
 	}
-	memset(&p, 0, sizeof p);
-	p.type = CU_GRAPH_NODE_TYPE_MEMSET;
-	p.memset.dst = s->mdst ? s->mdst : mbuf;
-	p.memset.value = s->mval;
-	p.memset.elementSize = s->melem;
-	p.memset.width = s->mwidth;
-	p.memset.height = 1;
-	p.memset.ctx = ctx;
+	memset_params(&p, s);
 	last = b->m = add(b->g, &last, &p);
-	memset(&p, 0, sizeof p);
-	p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
-	p.memcpy.copyCtx = ctx;
-	p.memcpy.copyParams.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-	p.memcpy.copyParams.srcDevice = kbuf;
-	p.memcpy.copyParams.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-	p.memcpy.copyParams.dstDevice = s->cto ? s->cto : cdst;
-	p.memcpy.copyParams.WidthInBytes = s->cbytes;
-	p.memcpy.copyParams.Height = 1;
-	p.memcpy.copyParams.Depth = 1;
+	copy_params(&p, s);
 	last = b->c = add(b->g, &last, &p);
 	/* a child graph: an empty one added, then filled in place */
 	CUgraph child;
@@ -349,29 +381,13 @@ static void rule(const char *id, const char *what, struct spec before, struct sp
 	}
 	case EXEC_MEMSET: {
 		CUgraphNodeParams p;
-		memset(&p, 0, sizeof p);
-		p.type = CU_GRAPH_NODE_TYPE_MEMSET;
-		p.memset.dst = after.mdst ? after.mdst : mbuf;
-		p.memset.value = after.mval;
-		p.memset.elementSize = after.melem;
-		p.memset.width = after.mwidth;
-		p.memset.height = 1;
-		p.memset.ctx = ctx;
+		memset_params(&p, &after);
 		r = set_node(exec, a.m, &p);
 		break;
 	}
 	case EXEC_MEMCPY: {
 		CUgraphNodeParams p;
-		memset(&p, 0, sizeof p);
-		p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
-		p.memcpy.copyCtx = ctx;
-		p.memcpy.copyParams.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-		p.memcpy.copyParams.srcDevice = kbuf;
-		p.memcpy.copyParams.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-		p.memcpy.copyParams.dstDevice = after.cto ? after.cto : cdst;
-		p.memcpy.copyParams.WidthInBytes = after.cbytes;
-		p.memcpy.copyParams.Height = 1;
-		p.memcpy.copyParams.Depth = 1;
+		copy_params(&p, &after);
 		r = set_node(exec, a.c, &p);
 		break;
 	}
@@ -415,6 +431,96 @@ static void rule(const char *id, const char *what, struct spec before, struct sp
 	if (made_b)
 		cu.GraphDestroy(b.g);
 	fflush(stdout);
+}
+
+/* The copies' destinations zeroed: what a rule reads there only its new parameters write. */
+static void fresh(void)
+{
+	CK(cu.MemsetD32(cdst, 0, N));
+	CK(cu.MemsetD32(hdst, 0, N));
+	CK(cu.CtxSynchronize());
+}
+
+/*
+ * Shaped buffers (cugraphrun(5), Updates): a 2-D memset of 4 rows of 16
+ * words 256 bytes apart, a 2-D copy of 4 rows of 64 bytes and a 3-D one
+ * of 2 slices of 2 rows of 32 bytes (slices of 4 rows at 128), all within
+ * the N * 4 bytes of each buffer.  What the changed node wrote is read
+ * where only the new parameters write: its last row, a moved column.
+ */
+static void shaped_rules(void)
+{
+	struct spec s, t;
+	struct spec m2 = base;
+	m2.mwidth = 16;
+	m2.mheight = 4;
+	m2.mpitch = 256;
+	struct spec c2 = base;
+	c2.cbytes = 64;
+	c2.cheight = 4;
+	c2.cpitch = 256;
+	struct spec c3 = base;
+	c3.cbytes = 32;
+	c3.cheight = 2;
+	c3.cdepth = 2;
+	c3.cpitch = 128;
+	c3.cslice = 4;
+	/* 2-D memsets, per node */
+	s = m2; t = m2; t.mval = 11;
+	rule("memset2d-value", "a 2-D memset's value", s, t, EXEC_MEMSET,
+	     (struct expect){mbuf + 3 * 256, 11});
+	t = m2; t.mdst = mbuf2; t.mval = 12;
+	rule("memset2d-buffer", "a 2-D memset's buffer (another allocation)", s, t, EXEC_MEMSET,
+	     (struct expect){mbuf2 + 3 * 256, 12});
+	t = m2; t.mheight = 2; t.mval = 13;
+	rule("memset2d-height", "a 2-D memset's rows (4 to 2)", s, t, EXEC_MEMSET,
+	     (struct expect){mbuf + 256, 13});
+	t = m2; t.mwidth = 8; t.mval = 14;
+	rule("memset2d-width", "a 2-D memset's width (16 to 8 words)", s, t, EXEC_MEMSET,
+	     (struct expect){mbuf + 3 * 256, 14});
+	t = m2; t.mpitch = 128; t.mval = 15;
+	rule("memset2d-pitch", "a 2-D memset's pitch (256 to 128)", s, t, EXEC_MEMSET,
+	     (struct expect){mbuf + 3 * 128, 15});
+	s = base; s.mwidth = 16; t = m2; t.mval = 16;
+	rule("memset1d-to-2d", "a 1-D memset given rows (1 to 4)", s, t, EXEC_MEMSET,
+	     (struct expect){mbuf + 3 * 256, 16});
+	/* 2-D memsets, from a template */
+	s = m2; t = m2; t.mval = 17;
+	rule("memset2d-update-value", "a 2-D memset's value, from a template", s, t, EXEC_UPDATE,
+	     (struct expect){mbuf + 3 * 256, 17});
+	t = m2; t.mheight = 3; t.mval = 18;
+	rule("memset2d-update-height", "a 2-D memset's rows, from a template", s, t, EXEC_UPDATE,
+	     (struct expect){mbuf + 2 * 256, 18});
+	/* multidimensional copies, per node: kbuf holds 5 (the kernel's) */
+	s = c2; t = c2; t.cdx = 128;
+	fresh();
+	rule("copy2d-exec-offset", "a 2-D copy's destination x (0 to 128 bytes)", s, t,
+	     EXEC_MEMCPY, (struct expect){cdst + 3 * 256 + 128, 5});
+	t = c2; t.cheight = 2; t.cdx = 128;
+	fresh();
+	rule("copy2d-exec-height", "a 2-D copy's rows (4 to 2)", s, t, EXEC_MEMCPY,
+	     (struct expect){cdst + 256 + 128, 5});
+	s = base; s.cbytes = 64; t = c2; t.cdx = 128;
+	fresh();
+	rule("copy1d-to-2d-exec", "a 1-D copy given rows", s, t, EXEC_MEMCPY,
+	     (struct expect){cdst + 3 * 256 + 128, 5});
+	/* multidimensional copies, from a template */
+	s = c2; t = c2; t.cdx = 128; t.cheight = 3; t.csy = 1;
+	fresh();
+	rule("copy2d-update", "a 2-D copy's rows and offsets, from a template", s, t, EXEC_UPDATE,
+	     (struct expect){cdst + 2 * 256 + 128, 5});
+	s = c3; t = c3; t.cdx = 64; t.cdepth = 1;
+	fresh();
+	rule("copy3d-update", "a 3-D copy's slices and offset, from a template", s, t, EXEC_UPDATE,
+	     (struct expect){cdst + 128 + 64, 5});
+	s = base; s.cbytes = 64; t = c2; t.cdx = 128;
+	fresh();
+	rule("copy1d-to-2d-update", "a 1-D copy given rows, from a template", s, t, EXEC_UPDATE,
+	     (struct expect){cdst + 3 * 256 + 128, 5});
+	s = c2; t = c2; t.cto = hdst; t.cdx = 128;
+	fresh();
+	rule("copy2d-update-mapping", "a 2-D copy to host-mapped memory, from a template", s, t,
+	     EXEC_UPDATE, (struct expect){hdst + 3 * 256 + 128, 5});
 }
 
 static CUdeviceptr alloc_zero(void)
@@ -525,6 +631,7 @@ int main(int argc, char **argv)
 	s = base; s.priority = 1; t = s; t.priority = 2;
 	rule("priority", "a kernel's priority (use_node_priority), from a template", s, t,
 	     EXEC_UPDATE, (struct expect){0, 0});
+	shaped_rules();
 	printf("rules: %u in place, %u refused, %u accepted with a wrong result\n", in_place,
 	       refused, wrong);
 	free(ptx);

@@ -16,6 +16,7 @@
 #include "buf_check.h"
 #include "buf_formula.h"
 #include "buf_reduce.h"
+#include "buf_region.h"
 #include "fileio.h"
 #include "xmalloc.h"
 
@@ -29,14 +30,55 @@ static uint64_t slice_count(const struct check *c, const struct buffer *b)
 }
 
 /*
- * "buffer 'x'", or "elements 10 to 19 of buffer 'x'" for a slice: what
- * a message says was checked.
+ * The buffer's flat index of element i of the slice's data (a flat
+ * slice: i itself); a region's element i (its elements in order) as the
+ * buffer's.  *run: how many elements from i on follow it in the buffer
+ * (the rest of its row of the region; UINT64_MAX for a flat slice).
+ */
+static uint64_t checked_index(const struct check *c, const struct buffer *b, uint64_t i,
+			      uint64_t *run)
+{
+	const struct region *r = c->region;
+	if (r == NULL) {
+		*run = UINT64_MAX;
+		return i;
+	}
+	uint64_t w = buffer_extent(b, AXIS_X), h = buffer_extent(b, AXIS_Y);
+	uint64_t x = r->first[0][AXIS_X] + i % r->ext[AXIS_X];
+	uint64_t y = r->first[0][AXIS_Y] + i / r->ext[AXIS_X] % r->ext[AXIS_Y];
+	uint64_t z = r->first[0][AXIS_Z] + i / r->ext[AXIS_X] / r->ext[AXIS_Y];
+	*run = r->ext[AXIS_X] - i % r->ext[AXIS_X];
+	return (z * h + y) * w + x;
+}
+
+/*
+ * "index 261" for element i of the slice's data (a flat slice: the
+ * buffer's index), "index 261 [2, 61]" where the buffer has a shape
+ * (formula_where's words, those of a formula's message).
+ */
+static void at_words(const struct check *c, const struct buffer *b, uint64_t i, char *buf,
+		     size_t len)
+{
+	char xyz[96];
+	uint64_t run;
+	i = checked_index(c, b, i, &run);
+	formula_where(b, i, xyz, sizeof xyz);
+	snprintf(buf, len, "%" PRIu64 "%s", i, xyz);
+}
+
+/*
+ * "buffer 'x'", or "elements 10 to 19 of buffer 'x'" for a slice, "region
+ * [0:4, 2:3] of buffer 'x'" for a region: what a message says was checked.
  */
 static void what_checked(const struct check *c, const struct buffer *b, uint64_t n,
 			 char *buf, size_t len)
 {
 	uint64_t all = b->size / elem_infos[b->type].size;
-	if (c->offset == 0 && n == all)
+	char reg[160];
+	if (c->region) {
+		region_words(c->region, 0, b, reg, sizeof reg);
+		snprintf(buf, len, "region %s of buffer '%s'", reg, b->name);
+	} else if (c->offset == 0 && n == all)
 		snprintf(buf, len, "buffer '%s'", b->name);
 	else if (n == 1)
 		snprintf(buf, len, "element %" PRIu64 " of buffer '%s'", c->offset, b->name);
@@ -117,12 +159,12 @@ static void expect_failed(const struct check *c, const struct buffer *b, const u
 {
 	enum elem_type t = b->type;
 	unsigned es = elem_infos[t].size;
-	char ev[64], av[64], whole[200], of[224], where[96];
+	char ev[64], av[64], whole[200], of[224], at[128];
 	elem_format(t, e, ev, sizeof ev);
 	elem_format(t, a, av, sizeof av);
-	formula_where(b, c->offset + first, where, sizeof where);
+	at_words(c, b, c->offset + first, at, sizeof at);
 	uint64_t all = b->size / es;
-	if (c->offset == 0 && n == all)
+	if ((c->offset == 0 && n == all) || (c->region && n > 1))
 		snprintf(of, sizeof of, " (%" PRIu64 " of %" PRIu64 " elements differ)", ndiff, n);
 	else if (n > 1)
 		snprintf(of, sizeof of, " (%" PRIu64 " of the %" PRIu64 " elements from index %"
@@ -131,12 +173,12 @@ static void expect_failed(const struct check *c, const struct buffer *b, const u
 		of[0] = '\0';
 	if (ref) {
 		snprintf(whole, sizeof whole, " from buffer '%s'", ref->name);
-		diag_error(d, c->pos, "check failed: buffer '%s' differs%s at index %" PRIu64
-			   "%s: expected %s ('%s'[%" PRIu64 "]), got %s%s", b->name, whole,
-			   c->offset + first, where, ev, ref->name, c->ref_offset + first, av, of);
+		diag_error(d, c->pos, "check failed: buffer '%s' differs%s at index %s: "
+			   "expected %s ('%s'[%" PRIu64 "]), got %s%s", b->name, whole, at, ev,
+			   ref->name, c->ref_offset + first, av, of);
 	} else {
-		diag_error(d, c->pos, "check failed: buffer '%s' differs at index %" PRIu64
-			   "%s: expected %s, got %s%s", b->name, c->offset + first, where, ev, av, of);
+		diag_error(d, c->pos, "check failed: buffer '%s' differs at index %s: "
+			   "expected %s, got %s%s", b->name, at, ev, av, of);
 	}
 }
 
@@ -163,9 +205,15 @@ static bool check_formula(const struct check *c, const struct buffer *b, const v
 	uint64_t ndiff = 0, first = 0, at;
 	char why[200];
 	bool ok = true;
-	for (uint64_t i = 0; i < n && ok; i += BLOCK) {
-		size_t m = n - i < BLOCK ? (size_t)(n - i) : BLOCK, k = 0;
-		if (!formula_values(p, c->offset + i, m, expect, &at, why, sizeof why, &err)) {
+	size_t m;
+	for (uint64_t i = 0, run; i < n && ok; i += m) {
+		/* a region's elements are indexed as the buffer's: a block stays in its row */
+		uint64_t flat = checked_index(c, b, c->offset + i, &run);
+		size_t k = 0;
+		m = n - i < BLOCK ? (size_t)(n - i) : BLOCK;
+		if (run < m)
+			m = (size_t)run;
+		if (!formula_values(p, flat, m, expect, &at, why, sizeof why, &err)) {
 			formula_report(&c->formula, b, what, at, why, &err, d);
 			ok = false;
 			break;
@@ -224,12 +272,12 @@ static bool check_finite(const struct check *c, const struct buffer *b, const vo
 			first = i;
 	if (bad == 0)
 		return true;
-	char what[200], v[64];
+	char what[200], v[64], at[128];
 	what_checked(c, b, n, what, sizeof what);
 	elem_format(t, p + first * es, v, sizeof v);
+	at_words(c, b, c->offset + first, at, sizeof at);
 	diag_error(d, c->pos, "check failed: %s holds %" PRIu64 " NaN or infinite element%s, "
-		   "the first at index %" PRIu64 ": %s", what, bad, bad == 1 ? "" : "s",
-		   c->offset + first, v);
+		   "the first at index %s: %s", what, bad, bad == 1 ? "" : "s", at, v);
 	return false;
 }
 
@@ -306,24 +354,25 @@ static void figure_text(const struct check *c, const struct buffer *b, uint64_t 
 		if (strcmp(bound, v) == 0)
 			figure_format(f, 17, v, sizeof v);
 	}
-	char at[96] = "";
+	char at[192] = "", idx[128];
+	at_words(c, b, f->has_nan ? f->nan_at : f->at, idx, sizeof idx);
 	switch (c->reduce) {
 	case RED_SUM:
 	case RED_NORM2:
 		if (f->has_nan)
-			snprintf(at, sizeof at, " (element %" PRIu64 " is nan)", f->nan_at);
+			snprintf(at, sizeof at, " (element %s is nan)", idx);
 		snprintf(buf, len, "the %s of %s is %s%s", c->reduce == RED_SUM ? "sum" :
 			 "norm2 (Euclidean norm)", what, v, at);
 		break;
 	case RED_MIN:
 	case RED_MAX:
 		if (f->has_at)
-			snprintf(at, sizeof at, " (at index %" PRIu64 ")", f->at);
+			snprintf(at, sizeof at, " (at index %s)", idx);
 		snprintf(buf, len, "the %s of %s is %s%s", reduce_names[c->reduce], what, v, at);
 		break;
 	case RED_NONZERO:
 		if (f->has_at)
-			snprintf(at, sizeof at, " (the first at index %" PRIu64 ")", f->at);
+			snprintf(at, sizeof at, " (the first at index %s)", idx);
 		snprintf(buf, len, "%s has %s nonzero element%s%s", what, v,
 			 f->i == 1 ? "" : "s", at);
 		break;
@@ -366,13 +415,14 @@ static bool check_reduce(const struct check *c, const struct buffer *b, const vo
 	}
 	if (ok)
 		return true;
-	char fig[400], bounds[600], off[160] = "";
+	char fig[400], bounds[600], off[256] = "";
 	figure_text(c, b, n, &f, values, fig, sizeof fig);
 	bounds_text(&c->cmp, values, others, bounds, sizeof bounds);
 	if (c->reduce == RED_DIFFER && f.has_at) {
-		char got[64];
+		char got[64], at[128];
 		elem_format(t, (const unsigned char *)data + f.at * es, got, sizeof got);
-		snprintf(off, sizeof off, " (the first at index %" PRIu64 ": %s)", f.at, got);
+		at_words(c, b, f.at, at, sizeof at);
+		snprintf(off, sizeof off, " (the first at index %s: %s)", at, got);
 	} else if ((c->cmp.ops & (1u << BOUND_NEAR)) && !f.has_nan) {
 		char dist[64];
 		figure_distance(&f, &values[BOUND_NEAR], dist, sizeof dist);
@@ -396,10 +446,10 @@ size_t check_others_used(const struct check *c, long idx[BOUND_COUNT + 1])
 	return n;
 }
 
-bool check_buffer(const struct check *c, const struct buffer *b, const void *data,
-		  const struct check_others *others, struct diag *d)
+/* Check c of its n elements at data (data + offset: the first). */
+static bool run_check(const struct check *c, const struct buffer *b, const void *data,
+		      uint64_t n, const struct check_others *others, struct diag *d)
 {
-	uint64_t n = slice_count(c, b);
 	switch (c->kind) {
 	case CHECK_EXPECT:
 		return check_expect(c, b, data, n, others, d);
@@ -409,4 +459,33 @@ bool check_buffer(const struct check *c, const struct buffer *b, const void *dat
 		return check_finite(c, b, data, n, d);
 	}
 	return false;
+}
+
+/*
+ * A region's check: its elements gathered in order, and checked as a
+ * slice of them from 0 (the messages say where they lie: at_words).
+ */
+static bool check_region(const struct check *c, const struct buffer *b, const void *data,
+			 const struct check_others *others, struct diag *d)
+{
+	struct span s;
+	struct check view = *c;
+	uint64_t n = c->region->ext[0] * c->region->ext[1] * c->region->ext[2];
+	unsigned char *elems = xmalloc(n ? n * elem_infos[b->type].size : 1);
+	/* data is packed: rows a row's bytes apart */
+	slice_span(c->region, 0, 0, b, buffer_row_bytes(b), &s);
+	span_gather(&s, 0, data, elems);
+	view.offset = 0;
+	view.count = n;
+	bool ok = run_check(&view, b, elems, n, others, d);
+	free(elems);
+	return ok;
+}
+
+bool check_buffer(const struct check *c, const struct buffer *b, const void *data,
+		  const struct check_others *others, struct diag *d)
+{
+	if (c->region)
+		return check_region(c, b, data, others, d);
+	return run_check(c, b, data, slice_count(c, b), others, d);
 }

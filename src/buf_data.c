@@ -304,12 +304,20 @@ static bool host_little_endian(void)
  */
 static bool write_npy_header(FILE *f, const struct buffer *b, uint64_t n)
 {
-	char dict[160];
+	char dict[224], shape[96];
 	unsigned size = elem_infos[b->type].size;
 	char order = size == 1 ? '|' : host_little_endian() ? '<' : '>';
+	/* a shaped buffer keeps its axes, as Python writes the tuple: (64,), (64, 100) */
+	size_t used = 0;
+	snprintf(shape, sizeof shape, "%" PRIu64 ",", b->shape.rank ? b->shape.dim[0] : n);
+	for (unsigned k = 0; b->shape.rank > 1 && k < b->shape.rank && used < sizeof shape; k++) {
+		int w = snprintf(shape + used, sizeof shape - used, "%s%" PRIu64, k ? ", " : "",
+				 b->shape.dim[k]);
+		used += w > 0 ? (size_t)w : 0;
+	}
 	int len = snprintf(dict, sizeof dict,
-			   "{'descr': '%c%s', 'fortran_order': False, 'shape': (%" PRIu64 ",), }",
-			   order, npy_dtypes[b->type], n);
+			   "{'descr': '%c%s', 'fortran_order': False, 'shape': (%s), }",
+			   order, npy_dtypes[b->type], shape);
 	size_t total = 10 + (size_t)len + 1;
 	size_t pad = (64 - total % 64) % 64;
 	size_t hlen = (size_t)len + pad + 1;

@@ -11,21 +11,25 @@
 
 #include "buf_formula.h"
 #include "expr_vec.h"
+#include "shape.h"
 #include "xmalloc.h"
 
 const char *const formula_vars[FORMULA_NVARS] = {"i", "j", "k"};
 
 /*
- * The one place that reads a buffer's shape.  A buffer has none yet: one
- * dimension.  A shaped buffer gives its dimensions here, i's first, and
- * the rest of this file (the indices of a block, formula_where, the names
- * a formula may use) follows.
+ * The one place that reads a buffer's shape for formulas: its axes as
+ * written (shape.h), slowest first, i's first; a buffer without one, or
+ * of one axis, has one dimension of its count.  The rest of this file
+ * (the indices of a block, the names a formula may use) follows.
  */
 unsigned formula_dims(const struct buffer *b, uint64_t ext[FORMULA_NVARS])
 {
+	unsigned rank = b->shape.rank > 1 ? b->shape.rank : 1;
 	ext[0] = b->count;
 	ext[1] = ext[2] = 1;
-	return 1;
+	for (unsigned d = 0; rank > 1 && d < rank && d < FORMULA_NVARS; d++)
+		ext[d] = b->shape.dim[d];
+	return rank;
 }
 
 /* Element e's indices, i's first. */
@@ -41,18 +45,12 @@ static void indices(unsigned dims, const uint64_t ext[FORMULA_NVARS], uint64_t e
 		idx[d] = 0;
 }
 
+/* The buffer's own words for where an element is (shape.h), so that all messages agree. */
 void formula_where(const struct buffer *b, uint64_t e, char *buf, size_t len)
 {
-	uint64_t ext[FORMULA_NVARS], idx[FORMULA_NVARS];
-	unsigned dims = formula_dims(b, ext);
-	indices(dims, ext, e, idx);
-	if (dims == 1)
-		snprintf(buf, len, "%s", "");
-	else if (dims == 2)
-		snprintf(buf, len, " (row %" PRIu64 ", column %" PRIu64 ")", idx[0], idx[1]);
-	else
-		snprintf(buf, len, " (i %" PRIu64 ", j %" PRIu64 ", k %" PRIu64 ")", idx[0], idx[1],
-			 idx[2]);
+	char xyz[72];          /* three 20-digit indices in brackets */
+	buffer_index_words(b, e, xyz, sizeof xyz);
+	snprintf(buf, len, "%s%s", xyz[0] ? " " : "", xyz);
 }
 
 struct pos formula_pos(const struct formula *f, uint32_t off)

@@ -20,11 +20,12 @@
  * float that overflows the type is an error.
  *
  * SHAPES.  A buffer's dimensions as formulas see them come from
- * formula_dims, which is the one place that reads a buffer's shape: a
- * buffer without one has a single dimension of b->count elements (see
- * buf_formula.c).  Element e of the host copy is the e-th of the
- * buffer's elements in that order, without padding; formula_where says
- * where it is in words for messages.
+ * formula_dims, which is the one place that reads a buffer's shape for
+ * them: a buffer with a shape of 2 or 3 axes ([rows, columns]) has those
+ * dimensions, i the slowest (i the row, j the column); one without, or
+ * of one axis, has a single dimension of b->count elements.  Element e
+ * of the host copy is the e-th of the buffer's elements in that order,
+ * without padding; formula_where says where it is in words for messages.
  *
  * Ownership: a struct formula_prog owns its compiled template and its
  * scratch, and borrows the formula and the buffer it was made for, which
@@ -50,7 +51,7 @@ unsigned formula_dims(const struct buffer *b, uint64_t ext[FORMULA_NVARS]);
 
 /*
  * Where element e of b is, for a message after its index: "" for a
- * buffer without a shape, " (i 2, j 5)" for one with.
+ * buffer without a shape, " [2, 5]" for one with (shape.h's words).
  */
 void formula_where(const struct buffer *b, uint64_t e, char *buf, size_t len);
 

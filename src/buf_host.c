@@ -4,14 +4,17 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "buf_data.h"
 #include "buf_host.h"
+#include "buf_region.h"
 #include "diag.h"
 #include "term_progress.h"
+#include "xmalloc.h"
 
 /* A dump's elements, unless its count says more. */
 #define DUMP_SHOWN 64
@@ -26,28 +29,73 @@ static void host_sleep(uint64_t ns)
 		;
 }
 
-/* Fill the slice with the value (validated: it fits the type, the slice the buffer). */
+/*
+ * Fill the slice or region with the value (validated: it fits the type,
+ * the slice the buffer, and it is rows shape.h can walk).  Host and
+ * managed memory have the pitch the file gives.
+ */
 static void host_set(const struct host_env *env, const struct memset_node *m)
 {
 	const struct buffer *b = &env->g->buffers[m->buffer.idx];
-	unsigned es = elem_infos[b->type].size;
-	unsigned char one[8], *p = (unsigned char *)env->host[m->buffer.idx] + m->offset * es;
+	unsigned char one[8];
 	char why[64];
+	struct span s;
 	num_encode(&m->value, b->type, one, why, sizeof why);
-	for (uint64_t i = 0; i < m->count; i++)
-		memcpy(p + i * es, one, es);
+	if (memset_span(m, b, buffer_pitch(b), &s) == SPAN_OK)
+		span_fill(&s, one, elem_infos[b->type].size, env->host[m->buffer.idx]);
 }
 
 static void host_copy(const struct host_env *env, const struct copy_node *c)
 {
 	const struct buffer *f = &env->g->buffers[c->from.buffer.idx];
 	const struct buffer *t = &env->g->buffers[c->to.buffer.idx];
-	const unsigned char *src = (const unsigned char *)env->host[c->from.buffer.idx] +
-		c->from.offset * elem_infos[f->type].size;
-	unsigned char *dst = (unsigned char *)env->host[c->to.buffer.idx] +
-		c->to.offset * elem_infos[t->type].size;
+	struct span s;
 	/* the validator refuses overlap, as for copy nodes; memmove costs nothing more */
-	memmove(dst, src, c->bytes);
+	if (copy_span(c, f, buffer_pitch(f), t, buffer_pitch(t), &s) == SPAN_OK)
+		span_copy(&s, env->host[c->from.buffer.idx], env->host[c->to.buffer.idx]);
+}
+
+/* "T[0:4, 2:3] = [...]": a region's elements in order, the first max of them. */
+static void print_region(FILE *out, const struct buffer *b, const struct region *r,
+			 const void *packed, size_t max)
+{
+	struct span s;
+	uint64_t n = r->ext[0] * r->ext[1] * r->ext[2], shown = n < max ? n : max;
+	unsigned es = elem_infos[b->type].size;
+	char where[160], text[64];
+	unsigned char *p = xmalloc(n * es);
+	slice_span(r, 0, 0, b, buffer_row_bytes(b), &s);
+	span_gather(&s, 0, packed, p);
+	region_words(r, 0, b, where, sizeof where);
+	fprintf(out, "%s%s = [", diag_esc(b->name), where);
+	for (uint64_t i = 0; i < shown; i++) {
+		elem_format(b->type, p + i * es, text, sizeof text);
+		fprintf(out, "%s%s", i ? ", " : "", text);
+	}
+	if (shown < n)
+		fprintf(out, "%s... (%" PRIu64 " more)", shown ? ", " : "", n - shown);
+	fputs("]\n", out);
+	free(p);
+}
+
+/* A dump's slice or region, from its elements packed (pitched rows: a packed copy). */
+static void host_dump(const struct host_env *env, const struct host_node *h)
+{
+	long bi = h->buffer.idx;
+	const struct buffer *b = &env->g->buffers[bi];
+	size_t shown = h->has_count ? (size_t)h->count : DUMP_SHOWN;
+	void *packed = NULL;
+	const void *data = env->host[bi];
+	if (buffer_padded(b)) {
+		packed = xmalloc(b->size);
+		buffer_pack(b, buffer_pitch(b), data, packed);
+		data = packed;
+	}
+	if (h->region)
+		print_region(env->out, b, h->region, data, DUMP_SHOWN);
+	else
+		buffer_print_range(env->out, b, data, h->offset, h->count, shown);
+	free(packed);
 }
 
 void host_run(struct host_call *call)
@@ -77,11 +125,8 @@ void host_run(struct host_call *call)
 		if (!h->every && (!__atomic_load_n(&env->dump_armed, __ATOMIC_ACQUIRE) ||
 				  __atomic_exchange_n(&call->dumped, true, __ATOMIC_RELAXED)))
 			break;
-		long b = h->buffer.idx;
-		size_t shown = h->has_count ? (size_t)h->count : DUMP_SHOWN;
 		progress_clear();
-		buffer_print_range(env->out, &env->g->buffers[b], env->host[b], h->offset, h->count,
-				   shown);
+		host_dump(env, h);
 		fflush(env->out);
 		break;
 	}

@@ -107,6 +107,8 @@
 	X(MemsetD8Async, 3020, 1)                         \
 	/* a file's requires: (gpu_requires.c) */         \
 	X(DeviceTotalMem, 3020, 0)                        \
+	/* shaped buffers: pitch: auto (gpu_build.c) */   \
+	X(MemAllocPitch, 3020, 1)                         \
 	CU_API_CAPTURE(X)                                 \
 	CU_API_MODES(X)
 
@@ -133,6 +135,10 @@
 	X(MemsetD16Async, 3020, 0)                        \
 	X(MemsetD32Async, 3020, 0)                        \
 	X(MemcpyAsync, 4000, 0)                           \
+	X(MemsetD2D8Async, 3020, 0)                       \
+	X(MemsetD2D16Async, 3020, 0)                      \
+	X(MemsetD2D32Async, 3020, 0)                      \
+	X(Memcpy3DAsync, 3020, 0)                         \
 	X(MemcpyHtoDAsync, 3020, 0)                       \
 	X(MemcpyDtoHAsync, 3020, 0)                       \
 	X(LaunchHostFunc, 10000, 0)                       \

@@ -25,6 +25,7 @@
 #include "model_lib.h"
 #include "model_uses.h"
 #include "strbuf.h"
+#include "shape.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -296,6 +297,19 @@ static void sb_place(struct strbuf *b, const struct name_ref *r, uint64_t offset
 		strbuf_printf(b, "[%" PRIu64 "..]", offset);
 }
 
+/* "T[0:64, 0:1]": end e of a validated region over the buffer r names. */
+static void sb_region(struct strbuf *b, const struct writer *w, const struct name_ref *r,
+		      const struct region *reg, unsigned e)
+{
+	const struct buffer *buf = buf_of(w, r);
+	char words[160];
+	sb_text(b, r->name ? r->name : "?", 0);
+	if (buf) {
+		region_words(reg, e, buf, words, sizeof words);
+		strbuf_printf(b, "%s", words);
+	}
+}
+
 typedef void label_fn(struct writer *w, const struct node *n, struct strbuf *b);
 
 /*
@@ -437,7 +451,10 @@ static void label_memset(struct writer *w, const struct node *n, struct strbuf *
 {
 	const struct memset_node *m = &n->u.memset;
 	strbuf_printf(b, "memset ");
-	sb_place(b, &m->buffer, m->offset);
+	if (m->region)
+		sb_region(b, w, &m->buffer, m->region, 0);
+	else
+		sb_place(b, &m->buffer, m->offset);
 	strbuf_printf(b, " = ");
 	sb_num(b, &m->value);
 	sb_line(b);
@@ -456,9 +473,15 @@ static void label_copy(struct writer *w, const struct node *n, struct strbuf *b)
 	const struct buffer *from = buf_of(w, &c->from.buffer);
 	const struct buffer *to = buf_of(w, &c->to.buffer);
 	strbuf_printf(b, "copy ");
-	sb_place(b, &c->from.buffer, c->from.offset);
-	strbuf_printf(b, " -> ");
-	sb_place(b, &c->to.buffer, c->to.offset);
+	if (c->region) {
+		sb_region(b, w, &c->from.buffer, c->region, END_FROM);
+		strbuf_printf(b, " -> ");
+		sb_region(b, w, &c->to.buffer, c->region, END_TO);
+	} else {
+		sb_place(b, &c->from.buffer, c->from.offset);
+		strbuf_printf(b, " -> ");
+		sb_place(b, &c->to.buffer, c->to.offset);
+	}
 	sb_line(b);
 	strbuf_printf(b, "%cto%c ", mem_side(from), mem_side(to));
 	sb_size(b, elems_bytes(from, c->count));
@@ -511,12 +534,18 @@ static void label_host(struct writer *w, const struct node *n, struct strbuf *b)
 		break;
 	case HOST_DUMP:
 		strbuf_printf(b, "host dump ");
-		sb_text(b, h->buffer.name ? h->buffer.name : "?", 0);
+		if (h->region)
+			sb_region(b, w, &h->buffer, h->region, 0);
+		else
+			sb_text(b, h->buffer.name ? h->buffer.name : "?", 0);
 		break;
 	case HOST_SET:
 		/* as a memset's label: where it starts, the value, how much */
 		strbuf_printf(b, "host set ");
-		sb_place(b, &h->set->buffer, h->set->offset);
+		if (h->set->region)
+			sb_region(b, w, &h->set->buffer, h->set->region, 0);
+		else
+			sb_place(b, &h->set->buffer, h->set->offset);
 		num_format(&h->set->value, tmp, sizeof tmp);
 		strbuf_printf(b, " = %s", tmp);
 		sb_line(b);
@@ -524,9 +553,15 @@ static void label_host(struct writer *w, const struct node *n, struct strbuf *b)
 		break;
 	case HOST_COPY:
 		strbuf_printf(b, "host copy ");
-		sb_place(b, &h->copy->from.buffer, h->copy->from.offset);
-		strbuf_printf(b, " -> ");
-		sb_place(b, &h->copy->to.buffer, h->copy->to.offset);
+		if (h->copy->region) {
+			sb_region(b, w, &h->copy->from.buffer, h->copy->region, END_FROM);
+			strbuf_printf(b, " -> ");
+			sb_region(b, w, &h->copy->to.buffer, h->copy->region, END_TO);
+		} else {
+			sb_place(b, &h->copy->from.buffer, h->copy->from.offset);
+			strbuf_printf(b, " -> ");
+			sb_place(b, &h->copy->to.buffer, h->copy->to.offset);
+		}
 		sb_line(b);
 		sb_size(b, elems_bytes(buf_of(w, &h->copy->from.buffer), h->copy->count));
 		break;
@@ -877,9 +912,23 @@ static Agnode_t *put_buffer(struct writer *w, size_t i)
 	label_reset(b);
 	sb_text(b, buf->name, 0);
 	sb_line(b);
-	strbuf_printf(b, "%s x %" PRIu64 " (", elem_infos[buf->type].name, buf->count);
+	if (buf->shape.rank) {
+		char sh[96];
+		shape_words(buf, sh, sizeof sh);
+		strbuf_printf(b, "%s %s (", elem_infos[buf->type].name, sh);
+	} else {
+		strbuf_printf(b, "%s x %" PRIu64 " (", elem_infos[buf->type].name, buf->count);
+	}
 	sb_size(b, buf->size);
 	strbuf_printf(b, ")");
+	if (buf->shape.pitch_auto) {
+		sb_line(b);
+		strbuf_printf(b, "pitch auto");
+	} else if (buffer_padded(buf)) {
+		sb_line(b);
+		strbuf_printf(b, "pitch ");
+		sb_size(b, buf->shape.pitch);
+	}
 	sb_line(b);
 	strbuf_printf(b, "%s", mem_kind_names[buf->memory]);
 	if (buf->memory == MEM_DEVICE && (g->device_of || g->ndevices > 1))

@@ -20,12 +20,15 @@
 #include "gpu_devices.h"
 #include "gpu_kernel.h"
 #include "gpu_lib.h"
+#include "gpu_region.h"
+#include "shape.h"
 #include "mod_check.h"
 #include "monotime.h"
 #include "rtc_nvrtc.h"
 #include "strmap.h"
 #include "sweep_diff.h"
 #include "buf_data.h"
+#include "buf_region.h"
 #include "xmalloc.h"
 
 /* A driver feature a file may use, and the nodes that need it. */
@@ -587,17 +590,49 @@ int gpu_reload_module(struct gpu *gp, size_t i)
 
 /* Buffers, events, handles ----------------------------------------------- */
 
+/*
+ * Device memory at the driver's pitch (pitch: auto): cuMemAllocPitch takes
+ * the size of the widest access, 4, 8 or 16 bytes; smaller elements ask
+ * for 4.  The pitch it chose goes to gp->pitch[i], *size to the bytes.
+ */
+static CUresult alloc_pitched(struct gpu *gp, size_t i, size_t *size)
+{
+	const struct buffer *b = &gp->g->buffers[i];
+	unsigned es = elem_infos[b->type].size;
+	size_t pitch = 0;
+	CUresult r = cu.MemAllocPitch(&gp->dptr[i], &pitch, buffer_row_bytes(b), buffer_rows(b),
+				      es < 4 ? 4 : es);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (pitch < buffer_row_bytes(b) || pitch % es != 0) {
+		/* never seen; everything after would write out of bounds */
+		cu.MemFree(gp->dptr[i]);
+		gp->dptr[i] = 0;
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	gp->pitch[i] = pitch;
+	*size = pitch * buffer_rows(b);
+	return CUDA_SUCCESS;
+}
+
 /* Buffer i of gp->g (not graph memory): allocated.  0, or 3 after a message. */
 static int alloc_buffer(struct gpu *gp, size_t i)
 {
 	const struct buffer *b = &gp->g->buffers[i];
-	size_t size = b->size ? b->size : 1;
+	/* pitched rows take pitch * rows (shape.h); graph memory its alloc node's */
+	gp->pitch[i] = buffer_pitch(b);
+	size_t size = buffer_span(b, gp->pitch[i]);
+	if (size == 0)
+		size = 1;
 	CUresult r = CUDA_SUCCESS;
 	switch (b->memory) {
 	case MEM_DEVICE:
 		/* on its device (cugraphrun(5), Devices): in that device's context */
 		gpu_devices_enter(gp, b->device);
-		r = cu.MemAlloc(&gp->dptr[i], size);
+		if (b->shape.pitch_auto)
+			r = alloc_pitched(gp, i, &size);
+		else
+			r = cu.MemAlloc(&gp->dptr[i], size);
 		gpu_devices_leave(gp);
 		break;
 	case MEM_HOST:
@@ -619,15 +654,19 @@ static int alloc_buffer(struct gpu *gp, size_t i)
 		char sz[32];
 		gp->dptr[i] = 0;
 		gp->host[i] = NULL;
-		format_size(b->size, sz, sizeof sz);
+		format_size(size, sz, sizeof sz);
 		diag_error(gp->d, b->pos, "cannot allocate %s of %s memory for buffer "
-			   "'%s': %s", sz, mem_kind_names[b->memory], b->name,
-			   cu_strerror(r));
+			   "'%s'%s: %s", sz, mem_kind_names[b->memory], b->name,
+			   b->shape.pitch_auto ? " (cuMemAllocPitch)" : "", cu_strerror(r));
 		return 3;
 	}
-	gpu_verbose(gp, "buffer '%s': %llu bytes of %s memory at 0x%llx", b->name,
-		    (unsigned long long)b->size, mem_kind_names[b->memory],
-		    (unsigned long long)gp->dptr[i]);
+	char pitch[48] = "";
+	if (buffer_padded(b))
+		snprintf(pitch, sizeof pitch, ", rows %llu bytes apart",
+			 (unsigned long long)gp->pitch[i]);
+	gpu_verbose(gp, "buffer '%s': %llu bytes of %s memory at 0x%llx%s", b->name,
+		    (unsigned long long)size, mem_kind_names[b->memory],
+		    (unsigned long long)gp->dptr[i], pitch);
 	return 0;
 }
 
@@ -666,8 +705,10 @@ static void release(struct gpu *gp, bool cuda)
 		free_buffer(gp, i, g->buffers[i].memory);
 	free(gp->dptr);
 	free(gp->host);
+	free(gp->pitch);
 	gp->dptr = NULL;
 	gp->host = NULL;
+	gp->pitch = NULL;
 	for (size_t i = 0; cuda && gp->events && i < g->nevents; i++)
 		if (gp->events[i])
 			cu.EventDestroy(gp->events[i]);
@@ -712,6 +753,7 @@ int gpu_alloc(struct gpu *gp)
 	size_t nb = g->nbuffers ? g->nbuffers : 1;
 	gp->dptr = xcalloc(nb, sizeof *gp->dptr);
 	gp->host = xcalloc(nb, sizeof *gp->host);
+	gp->pitch = xcalloc(nb, sizeof *gp->pitch);
 	for (size_t i = 0; i < g->nbuffers; i++)
 		if (alloc_buffer(gp, i) != 0)
 			return 3;
@@ -734,6 +776,23 @@ int gpu_alloc(struct gpu *gp)
 	return 0;
 }
 
+/*
+ * Buffer b's init contents (b->size bytes, its elements packed), into
+ * out at pitch (the bytes of buffer_span: the padding between rows zero).
+ * 0, or 2 after a message.
+ */
+static int fill_pitched(const struct buffer *b, uint64_t pitch, void *out, struct diag *d)
+{
+	if (!buffer_padded(b))
+		return buffer_fill_init(b, out, d) == 0 ? 0 : 2;
+	void *packed = xmalloc(b->size ? b->size : 1);
+	int rc = buffer_fill_init(b, packed, d) == 0 ? 0 : 2;
+	if (rc == 0)
+		buffer_unpack(b, pitch, packed, out);
+	free(packed);
+	return rc;
+}
+
 int gpu_init_buffers(struct gpu *gp)
 {
 	struct gdef *g = gp->g;
@@ -742,16 +801,15 @@ int gpu_init_buffers(struct gpu *gp)
 		if (b->memory == MEM_GRAPH)
 			continue;
 		if (b->memory != MEM_DEVICE) {
-			if (buffer_fill_init(b, gp->host[i], gp->d) != 0)
+			if (fill_pitched(b, gp->pitch[i], gp->host[i], gp->d) != 0)
 				return 2;
 			continue;
 		}
-		void *staging = xmalloc(b->size ? b->size : 1);
-		int rc = 0;
-		if (buffer_fill_init(b, staging, gp->d) != 0) {
-			rc = 2;
-		} else {
-			CUresult r = cu.MemcpyHtoD(gp->dptr[i], staging, b->size);
+		uint64_t span = buffer_span(b, gp->pitch[i]);
+		void *staging = xmalloc(span ? span : 1);
+		int rc = fill_pitched(b, gp->pitch[i], staging, gp->d);
+		if (rc == 0) {
+			CUresult r = cu.MemcpyHtoD(gp->dptr[i], staging, span);
 			if (r != CUDA_SUCCESS) {
 				diag_error(gp->d, b->pos, "cannot initialise buffer '%s': %s",
 					   b->name, cu_strerror(r));
@@ -797,6 +855,11 @@ static void pack_arg(const struct gpu *gp, const struct arg *a, unsigned char *o
 	case ARG_SCALAR:
 		num_encode(&a->num, a->type, out, why, sizeof why);
 		break;
+	case ARG_PITCH: {
+		uint64_t v = gp->pitch[a->ref.idx];
+		memcpy(out, &v, sizeof v);
+		break;
+	}
 	case ARG_HANDLE: {
 		CUgraphConditionalHandle h = gp->handles[a->ref.idx];
 		memcpy(out, &h, sizeof h);
@@ -847,39 +910,6 @@ static void **pack_args(struct gpu *gp, const struct kernel_node *k)
 		p += arg_slot(&k->args[i]);
 	}
 	return params;
-}
-
-/* The element width and value a memset node gives the driver. */
-static void memset_value(const struct gpu *gp, const struct memset_node *m,
-			 unsigned *width, unsigned *value, size_t *count)
-{
-	const struct buffer *b = &gp->g->buffers[m->buffer.idx];
-	unsigned es = elem_infos[b->type].size;
-	unsigned char raw[8] = {0};
-	char why[64];
-	num_encode(&m->value, b->type, raw, why, sizeof why);
-	uint8_t v8;
-	uint16_t v16;
-	uint32_t v32;
-	*count = m->count;
-	switch (es) {
-	case 1:
-		memcpy(&v8, raw, 1);
-		*value = v8;
-		break;
-	case 2:
-		memcpy(&v16, raw, 2);
-		*value = v16;
-		break;
-	default:
-		/* 8 bytes: the validator made sure the pattern repeats in 4 */
-		memcpy(&v32, raw, 4);
-		*value = v32;
-		*count = m->count * (es / 4);
-		es = 4;
-		break;
-	}
-	*width = es;
 }
 
 /*
@@ -977,6 +1007,15 @@ static void verbose_node(const struct gpu *gp, const struct node *n, const CUgra
 	case NK_MEMSET:
 		snprintf(extra, sizeof extra, " '%s' %zu x %u bytes", n->u.memset.buffer.name,
 			 p->memset.width, p->memset.elementSize);
+		if (p->memset.height > 1)
+			snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
+				 ", %zu rows %zu bytes apart", p->memset.height, p->memset.pitch);
+		break;
+	case NK_COPY:
+		if (p->memcpy.copyParams.Height > 1 || p->memcpy.copyParams.Depth > 1)
+			snprintf(extra, sizeof extra, " %zu x %zu x %zu bytes",
+				 p->memcpy.copyParams.WidthInBytes, p->memcpy.copyParams.Height,
+				 p->memcpy.copyParams.Depth);
 		break;
 	default:
 		break;
@@ -1019,31 +1058,30 @@ int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 	}
 	case NK_MEMSET: {
 		const struct memset_node *m = &n->u.memset;
-		unsigned width, value;
-		size_t count;
-		memset_value(gp, m, &width, &value, &count);
+		long bi = m->buffer.idx;
+		struct memset_geom geom;
+		/* the validator saw it is one 1-D or 2-D memset (shape.h) */
+		if (memset_geom(m, &g->buffers[bi], gp->pitch[bi], &geom) != SPAN_OK) {
+			diag_error(gp->d, n->pos, "memset node '%s' is not one memset", n->id);
+			return 3;
+		}
 		p->type = CU_GRAPH_NODE_TYPE_MEMSET;
-		p->memset.dst = gpu_buffer_addr(gp, m->buffer.idx, m->offset);
-		p->memset.value = value;
-		p->memset.elementSize = width;
-		p->memset.width = count;
-		p->memset.height = 1;
-		p->memset.ctx = gpu_devices_ctx(gp, n);
+		gpu_memset_params(&geom, gp->dptr[bi], gpu_devices_ctx(gp, n), &p->memset);
 		break;
 	}
 	case NK_COPY: {
 		const struct copy_node *c = &n->u.copy;
-		CUDA_MEMCPY3D *m = &p->memcpy.copyParams;
+		long fi = c->from.buffer.idx, ti = c->to.buffer.idx;
+		struct span span;
+		if (copy_geom(c, &g->buffers[fi], gp->pitch[fi], &g->buffers[ti], gp->pitch[ti],
+			      &span) != SPAN_OK) {
+			diag_error(gp->d, n->pos, "copy node '%s' is not one copy", n->id);
+			return 3;
+		}
 		p->type = CU_GRAPH_NODE_TYPE_MEMCPY;
 		p->memcpy.copyCtx = gpu_devices_ctx(gp, n);
 		/* unified addressing: every buffer has a device address */
-		m->srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-		m->srcDevice = gpu_buffer_addr(gp, c->from.buffer.idx, c->from.offset);
-		m->dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-		m->dstDevice = gpu_buffer_addr(gp, c->to.buffer.idx, c->to.offset);
-		m->WidthInBytes = c->bytes;
-		m->Height = 1;
-		m->Depth = 1;
+		gpu_copy_params(&span, gp->dptr[fi], gp->dptr[ti], &p->memcpy.copyParams);
 		break;
 	}
 	case NK_EMPTY:
@@ -1066,7 +1104,9 @@ int gpu_node_params(struct gpu *gp, struct node *n, CUgraphNodeParams *p,
 		p->type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
 		p->alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
 		p->alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-		p->alloc.bytesize = b->size ? b->size : 1;
+		p->alloc.bytesize = buffer_span(b, gp->pitch[n->u.buffer.idx]);
+		if (p->alloc.bytesize == 0)
+			p->alloc.bytesize = 1;
 		gpu_devices_alloc_params(gp, n, &p->alloc);
 		break;
 	}

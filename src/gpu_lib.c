@@ -359,6 +359,23 @@ static int warm_up(struct gpu *gp, const struct node *n, CUstream s)
 	return rc;
 }
 
+int gpu_lib_warm_up(struct gpu *gp)
+{
+	struct gpu_libs *st = gp->lib_state;
+	int rc = 0;
+	for (size_t i = 0; st && i < gp->g->nall_nodes && rc == 0; i++) {
+		const struct node *n = gp->g->all_nodes[i];
+		if (!node_kind_is_library(n->kind) || n->disabled)
+			continue;
+		unsigned dev = node_device(gp->g, n);
+		/* on the device's library stream, as gpu_lib_capture warms a node up */
+		gpu_devices_enter(gp, dev);
+		rc = warm_up(gp, n, st->devs[dev].stream);
+		gpu_devices_leave(gp);
+	}
+	return rc;
+}
+
 /* Is h one of v[0..n)? */
 static bool among(const CUgraphNode *v, size_t n, CUgraphNode h)
 {

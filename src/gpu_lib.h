@@ -59,6 +59,14 @@ int gpu_lib_capture(struct gpu *gp, struct node *n, CUgraph h, const CUgraphNode
 int gpu_lib_issue(struct gpu *gp, const struct node *n, CUstream s);
 
 /*
+ * Every library node's call issued once on its device's library stream
+ * and waited for, as before a node is captured into the explicit graph:
+ * capture mode's capture then loads nothing (a node on graph memory is
+ * left alone).  0, or 3 after a message.
+ */
+int gpu_lib_warm_up(struct gpu *gp);
+
+/*
  * The driver the libraries need (LIB_MIN_DRIVER: CUDA 13 for cuBLAS 13
  * and cuFFT 12), checked when the driver opens: false after an error at
  * the file's first library node when this driver is older.

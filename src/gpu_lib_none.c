@@ -42,6 +42,11 @@ int gpu_lib_issue(struct gpu *gp, const struct node *n, CUstream s)
 	return 3;
 }
 
+int gpu_lib_warm_up(struct gpu *gp)
+{
+	return 0;
+}
+
 void gpu_lib_close(struct gpu *gp, bool cuda)
 {
 }

@@ -30,6 +30,7 @@
 #include "report_emit.h"
 #include "buf_check.h"
 #include "buf_data.h"
+#include "buf_region.h"
 #include "stop_rule.h"
 #include "xmalloc.h"
 
@@ -63,18 +64,30 @@ static const void *read_buffer(struct run *rn, struct readback *rb, long b, int 
 		return rb->data[b];
 	/* never graph memory: the validator refuses checks and dump_buffer dumps of it */
 	const struct buffer *buf = &gp->g->buffers[b];
-	if (buf->memory != MEM_DEVICE) {
+	/* checks and dumps read the elements packed: pitched rows lose their padding */
+	bool padded = buffer_padded(buf);
+	if (buf->memory != MEM_DEVICE && !padded) {
 		rb->data[b] = gp->host[b];
 		return rb->data[b];
 	}
 	void *p = xmalloc(buf->size ? buf->size : 1);
-	CUresult r = cu.MemcpyDtoH(p, gp->dptr[b], buf->size);
-	if (r != CUDA_SUCCESS) {
-		free(p);
-		diag_error(gp->d, buf->pos, "cannot read buffer '%s' back: %s", buf->name,
-			   cu_strerror(r));
-		*rc = 3;
-		return NULL;
+	if (buf->memory != MEM_DEVICE) {
+		buffer_pack(buf, gp->pitch[b], gp->host[b], p);
+	} else {
+		uint64_t span = buffer_span(buf, gp->pitch[b]);
+		void *rows = padded ? xmalloc(span ? span : 1) : p;
+		CUresult r = cu.MemcpyDtoH(rows, gp->dptr[b], span);
+		if (r == CUDA_SUCCESS && padded)
+			buffer_pack(buf, gp->pitch[b], rows, p);
+		if (padded)
+			free(rows);
+		if (r != CUDA_SUCCESS) {
+			free(p);
+			diag_error(gp->d, buf->pos, "cannot read buffer '%s' back: %s", buf->name,
+				   cu_strerror(r));
+			*rc = 3;
+			return NULL;
+		}
 	}
 	rb->data[b] = p;
 	rb->owned[b] = true;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpu_state.h"
+#include "shape.h"
 
 void gpu_verbose(const struct gpu *gp, const char *fmt, ...)
 {
@@ -25,7 +26,8 @@ void gpu_verbose(const struct gpu *gp, const char *fmt, ...)
 
 CUdeviceptr gpu_buffer_addr(const struct gpu *gp, long b, uint64_t offset)
 {
-	return gp->dptr[b] + offset * elem_infos[gp->g->buffers[b].type].size;
+	/* flat elements skip the padding of pitched rows */
+	return gp->dptr[b] + buffer_elem_at(&gp->g->buffers[b], gp->pitch[b], offset);
 }
 
 /* The node's function as the module names it: a source's through NVRTC. */

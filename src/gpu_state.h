@@ -102,6 +102,7 @@ struct gpu {
 	size_t nfuncs, capfuncs;
 	CUdeviceptr *dptr;              /* per buffer; graph buffers: set by the alloc node */
 	void **host;                    /* per buffer: host address of host/managed memory */
+	uint64_t *pitch;                /* per buffer: row to row in bytes as allocated (shape.h) */
 	CUevent *events;                /* per g->events */
 	bool *recorded;                 /* per event: some node records it */
 	CUgraphConditionalHandle *handles; /* per g->conditions */

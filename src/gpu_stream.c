@@ -11,6 +11,7 @@
 
 #include "gpu_build.h"
 #include "gpu_devices.h"
+#include "gpu_lib.h"
 #include "gpu_stream.h"
 #include "modes.h"
 #include "monotime.h"
@@ -31,6 +32,9 @@ static bool have_calls(const struct gpu *gp, bool capture)
 		{cu.LaunchKernelEx != NULL, "cuLaunchKernelEx", false, false},
 		{cu.MemsetD8Async && cu.MemsetD16Async && cu.MemsetD32Async, "cuMemsetD8Async", false, false},
 		{cu.MemcpyAsync != NULL, "cuMemcpyAsync", false, false},
+		{cu.MemsetD2D8Async && cu.MemsetD2D16Async && cu.MemsetD2D32Async,
+		 "cuMemsetD2D8Async", false, false},
+		{cu.Memcpy3DAsync != NULL, "cuMemcpy3DAsync", false, false},
 		{cu.LaunchHostFunc != NULL, "cuLaunchHostFunc", false, false},
 		{cu.StreamWaitEvent != NULL, "cuStreamWaitEvent", false, false},
 		{cu.StreamBatchMemOp != NULL, "cuStreamBatchMemOp", false, false},
@@ -207,6 +211,11 @@ static int ready_step(struct gstream *gs, const struct pstep *st, struct gstep *
 {
 	struct gpu *gp = gs->gp;
 	free_copies(g);
+	/* a library node is the library's call, issued on the stream (gpu_lib.h) */
+	if (node_kind_is_library(st->n->kind)) {
+		g->ready = true;
+		return 0;
+	}
 	CUgraph empty = NULL;
 	/* the builder's parameters of every kind (a step is never a child graph node) */
 	if (gpu_node_params(gp, (struct node *)st->n, &g->p, &empty) != 0)
@@ -436,6 +445,11 @@ int gstream_open(struct gpu *gp, struct launcher *ln, bool capture, struct gstre
 		return 3;
 	/* function attributes and what only the device can say, as before a graph's nodes */
 	int rc = gpu_attr_prepare(gp);
+	/* library nodes' plans and work areas, and under capture their first use outside it */
+	if (rc == 0)
+		rc = gpu_lib_prepare(gp);
+	if (rc == 0 && capture)
+		rc = gpu_lib_warm_up(gp);
 	if (rc != 0)
 		return rc;
 	struct gstream *gs = xcalloc(1, sizeof *gs);
@@ -514,6 +528,31 @@ void gstream_number(struct gstream *gs, long k)
 
 /* Issuing ------------------------------------------------------------------- */
 
+/* A memset of several rows at a pitch: cuMemsetD2D*Async of its element size. */
+static CUresult issue_memset2d(struct gstream *gs, const struct node *n,
+			       const CUDA_MEMSET_NODE_PARAMS_v2 *m, CUstream s)
+{
+	switch (m->elementSize) {
+	case 1:
+		return failed(gs, n, "cuMemsetD2D8Async", cu.MemsetD2D8Async(m->dst, m->pitch,
+			      (unsigned char)m->value, m->width, m->height, s));
+	case 2:
+		return failed(gs, n, "cuMemsetD2D16Async", cu.MemsetD2D16Async(m->dst, m->pitch,
+			      (unsigned short)m->value, m->width, m->height, s));
+	default:
+		return failed(gs, n, "cuMemsetD2D32Async", cu.MemsetD2D32Async(m->dst, m->pitch,
+			      m->value, m->width, m->height, s));
+	}
+}
+
+/* A copy of one run of bytes from device address to device address (a buffer's slice). */
+static bool copy_is_flat(const CUDA_MEMCPY3D *c)
+{
+	return c->Height <= 1 && c->Depth <= 1 && c->srcXInBytes == 0 && c->dstXInBytes == 0 &&
+	       c->srcY == 0 && c->dstY == 0 && c->srcZ == 0 && c->dstZ == 0 &&
+	       c->srcMemoryType != CU_MEMORYTYPE_ARRAY && c->dstMemoryType != CU_MEMORYTYPE_ARRAY;
+}
+
 static CUresult issue_node(struct gstream *gs, const struct pstep *st, struct gstep *g,
 			   CUstream s)
 {
@@ -522,6 +561,9 @@ static CUresult issue_node(struct gstream *gs, const struct pstep *st, struct gs
 	/* capture readies each step as it goes; stream mode again where graph memory moved */
 	if ((!g->ready || g->repack) && ready_step(gs, st, g) != 0)
 		return failed(gs, n, "its parameters", CUDA_ERROR_INVALID_VALUE);
+	if (node_kind_is_library(n->kind))
+		return failed(gs, n, "its library's call",
+			      gpu_lib_issue(gp, n, s) == 0 ? CUDA_SUCCESS : CUDA_ERROR_UNKNOWN);
 	const CUgraphNodeParams *p = &g->p;
 	CUevent ev;
 	switch (p->type) {
@@ -538,6 +580,9 @@ static CUresult issue_node(struct gstream *gs, const struct pstep *st, struct gs
 			      cu.LaunchKernelEx(&cfg, g->f, p->kernel.kernelParams, NULL));
 	}
 	case CU_GRAPH_NODE_TYPE_MEMSET:
+		/* a shaped buffer's rows (cugraphrun(5) Shapes): one 2-D memset */
+		if (p->memset.height > 1)
+			return issue_memset2d(gs, n, &p->memset, s);
 		switch (p->memset.elementSize) {
 		case 1:
 			return failed(gs, n, "cuMemsetD8Async", cu.MemsetD8Async(p->memset.dst,
@@ -551,6 +596,9 @@ static CUresult issue_node(struct gstream *gs, const struct pstep *st, struct gs
 		}
 	case CU_GRAPH_NODE_TYPE_MEMCPY: {
 		const CUDA_MEMCPY3D *c = &p->memcpy.copyParams;
+		/* rows or slices, or an end at a pitch of its own: the copy as the node has it */
+		if (!copy_is_flat(c))
+			return failed(gs, n, "cuMemcpy3DAsync", cu.Memcpy3DAsync(c, s));
 		return failed(gs, n, "cuMemcpyAsync",
 			      cu.MemcpyAsync(c->dstDevice, c->srcDevice, c->WidthInBytes, s));
 	}

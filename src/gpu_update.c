@@ -171,8 +171,10 @@ static int settle(struct updater *u, const struct gdef *prev, const struct model
 /*
  * The kernel, memset or copy node n's parameters, on the template and,
  * when exec, on the executable graph: the generic calls take them as
- * gpu_node_params makes them, and apply each kind's rules (an executable
- * graph's memset or copy takes 1-D operands only: a refusal rebuilds).
+ * gpu_node_params makes them, and apply each kind's rules (a 2-D memset
+ * takes a new address and value only, and a copy with multidimensional
+ * operands goes through cuGraphExecUpdate: sweep_diff.c; a refusal
+ * rebuilds).
  */
 static CUresult set_params(struct updater *u, struct node *n, CUgraphNode h, bool exec,
 			   const char **call)
@@ -326,8 +328,8 @@ int gpu_update(struct updater *u, const struct gdef *prev, struct gdef *next,
 		if (!dirty[i])
 			continue;
 		struct node *n = next->all_nodes[i];
-		/* a node of a body or a child graph: through cuGraphExecUpdate */
-		bool exec = n->where == 0 && u->paired;
+		/* a node of a body or a child graph, or a multidimensional copy: cuGraphExecUpdate */
+		bool exec = n->where == 0 && u->paired && !d.via_update[i];
 		const char *call = "";
 		CUresult r = set_params(u, n, gp->handle_of[i], exec, &call);
 		if (r != CUDA_SUCCESS) {

@@ -8,6 +8,7 @@
 
 #include "flops.h"
 #include "load_checks.h"
+#include "load_region.h"
 #include "xmalloc.h"
 
 static void key_expect_file(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
@@ -182,10 +183,22 @@ static void key_check_finite(struct ld *l, void *obj, const struct keydef *kd, s
 			 "infinity in the slice), or leave it out");
 }
 
+/* offset: a flat offset, or a region's first element [y, x] */
+static void key_check_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct check *c = obj;
+	read_offset(l, kd->name, &c->region, 0, &c->offset, &c->offset_pos);
+}
+
+static void key_check_shape(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	read_region_shape(l, kd->name, &((struct check *)obj)->region);
+}
+
 #define T struct check
 static const struct keydef check_keys[] = {
 	ROW_REF("buffer", T, buffer, "a buffer name"),
-	ROW_UINT("offset", T, offset, 0, UINT64_MAX, POS(T, offset_pos)),
+	KEY("offset", key_check_offset),
 	ROW_UINT("count", T, count, 1, UINT64_MAX, POS(T, count_pos), HAS(T, has_count)),
 	KEY("expect", key_check_expect),
 	ROW("rtol", FIELD_NONNEG, T, rtol, POS(T, rtol_pos)),
@@ -197,6 +210,7 @@ static const struct keydef check_keys[] = {
 	KEY_ARG("nonzero", key_check_reduce, RED_NONZERO),
 	KEY_ARG("differ", key_check_reduce, RED_DIFFER),
 	KEY("finite", key_check_finite),
+	KEY("shape", key_check_shape),
 };
 #undef T
 static const struct keytab check_tab = KEYTAB(check_keys);
@@ -217,6 +231,8 @@ void parse_check(struct ld *l, struct check *c, size_t index)
 		ld_error(l, s.pos, "a check needs a test: expect, sum, min, max, norm2, nonzero, "
 			 "differ or finite");
 	two_forms(l, &check_tab, &s, CHECK_TESTS, "a check", "test");
+	region_forms(l, c->region, c->offset_pos.line != 0, c->offset_pos, c->has_count,
+		     c->count_pos, false, "in a check");
 	c->bad = l->es.nerrs != errors;
 	ld_obj_close(l, o);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "load_defs.h"
+#include "load_region.h"
 #include "xmalloc.h"
 
 /* ---------------------------------------------------------------------
@@ -327,6 +328,8 @@ static const struct keydef buffer_keys[] = {
 		   POS(T, memory_pos)),
 	KEY("init", key_buffer_init),
 	KEY("device", key_buffer_device),
+	KEY("shape", key_buffer_shape),
+	KEY("pitch", key_buffer_pitch),
 };
 #undef T
 static const struct keytab buffer_tab = KEYTAB(buffer_keys);

@@ -63,6 +63,14 @@ static void key_arg_buffer(struct ld *l, void *obj, const struct keydef *kd, str
 	get_ref(l, "a buffer name", kd->name, &a->ref);
 }
 
+/* {pitch: x}: the bytes from one row of buffer x to the next, as allocated */
+static void key_arg_pitch(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct arg *a = obj;
+	arg_form(a, ARG_PITCH);
+	get_ref(l, "a buffer name", kd->name, &a->ref);
+}
+
 static void key_arg_handle(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct arg *a = obj;
@@ -136,6 +144,7 @@ static const struct keydef arg_keys[] = {
 	KEY("buffer", key_arg_buffer),
 	ROW_UINT("offset", struct arg, offset, 0, UINT64_MAX),
 	KEY("access", key_arg_access),
+	KEY("pitch", key_arg_pitch),
 	KEY("handle", key_arg_handle),
 	KEY("bytes", key_arg_bytes),
 	KEY("struct", key_arg_struct),
@@ -169,7 +178,7 @@ static void parse_arg(struct ld *l, struct arg *a, const char *name)
 		parse_keys(l, &arg_tab, a, "in a kernel argument", &s);
 		uint32_t forms = s.mask & ARG_FORMS;
 		if (forms == 0 && s.unknown == 0)
-			ld_error(l, s.pos, "a kernel argument needs a form: a buffer name, {buffer: x, offset: n}, {handle: c}, {bytes: \"...\"}, {struct: [...]} or a typed value such as {f32: 1.5}");
+			ld_error(l, s.pos, "a kernel argument needs a form: a buffer name, {buffer: x, offset: n}, {pitch: x}, {handle: c}, {bytes: \"...\"}, {struct: [...]} or a typed value such as {f32: 1.5}");
 		else if (forms & (forms - 1))
 			two_forms(l, &arg_tab, &s, ARG_FORMS, "a kernel argument", "form");
 		else if ((s.mask & ARG_OFFSET_BIT) && !(s.mask & ARG_BUFFER_BIT))

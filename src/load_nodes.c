@@ -8,46 +8,88 @@
 #include <string.h>
 
 #include "load_nodes.h"
+#include "load_region.h"
 #include "xmalloc.h"
 
 /* --- memset and copy --- */
+
+/* offset: a flat offset, or a region's first element [y, x] */
+static void key_memset_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct memset_node *m = obj;
+	read_offset(l, kd->name, &m->region, 0, &m->offset, &m->offset_pos);
+}
+
+static void key_memset_shape(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	read_region_shape(l, kd->name, &((struct memset_node *)obj)->region);
+}
 
 #define T struct memset_node
 static const struct keydef memset_keys[] = {
 	ROW_REF("buffer", T, buffer, "a buffer name"),
 	ROW("value", FIELD_NUM, T, value),
-	ROW_UINT("offset", T, offset, 0, UINT64_MAX, POS(T, offset_pos)),
+	KEY("offset", key_memset_offset),
 	ROW_UINT("count", T, count, 1, UINT64_MAX, POS(T, count_pos), HAS(T, has_count)),
+	KEY("shape", key_memset_shape),
 };
 #undef T
 static const struct keytab memset_tab = KEYTAB(memset_keys);
 
-void parse_memset(struct ld *l, struct node *n)
+/* A memset's keys (a node's, or a host set's), ctx "in 'memset'". */
+static void parse_memset_keys(struct ld *l, struct memset_node *m, const char *ctx)
 {
 	struct seen s;
+	parse_keys(l, &memset_tab, m, ctx, &s);
+	require_keys(l, &memset_tab, &s, 3, ctx);
+	region_forms(l, m->region, m->offset_pos.line != 0, m->offset_pos, m->has_count,
+		     m->count_pos, false, ctx);
+}
+
+void parse_memset(struct ld *l, struct node *n)
+{
 	if (!want_map(l, "a mapping {buffer, value, offset, count}", "memset"))
 		return;
-	parse_keys(l, &memset_tab, &n->u.memset, "in 'memset'", &s);
-	require_keys(l, &memset_tab, &s, 3, "in 'memset'");
+	parse_memset_keys(l, &n->u.memset, "in 'memset'");
+}
+
+/* One end of a copy being read: the end, and the copy that holds its region. */
+struct end_ctx {
+	struct copy_end e;
+	struct copy_node *c;
+	unsigned which;
+};
+
+/* offset: a flat offset, or the region's first element at this end [y, x] */
+static void key_end_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct end_ctx *x = obj;
+	read_offset(l, kd->name, &x->c->region, x->which, &x->e.offset, &x->e.offset_pos);
 }
 
 static const struct keydef end_keys[] = {
-	ROW_REF("buffer", struct copy_end, buffer, "a buffer name"),
-	ROW_UINT("offset", struct copy_end, offset, 0, UINT64_MAX,
-		 POS(struct copy_end, offset_pos)),
+	ROW_REF("buffer", struct end_ctx, e.buffer, "a buffer name"),
+	KEY("offset", key_end_offset),
 };
 static const struct keytab end_tab = KEYTAB(end_keys);
 
-/* from/to: a buffer name or {buffer, offset}. */
-static void parse_copy_end(struct ld *l, struct copy_end *e, const char *name)
+/* from/to (end which of c): a buffer name or {buffer, offset}. */
+static void parse_copy_end(struct ld *l, struct copy_node *c, unsigned which, const char *name)
 {
+	struct copy_end *e = which == END_TO ? &c->to : &c->from;
 	e->offset_pos = l->es.ev.pos;
 	if (l->es.ev.type == EV_MAP) {
 		char ctx[96];
 		struct seen s;
+		struct end_ctx x = {*e, c, which};
+		/* a flat offset's position says it was written */
+		x.e.offset_pos = (struct pos){0};
 		snprintf(ctx, sizeof ctx, "in '%.60s'", name);
-		parse_keys(l, &end_tab, e, ctx, &s);
+		parse_keys(l, &end_tab, &x, ctx, &s);
 		require_keys(l, &end_tab, &s, 1, ctx);
+		*e = x.e;
+		if (e->offset_pos.line == 0)
+			e->offset_pos = s.pos;
 		return;
 	}
 	get_ref(l, "a buffer name or {buffer, offset}", name, &e->buffer);
@@ -55,12 +97,17 @@ static void parse_copy_end(struct ld *l, struct copy_end *e, const char *name)
 
 static void key_copy_from(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	parse_copy_end(l, &((struct copy_node *)obj)->from, kd->name);
+	parse_copy_end(l, obj, END_FROM, kd->name);
 }
 
 static void key_copy_to(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
-	parse_copy_end(l, &((struct copy_node *)obj)->to, kd->name);
+	parse_copy_end(l, obj, END_TO, kd->name);
+}
+
+static void key_copy_shape(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	read_region_shape(l, kd->name, &((struct copy_node *)obj)->region);
 }
 
 static const struct keydef copy_keys[] = {
@@ -68,16 +115,24 @@ static const struct keydef copy_keys[] = {
 	KEY("to", key_copy_to),
 	ROW_UINT("count", struct copy_node, count, 1, UINT64_MAX, POS(struct copy_node, count_pos),
 		 HAS(struct copy_node, has_count)),
+	KEY("shape", key_copy_shape),
 };
 static const struct keytab copy_tab = KEYTAB(copy_keys);
 
-void parse_copy(struct ld *l, struct node *n)
+/* A copy's keys (a node's, or a host copy's). */
+static void parse_copy_keys(struct ld *l, struct copy_node *c, const char *ctx)
 {
 	struct seen s;
+	parse_keys(l, &copy_tab, c, ctx, &s);
+	require_keys(l, &copy_tab, &s, 3, ctx);
+	region_forms(l, c->region, false, (struct pos){0}, c->has_count, c->count_pos, true, ctx);
+}
+
+void parse_copy(struct ld *l, struct node *n)
+{
 	if (!want_map(l, "a mapping {from, to, count}", "copy"))
 		return;
-	parse_keys(l, &copy_tab, &n->u.copy, "in 'copy'", &s);
-	require_keys(l, &copy_tab, &s, 3, "in 'copy'");
+	parse_copy_keys(l, &n->u.copy, "in 'copy'");
 }
 
 /* --- the small kinds --- */
@@ -119,17 +174,29 @@ static void key_host_sleep(struct ld *l, void *obj, const struct keydef *kd, str
 	get_duration(l, kd->name, &h->sleep_ns, NULL);
 }
 
+static void key_dump_offset(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	struct host_node *h = obj;
+	read_offset(l, kd->name, &h->region, 0, &h->offset, &h->offset_pos);
+}
+
+static void key_dump_shape(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
+{
+	read_region_shape(l, kd->name, &((struct host_node *)obj)->region);
+}
+
 #define T struct host_node
 static const struct keydef dump_keys[] = {
 	ROW_REF("buffer", T, buffer, "a buffer name"),
-	ROW_UINT("offset", T, offset, 0, UINT64_MAX, POS(T, offset_pos)),
+	KEY("offset", key_dump_offset),
 	ROW_UINT("count", T, count, 1, UINT64_MAX, POS(T, count_pos), HAS(T, has_count)),
 	ROW("every", FIELD_BOOL, T, every),
+	KEY("shape", key_dump_shape),
 };
 #undef T
 static const struct keytab dump_tab = KEYTAB(dump_keys);
 
-/* dump: a buffer name, or {buffer, offset, count, every}. */
+/* dump: a buffer name, or {buffer, offset, count, every, shape}. */
 static void key_host_dump(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct host_node *h = obj;
@@ -138,6 +205,8 @@ static void key_host_dump(struct ld *l, void *obj, const struct keydef *kd, stru
 		struct seen s;
 		parse_keys(l, &dump_tab, h, "in 'dump'", &s);
 		require_keys(l, &dump_tab, &s, 1, "in 'dump'");
+		region_forms(l, h->region, h->offset_pos.line != 0, h->offset_pos, h->has_count,
+			     h->count_pos, false, "in 'dump'");
 		return;
 	}
 	get_ref(l, "a buffer name or {buffer, offset, count, every}", kd->name, &h->buffer);
@@ -147,30 +216,26 @@ static void key_host_dump(struct ld *l, void *obj, const struct keydef *kd, stru
 static void key_host_set(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct host_node *h = obj;
-	struct seen s;
 	h->action = HOST_SET;
 	h->set = arena_alloc(&l->g->arena, sizeof *h->set);
 	memset(h->set, 0, sizeof *h->set);
 	h->set->buffer.idx = -1;
 	if (!want_map(l, "a mapping {buffer, value, offset, count}", kd->name))
 		return;
-	parse_keys(l, &memset_tab, h->set, "in 'set'", &s);
-	require_keys(l, &memset_tab, &s, 3, "in 'set'");
+	parse_memset_keys(l, h->set, "in 'set'");
 }
 
 /* copy: the keys of a copy node, done by the host. */
 static void key_host_copy(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)
 {
 	struct host_node *h = obj;
-	struct seen s;
 	h->action = HOST_COPY;
 	h->copy = arena_alloc(&l->g->arena, sizeof *h->copy);
 	memset(h->copy, 0, sizeof *h->copy);
 	h->copy->from.buffer.idx = h->copy->to.buffer.idx = -1;
 	if (!want_map(l, "a mapping {from, to, count}", kd->name))
 		return;
-	parse_keys(l, &copy_tab, h->copy, "in 'copy'", &s);
-	require_keys(l, &copy_tab, &s, 3, "in 'copy'");
+	parse_copy_keys(l, h->copy, "in 'copy'");
 }
 
 static void key_call_library(struct ld *l, void *obj, const struct keydef *kd, struct pos kpos)

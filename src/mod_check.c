@@ -383,6 +383,9 @@ static void arg_form(const struct arg *a, char *buf, size_t len)
 	case ARG_HANDLE:
 		snprintf(buf, len, "a handle: a cudaGraphConditionalHandle");
 		return;
+	case ARG_PITCH:
+		snprintf(buf, len, "{pitch: ...}: size_t in C");
+		return;
 	case ARG_BYTES:
 		snprintf(buf, len, "{bytes: ...}");
 		return;

@@ -97,6 +97,7 @@ size_t arg_size(const struct arg *a)
 	switch (a->kind) {
 	case ARG_BUFFER:
 	case ARG_HANDLE:
+	case ARG_PITCH:
 		return 8;
 	case ARG_SCALAR:
 		return elem_infos[a->type].size;
@@ -119,6 +120,7 @@ size_t arg_align(const struct arg *a)
 	switch (a->kind) {
 	case ARG_BUFFER:
 	case ARG_HANDLE:
+	case ARG_PITCH:
 		return 8;
 	case ARG_SCALAR:
 		return elem_infos[a->type].size;

@@ -125,6 +125,43 @@ struct init {
 	struct formula formula;         /* INIT_FORMULA */
 };
 
+/*
+ * Shapes and pitches (cugraphrun(5), Shapes), the one model of them that
+ * memsets, copies, checks, dumps, kernels' arguments and library calls
+ * read.  A buffer may give its elements a shape of 1 to 3 axes, written
+ * slowest first as C and NumPy write them: [width], [height, width] or
+ * [depth, height, width].  A row is width elements, contiguous; rows
+ * start pitch bytes apart; height rows make a slice, and slices start
+ * height * pitch bytes apart.  So element [z, y, x] lies at byte
+ *
+ *     z * height * pitch + y * pitch + x * element size
+ *
+ * and pitch / element size is a row-major matrix's leading dimension in
+ * elements (the validator makes the pitch a multiple of the element
+ * size).  Elements are numbered in that order with the padding between
+ * rows skipped: a flat offset or count (an argument's, a check's, a
+ * memset's) counts elements, never padding.  The axes of a buffer and of
+ * a region line up from the last (buffer_extent: x is the row).
+ *
+ * A buffer without shape (rank 0) is one row of count elements.  The
+ * buffer's bytes as allocated are buffer_span(): pitch * rows.
+ */
+struct buffer_shape {
+	uint8_t rank;                   /* axes written: 1 to 3; 0: no shape */
+	uint64_t dim[3];                /* as written: dim[0] is the slowest axis */
+	struct pos pos;
+	/*
+	 * Bytes from one row to the next.  validator: always set, as written
+	 * or else a row's bytes.  pitch: auto (device memory, cuMemAllocPitch)
+	 * leaves a row's bytes here: the driver's choice is known only once
+	 * allocated (the GPU layer's gp->pitch), and shape_padded() says true.
+	 */
+	uint64_t pitch;
+	bool has_pitch;                 /* 'pitch' written, as a size or auto */
+	bool pitch_auto;
+	struct pos pitch_pos;
+};
+
 struct buffer {
 	char *name;
 	struct pos pos;
@@ -140,6 +177,7 @@ struct buffer {
 	bool has_device;
 	uint8_t device;                 /* 'device: N' (device memory); default 0 */
 	struct pos device_pos;
+	struct buffer_shape shape;             /* 'shape' and 'pitch'; count is their product */
 	/*
 	 * The loader reported an error inside it: its name stands, for what
 	 * refers to it, but its type, size and memory may not be what was meant.
@@ -191,6 +229,7 @@ enum arg_kind {
 	ARG_HANDLE,         /* conditional handle of ref, 8 bytes */
 	ARG_BYTES,          /* raw bytes */
 	ARG_STRUCT,         /* fields packed with C alignment */
+	ARG_PITCH,          /* the pitch of buffer ref in bytes as allocated, 8 bytes */
 };
 
 /*
@@ -217,7 +256,7 @@ struct arg {
 	struct pos pos;
 	union {
 		struct {
-			struct name_ref ref;    /* ARG_BUFFER: buffer; ARG_HANDLE: condition */
+			struct name_ref ref;    /* ARG_BUFFER, ARG_PITCH: buffer; ARG_HANDLE: condition */
 			uint64_t offset;        /* ARG_BUFFER: in elements */
 		};
 		struct num num;         /* ARG_SCALAR */
@@ -333,15 +372,50 @@ static inline bool kattr_set(const struct kernel_attrs *a, enum kattr k)
 	return a && (a->set & (1u << k));
 }
 
+/*
+ * A region of shaped buffers: a box of elements, its first element given
+ * per axis of its buffer ('offset: [y, x]') and its extent per axis of
+ * the region ('shape: [h, w]'), both slowest axis first.  The axes line
+ * up from the last (the row): a region of fewer axes than its buffer lies
+ * within one index of each leading axis, the offset's.  A copy's region
+ * has two ends, from and to; an end on a buffer without shape is packed
+ * (the region's rows follow each other from its flat offset).
+ * Memsets, copies, checks and host dumps hold one in the arena when the
+ * file writes one (NULL: the flat slice of offset and count).
+ */
+struct axes {
+	uint8_t n;                      /* how many written: 1 to 3; 0: none */
+	uint64_t v[3];                  /* as written, v[0] the slowest axis */
+	struct pos pos;
+};
+
+enum { END_FROM, END_TO };
+
+struct region {
+	struct axes at[2];              /* the first element: [0] the buffer's (a copy's from), [1] a copy's to */
+	struct axes shape;              /* the extent as written (n 0: the rest of the buffer) */
+	/*
+	 * validator: x, y and z of the first element of each end (a packed
+	 * end: its flat offset, 0, 0) and the extent w, h, d (unused axes 1):
+	 * what the back ends read, with buffer_extent and the pitch.
+	 */
+	uint64_t first[2][3];
+	uint64_t ext[3];
+};
+
 struct memset_node {
 	struct name_ref buffer;
 	struct num value;               /* in the buffer's element type */
 	uint64_t offset;                /* elements */
 	struct pos offset_pos;
 	bool has_count;
-	/* elements, at least 1 when given (as every count: the loader's range); validator: always set */
+	/*
+	 * elements (a region's: w * h * d), at least 1 when given (as every
+	 * count: the loader's range); validator: always set
+	 */
 	uint64_t count;
 	struct pos count_pos;
+	struct region *region;          /* offset: [...], shape: [...]; NULL: flat */
 };
 
 /* One side of a copy: a buffer and an offset in its elements. */
@@ -357,6 +431,7 @@ struct copy_node {
 	uint64_t count;                 /* elements of from; validator: always set */
 	struct pos count_pos;
 	uint64_t bytes;                 /* validator: count * element size */
+	struct region *region;          /* shape: [...] or an offset list; NULL: flat */
 };
 
 /* What a host node does: buf_host.h runs it. */
@@ -388,6 +463,7 @@ struct host_node {
 	struct name_ref buffer;
 	uint64_t offset, count;
 	struct pos offset_pos, count_pos;
+	struct region *region;          /* HOST_DUMP: offset: [...], shape: [...]; NULL: flat */
 	/* HOST_SET: the fields of a memset; HOST_COPY: those of a copy (in the arena) */
 	struct memset_node *set;
 	struct copy_node *copy;
@@ -629,6 +705,8 @@ struct check {
 	uint64_t offset, count;
 	bool has_count;
 	struct pos offset_pos, count_pos;
+	/* offset: [...], shape: [...]; NULL: the flat slice (count: the region's elements) */
+	struct region *region;
 	enum check_kind kind;
 	struct pos kind_pos;            /* the key that says what is checked */
 	/* CHECK_EXPECT */

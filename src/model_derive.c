@@ -91,6 +91,27 @@ void derive_free(struct gdef *g)
 
 static struct derived_graph *derive_graph(struct gdef *g, struct graph *bg);
 
+/* A region the validator fills in: the copy's own, in g's arena. */
+static struct region *own_region(struct gdef *g, const struct region *r)
+{
+	if (r == NULL)
+		return NULL;
+	struct region *own = arena_alloc(&g->arena, sizeof *own);
+	*own = *r;
+	return own;
+}
+
+/* The regions of node n, its own (n: a copy in g). */
+static void own_regions(struct gdef *g, struct node *n)
+{
+	if (n->kind == NK_MEMSET)
+		n->u.memset.region = own_region(g, n->u.memset.region);
+	else if (n->kind == NK_COPY)
+		n->u.copy.region = own_region(g, n->u.copy.region);
+	else if (n->kind == NK_HOST)
+		n->u.host.region = own_region(g, n->u.host.region);
+}
+
 /* Base node n's place in its graph's list: its local, unless that is not it. */
 static size_t place_of(const struct graph *bg, const struct node *n)
 {
@@ -116,7 +137,11 @@ static struct node *copy_node(struct gdef *g, struct node *n, struct graph *gr, 
 	if (own->kind == NK_HOST && own->u.host.copy) {
 		own->u.host.copy = arena_alloc(&g->arena, sizeof *own->u.host.copy);
 		*own->u.host.copy = *n->u.host.copy;
+		own->u.host.copy->region = own_region(g, own->u.host.copy->region);
 	}
+	if (own->kind == NK_HOST && own->u.host.set)
+		own->u.host.set->region = own_region(g, own->u.host.set->region);
+	own_regions(g, own);
 	if (i < gr->nnodes)
 		gr->nodes[i] = own;
 	return own;
@@ -241,6 +266,7 @@ struct check *derive_check(struct gdef *g, size_t i)
 	own_array((void **)&g->checks, g->nchecks, sizeof *g->checks, &dv->check_dirty);
 	g->capchecks = g->nchecks;
 	dv->check_dirty[i] = true;
+	g->checks[i].region = own_region(g, g->checks[i].region);
 	return &g->checks[i];
 }
 
@@ -371,6 +397,15 @@ static bool same_ref(const struct name_ref *a, const struct name_ref *b)
 	return same_str(a->name, b->name);
 }
 
+/* The same region form: both flat, or the same numbers of indices and extents. */
+static bool same_region(const struct region *a, const struct region *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return a->at[0].n == b->at[0].n && a->at[1].n == b->at[1].n &&
+	       a->shape.n == b->shape.n;
+}
+
 static bool same_args(const struct arg *a, const struct arg *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -379,6 +414,7 @@ static bool same_args(const struct arg *a, const struct arg *b, size_t n)
 		switch (a[i].kind) {
 		case ARG_BUFFER:
 		case ARG_HANDLE:
+		case ARG_PITCH:
 			if (!same_ref(&a[i].ref, &b[i].ref))
 				return false;
 			break;
@@ -428,14 +464,17 @@ bool derive_same_node(const struct node *a, const struct node *b)
 	}
 	case NK_MEMSET:
 		return same_ref(&a->u.memset.buffer, &b->u.memset.buffer) &&
-		       a->u.memset.has_count == b->u.memset.has_count;
+		       a->u.memset.has_count == b->u.memset.has_count &&
+		       same_region(a->u.memset.region, b->u.memset.region);
 	case NK_COPY:
 		return same_ref(&a->u.copy.from.buffer, &b->u.copy.from.buffer) &&
 		       same_ref(&a->u.copy.to.buffer, &b->u.copy.to.buffer) &&
-		       a->u.copy.has_count == b->u.copy.has_count;
+		       a->u.copy.has_count == b->u.copy.has_count &&
+		       same_region(a->u.copy.region, b->u.copy.region);
 	case NK_HOST:
 		return a->u.host.action == b->u.host.action &&
 		       same_ref(&a->u.host.buffer, &b->u.host.buffer) &&
+		       same_region(a->u.host.region, b->u.host.region) &&
 		       (a->u.host.action != HOST_CALL || same_host_fn(a->u.host.fn, b->u.host.fn));
 	default:
 		return false;
@@ -447,7 +486,9 @@ bool derive_same_buffer(const struct buffer *a, const struct buffer *b)
 	return same_str(a->name, b->name) && a->type == b->type && a->memory == b->memory &&
 	       a->has_count == b->has_count && a->has_size == b->has_size &&
 	       a->init.kind == b->init.kind && same_str(a->init.file, b->init.file) &&
-	       same_str(a->init.path, b->init.path);
+	       same_str(a->init.path, b->init.path) && a->shape.rank == b->shape.rank &&
+	       a->shape.has_pitch == b->shape.has_pitch &&
+	       a->shape.pitch_auto == b->shape.pitch_auto;
 }
 
 bool derive_same_condition(const struct condition *a, const struct condition *b)
@@ -458,7 +499,8 @@ bool derive_same_condition(const struct condition *a, const struct condition *b)
 bool derive_same_check(const struct check *a, const struct check *b)
 {
 	return same_ref(&a->buffer, &b->buffer) && a->expect == b->expect &&
-	       same_str(a->file, b->file) && same_str(a->path, b->path);
+	       same_str(a->file, b->file) && same_str(a->path, b->path) &&
+	       same_region(a->region, b->region);
 }
 
 bool derive_same_run(const struct run_defaults *a, const struct run_defaults *b)
@@ -476,7 +518,8 @@ bool derive_same_run(const struct run_defaults *a, const struct run_defaults *b)
 static bool args_name(const struct arg *a, size_t n, const char *buffer)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (a[i].kind == ARG_BUFFER && same_str(a[i].ref.name, buffer))
+		if ((a[i].kind == ARG_BUFFER || a[i].kind == ARG_PITCH) &&
+		    same_str(a[i].ref.name, buffer))
 			return true;
 		if (a[i].kind == ARG_STRUCT && args_name(a[i].fields, a[i].nfields, buffer))
 			return true;

@@ -51,6 +51,29 @@ static void ref(FILE *out, const char *what, const struct name_ref *r)
 	fprintf(out, "#%ld@%u:%u", r->idx, r->pos.line, r->pos.col);
 }
 
+static void axes(FILE *out, const char *what, const struct axes *a)
+{
+	fprintf(out, " %s=%u:[%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]", what, a->n, a->v[0], a->v[1],
+		a->v[2]);
+	pos(out, "", a->pos);
+}
+
+/* A region as written and as the validator resolved it, or "region=null". */
+static void region(FILE *out, const struct region *r)
+{
+	if (r == NULL) {
+		fprintf(out, " region=null");
+		return;
+	}
+	axes(out, "at0", &r->at[0]);
+	axes(out, "at1", &r->at[1]);
+	axes(out, "shape", &r->shape);
+	for (int e = 0; e < 2; e++)
+		fprintf(out, " first%d=%" PRIu64 ",%" PRIu64 ",%" PRIu64, e, r->first[e][0],
+			r->first[e][1], r->first[e][2]);
+	fprintf(out, " ext=%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->ext[0], r->ext[1], r->ext[2]);
+}
+
 /* A node by where it stands (validated: its all_nodes index) and its id. */
 static void node_name(FILE *out, const char *what, const struct node *n)
 {
@@ -71,6 +94,7 @@ static void args(FILE *out, const struct arg *a, size_t n, int depth)
 			fprintf(out, " offset=%" PRIu64 " access=%d", a[i].offset, (int)a[i].access);
 			break;
 		case ARG_HANDLE:
+		case ARG_PITCH:
 			ref(out, "ref", &a[i].ref);
 			break;
 		case ARG_SCALAR:
@@ -208,6 +232,7 @@ static void node(FILE *out, const struct node *n, int depth)
 			m->count);
 		pos(out, "offset", m->offset_pos);
 		pos(out, "count", m->count_pos);
+		region(out, m->region);
 		break;
 	}
 	case NK_COPY: {
@@ -221,6 +246,7 @@ static void node(FILE *out, const struct node *n, int depth)
 		fprintf(out, " count=%d/%" PRIu64 " bytes=%" PRIu64, c->has_count, c->count,
 			c->bytes);
 		pos(out, "count", c->count_pos);
+		region(out, c->region);
 		break;
 	}
 	case NK_GRAPH:
@@ -243,12 +269,14 @@ static void node(FILE *out, const struct node *n, int depth)
 		ref(out, "buffer", &n->u.host.buffer);
 		fprintf(out, " every=%d slice=%" PRIu64 "+%d/%" PRIu64, n->u.host.every,
 			n->u.host.offset, n->u.host.has_count, n->u.host.count);
+		region(out, n->u.host.region);
 		if (n->u.host.set) {
 			const struct memset_node *m = n->u.host.set;
 			ref(out, "set", &m->buffer);
 			num(out, "value", &m->value);
 			fprintf(out, " +%" PRIu64 " count=%d/%" PRIu64, m->offset, m->has_count,
 				m->count);
+			region(out, m->region);
 		}
 		if (n->u.host.copy) {
 			const struct copy_node *c = n->u.host.copy;
@@ -256,6 +284,7 @@ static void node(FILE *out, const struct node *n, int depth)
 			ref(out, "to", &c->to.buffer);
 			fprintf(out, " count=%d/%" PRIu64 " bytes=%" PRIu64, c->has_count, c->count,
 				c->bytes);
+			region(out, c->region);
 		}
 		if (n->u.host.fn) {
 			const struct host_fn *f = n->u.host.fn;
@@ -432,6 +461,11 @@ void gdef_dump(const struct gdef *g, FILE *out)
 		pos(out, "size", b->size_pos);
 		pos(out, "memory", b->memory_pos);
 		fprintf(out, " device=%d/%u bad=%d", b->has_device, b->device, b->bad);
+		fprintf(out, " shape=%u:[%" PRIu64 ",%" PRIu64 ",%" PRIu64 "] pitch=%d/%d/%" PRIu64,
+			b->shape.rank, b->shape.dim[0], b->shape.dim[1], b->shape.dim[2],
+			b->shape.has_pitch, b->shape.pitch_auto, b->shape.pitch);
+		pos(out, "shape", b->shape.pos);
+		pos(out, "pitch", b->shape.pitch_pos);
 		lookup(out, "index", g->buffer_index, b->name);
 		fputc('\n', out);
 		init(out, &b->init);
@@ -479,6 +513,7 @@ void gdef_dump(const struct gdef *g, FILE *out)
 		pos(out, "atol", c->atol_pos);
 		fprintf(out, " slice=%" PRIu64 "+%d/%" PRIu64 " kind=%d reduce=%d bad=%d",
 			c->offset, c->has_count, c->count, (int)c->kind, (int)c->reduce, c->bad);
+		region(out, c->region);
 		ref(out, "ref", &c->ref);
 		fprintf(out, " ref_offset=%" PRIu64, c->ref_offset);
 		num(out, "differ", &c->differ_from);

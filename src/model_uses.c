@@ -19,7 +19,8 @@ static bool give(buf_use_fn *fn, void *ctx, const struct name_ref *r, enum use_a
 /*
  * Arguments (or a struct's fields) starting at byte *off of parameter
  * param; *off advances past each as C packs them (model.h: arg_size,
- * arg_align), which is where the kernel finds a field's address.
+ * arg_align), which is where the kernel finds a field's address.  A
+ * {pitch: x} argument passes a number about x, none of its contents: no use.
  */
 static bool arg_uses(const struct arg *args, size_t n, size_t param, size_t *off,
 		     buf_use_fn *fn, void *ctx)

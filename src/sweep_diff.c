@@ -3,12 +3,14 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model_lib.h"
+#include "shape.h"
 #include "sweep_diff.h"
 #include "xmalloc.h"
 
@@ -58,6 +60,13 @@ static void because(struct model_diff *d, bool structural, const char *file, str
 }
 
 static bool same_args(const struct arg *a, size_t na, const struct arg *b, size_t nb);
+
+/* The same shape and pitch: a buffer whose layout changes is allocated again. */
+static bool same_shape(const struct buffer_shape *a, const struct buffer_shape *b)
+{
+	return a->rank == b->rank && memcmp(a->dim, b->dim, sizeof a->dim) == 0 &&
+	       a->pitch == b->pitch && a->pitch_auto == b->pitch_auto;
+}
 static void moved_under(struct model_diff *d, const struct gdef *b);
 
 static bool same_arg(const struct arg *a, const struct arg *b)
@@ -68,6 +77,7 @@ static bool same_arg(const struct arg *a, const struct arg *b)
 	case ARG_BUFFER:
 		return same_str(a->ref.name, b->ref.name) && a->offset == b->offset;
 	case ARG_HANDLE:
+	case ARG_PITCH:
 		return same_str(a->ref.name, b->ref.name);
 	case ARG_SCALAR:
 		return a->type == b->type && same_num(&a->num, &b->num);
@@ -105,8 +115,29 @@ static const char *kernel_change(const struct kernel_node *a, const struct kerne
 	return NULL;
 }
 
+/* Do two validated regions lie alike (both flat, or the same first elements and extent)? */
+static bool same_place(const struct region *a, const struct region *b, unsigned end)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return memcmp(a->first[end], b->first[end], sizeof a->first[end]) == 0;
+}
+
+static bool same_extent(const struct region *a, const struct region *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return memcmp(a->ext, b->ext, sizeof a->ext) == 0;
+}
+
 static const char *copy_change(const struct copy_node *a, const struct copy_node *b)
 {
+	if (!same_place(a->region, b->region, END_FROM))
+		return "from";
+	if (!same_place(a->region, b->region, END_TO))
+		return "to";
+	if (!same_extent(a->region, b->region))
+		return "shape";
 	if (!same_str(a->from.buffer.name, b->from.buffer.name) || a->from.offset != b->from.offset)
 		return "from";
 	if (!same_str(a->to.buffer.name, b->to.buffer.name) || a->to.offset != b->to.offset)
@@ -122,8 +153,10 @@ static const char *memset_change(const struct memset_node *a, const struct memse
 		return "buffer";
 	if (!same_num(&a->value, &b->value))
 		return "value";
-	if (a->offset != b->offset)
+	if (a->offset != b->offset || !same_place(a->region, b->region, 0))
 		return "offset";
+	if (!same_extent(a->region, b->region))
+		return "shape";
 	if (a->count != b->count)
 		return "count";
 	return NULL;
@@ -385,12 +418,74 @@ bool module_same(const struct module *a, const struct module *b)
 			}                                                                \
 	} while (0)
 
+/* Does node n (of b) get new parameters: a key changed, or a buffer it uses moved? */
+static bool touched(const struct model_diff *d, const struct gdef *b, size_t i)
+{
+	if (d->changed[i])
+		return true;
+	for (size_t k = 0; d->any_realloc && k < b->nbuffers; k++)
+		if (d->realloc[k] && node_uses_buffer(b->all_nodes[i], (long)k))
+			return true;
+	return false;
+}
+
+/* Memset m's buffer in g, or NULL (a model with errors). */
+static const struct buffer *buffer_at(const struct gdef *g, long idx)
+{
+	return idx >= 0 && (size_t)idx < g->nbuffers ? &g->buffers[idx] : NULL;
+}
+
+/*
+ * The driver's rules for shaped operations (cuda.h: cuGraphExecUpdate,
+ * and the per-kind rules that cuGraphExecNodeSetParams applies, written
+ * at cuGraphExecMemsetNodeSetParams and cuGraphExecMemcpyNodeSetParams):
+ * a 2-D memset takes a new address and value only, so one whose
+ * dimensions change is built again; a copy with multidimensional
+ * operands, before or after, goes to the template and through
+ * cuGraphExecUpdate.
+ */
+static void shaped_rules(struct model_diff *d, const struct gdef *a, const struct gdef *b)
+{
+	for (size_t i = 0; i < b->nall_nodes && !d->rebuild; i++) {
+		const struct node *x = a->all_nodes[i], *y = b->all_nodes[i];
+		if (y->kind == NK_COPY) {
+			const struct copy_node *p = &x->u.copy, *q = &y->u.copy;
+			const struct buffer *pf = buffer_at(a, p->from.buffer.idx),
+				*pt = buffer_at(a, p->to.buffer.idx),
+				*qf = buffer_at(b, q->from.buffer.idx),
+				*qt = buffer_at(b, q->to.buffer.idx);
+			d->via_update[i] = pf && pt && qf && qt &&
+				(copy_is_multidim(p, pf, pt) || copy_is_multidim(q, qf, qt));
+			continue;
+		}
+		if (y->kind != NK_MEMSET || !touched(d, b, i))
+			continue;
+		const struct buffer *bx = buffer_at(a, x->u.memset.buffer.idx),
+			*by = buffer_at(b, y->u.memset.buffer.idx);
+		struct memset_geom gx, gy;
+		if (bx == NULL || by == NULL ||
+		    memset_geom(&x->u.memset, bx, buffer_pitch(bx), &gx) != SPAN_OK ||
+		    memset_geom(&y->u.memset, by, buffer_pitch(by), &gy) != SPAN_OK)
+			continue;
+		if ((gx.height > 1 || gy.height > 1) &&
+		    (gx.width != gy.width || gx.height != gy.height || gx.elem != gy.elem ||
+		     gx.pitch != gy.pitch))
+			because(d, false, b->file, y->pos, "the rows of 2-D memset node '%s' changed "
+				"(%" PRIu64 " of %" PRIu64 " %u-byte words, %" PRIu64 " bytes apart; "
+				"they were %" PRIu64 " of %" PRIu64 " %u-byte words, %" PRIu64 " bytes "
+				"apart), and the driver updates only a 2-D memset's address and value",
+				y->id, gy.height, gy.width, gy.elem, gy.pitch, gx.height, gx.width,
+				gx.elem, gx.pitch);
+	}
+}
+
 void model_diff(const struct gdef *a, const struct gdef *b, struct model_diff *d)
 {
 	memset(d, 0, sizeof *d);
 	d->realloc = xcalloc(b->nbuffers ? b->nbuffers : 1, sizeof *d->realloc);
 	d->reload = xcalloc(b->nmodules ? b->nmodules : 1, sizeof *d->reload);
 	d->changed = xcalloc(b->nall_nodes ? b->nall_nodes : 1, sizeof *d->changed);
+	d->via_update = xcalloc(b->nall_nodes ? b->nall_nodes : 1, sizeof *d->via_update);
 	d->cond_default = xcalloc(b->nconditions ? b->nconditions : 1, sizeof *d->cond_default);
 	SAME_NAMES(d, b, modules, nmodules, "modules");
 	SAME_NAMES(d, b, buffers, nbuffers, "buffers");
@@ -407,7 +502,8 @@ void model_diff(const struct gdef *a, const struct gdef *b, struct model_diff *d
 		}
 	for (size_t i = 0; i < b->nbuffers; i++) {
 		const struct buffer *x = &a->buffers[i], *y = &b->buffers[i];
-		if (x->size == y->size && x->type == y->type && x->memory == y->memory)
+		if (x->size == y->size && x->type == y->type && x->memory == y->memory &&
+		    same_shape(&x->shape, &y->shape))
 			continue;
 		if (x->memory == MEM_GRAPH || y->memory == MEM_GRAPH)
 			because(d, false, b->file, y->pos, "buffer '%s' is graph memory and its size, "
@@ -445,6 +541,7 @@ void model_diff(const struct gdef *a, const struct gdef *b, struct model_diff *d
 			d->changed[i] = node_params(d, b, x, y);
 		d->nchanged += d->changed[i] != NULL;
 	}
+	shaped_rules(d, a, b);
 }
 
 void model_diff_free(struct model_diff *d)
@@ -452,6 +549,7 @@ void model_diff_free(struct model_diff *d)
 	free(d->realloc);
 	free(d->reload);
 	free(d->changed);
+	free(d->via_update);
 	free(d->cond_default);
 	memset(d, 0, sizeof *d);
 }
@@ -464,7 +562,7 @@ bool graph_has_device_updatable(const struct gdef *g)
 static bool args_use_buffer(const struct arg *a, size_t n, long b)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (a[i].kind == ARG_BUFFER && a[i].ref.idx == b)
+		if ((a[i].kind == ARG_BUFFER || a[i].kind == ARG_PITCH) && a[i].ref.idx == b)
 			return true;
 		if (a[i].kind == ARG_STRUCT && args_use_buffer(a[i].fields, a[i].nfields, b))
 			return true;

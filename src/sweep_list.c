@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "shape.h"
 #include "report_table.h"
 #include "strbuf.h"
 #include "sweep_list.h"
@@ -135,6 +136,12 @@ static void arg_words(const struct arg *a, struct strbuf *text, struct strbuf *j
 		jstr(json, a->ref.name ? a->ref.name : "?");
 		strbuf_addc(json, '}');
 		return;
+	case ARG_PITCH:
+		strbuf_printf(text, "{pitch: %s}", a->ref.name ? a->ref.name : "?");
+		strbuf_printf(json, "{\"pitch\": ");
+		jstr(json, a->ref.name ? a->ref.name : "?");
+		strbuf_addc(json, '}');
+		return;
 	case ARG_BYTES:
 		strbuf_printf(text, "{bytes: %zu}", a->nbytes);
 		strbuf_printf(json, "{\"bytes\": %zu}", a->nbytes);
@@ -182,6 +189,50 @@ static void put_slice(struct item *it, const char *key, const struct name_ref *b
 	put_u64(it, "count", NULL, "", count);
 }
 
+/*
+ * End e of region r over the buffer that ref names in g: "t[0:64, 0:1]"
+ * under key, and the region's words under rkey.
+ */
+static void put_region(struct item *it, const char *key, const char *rkey,
+		       const struct gdef *g, const struct name_ref *ref, const struct region *r,
+		       unsigned e)
+{
+	char reg[160] = "", w[224];
+	if (ref->idx >= 0 && (size_t)ref->idx < g->nbuffers)
+		region_words(r, e, &g->buffers[ref->idx], reg, sizeof reg);
+	snprintf(w, sizeof w, "%s%s", ref->name ? ref->name : "?", reg);
+	put_str(it, key, w, ref->name ? ref->name : "?");
+	put_str(it, rkey, NULL, reg);
+}
+
+/* A slice, or a region where r is one (its count: its elements). */
+static void put_place(struct item *it, const char *key, const struct gdef *g,
+		      const struct name_ref *ref, const struct region *r, unsigned e,
+		      uint64_t offset, uint64_t count)
+{
+	if (r == NULL) {
+		put_slice(it, key, ref, offset, count);
+		return;
+	}
+	put_region(it, key, "region", g, ref, r, e);
+	put_u64(it, "count", NULL, "", count);
+}
+
+/* A shaped buffer's shape and pitch as written: "shape [64, 100], pitch auto". */
+static void put_shape(struct item *it, const struct buffer *b)
+{
+	char sh[96], w[112];
+	if (b->shape.rank == 0)
+		return;
+	shape_words(b, sh, sizeof sh);
+	snprintf(w, sizeof w, "shape %s", sh);
+	put(it, "shape", w, sh);
+	if (b->shape.pitch_auto)
+		put(it, "pitch", "pitch auto", "\"auto\"");
+	else if (b->shape.has_pitch)
+		put_u64(it, "pitch", "pitch", " B", b->shape.pitch);
+}
+
 static void buffer_item(const struct buffer *b, struct item *it)
 {
 	char size[48], w[96];
@@ -193,6 +244,7 @@ static void buffer_item(const struct buffer *b, struct item *it)
 	snprintf(cj, sizeof cj, "%" PRIu64, b->count);
 	put(it, "count", w, cj);
 	put_u64(it, "bytes", NULL, "", b->size);
+	put_shape(it, b);
 	put_str(it, "memory", mem_kind_names[b->memory], mem_kind_names[b->memory]);
 	const struct init *in = &b->init;
 	switch (in->kind) {
@@ -246,14 +298,20 @@ static void node_item(const struct gdef *g, const struct node *n, struct item *i
 		return;
 	}
 	case NK_MEMSET:
-		put_slice(it, "buffer", &n->u.memset.buffer, n->u.memset.offset, n->u.memset.count);
+		put_place(it, "buffer", g, &n->u.memset.buffer, n->u.memset.region, 0,
+			  n->u.memset.offset, n->u.memset.count);
 		put_num(it, "value", "value ", &n->u.memset.value);
 		return;
 	case NK_COPY: {
 		const struct copy_node *c = &n->u.copy;
-		put_slice(it, "from", &c->from.buffer, c->from.offset, c->count);
-		put_str(it, "to", NULL, c->to.buffer.name ? c->to.buffer.name : "?");
-		put_u64(it, "to_offset", "to offset", "", c->to.offset);
+		put_place(it, "from", g, &c->from.buffer, c->region, END_FROM, c->from.offset,
+			  c->count);
+		if (c->region) {
+			put_region(it, "to", "to_region", g, &c->to.buffer, c->region, END_TO);
+		} else {
+			put_str(it, "to", NULL, c->to.buffer.name ? c->to.buffer.name : "?");
+			put_u64(it, "to_offset", "to offset", "", c->to.offset);
+		}
 		put_u64(it, "bytes", "", " B", c->bytes);
 		return;
 	}
@@ -267,14 +325,21 @@ static void node_item(const struct gdef *g, const struct node *n, struct item *i
 			put_u64(it, "sleep_ns", "sleep", " ns", h->sleep_ns);
 			return;
 		case HOST_DUMP:
-			put_slice(it, "dump", &h->buffer, h->offset, h->count);
+			put_place(it, "dump", g, &h->buffer, h->region, 0, h->offset, h->count);
 			return;
 		case HOST_SET:
-			put_slice(it, "set", &h->set->buffer, h->set->offset, h->set->count);
+			put_place(it, "set", g, &h->set->buffer, h->set->region, 0, h->set->offset,
+				  h->set->count);
 			put_num(it, "value", "value ", &h->set->value);
 			return;
 		case HOST_COPY:
-			put_slice(it, "copy", &h->copy->from.buffer, h->copy->from.offset, h->copy->count);
+			put_place(it, "copy", g, &h->copy->from.buffer, h->copy->region, END_FROM,
+				  h->copy->from.offset, h->copy->count);
+			if (h->copy->region) {
+				put_region(it, "to", "to_region", g, &h->copy->to.buffer,
+					   h->copy->region, END_TO);
+				return;
+			}
 			put_str(it, "to", NULL, h->copy->to.buffer.name ? h->copy->to.buffer.name : "?");
 			put_u64(it, "to_offset", "to offset", "", h->copy->to.offset);
 			return;
@@ -338,9 +403,9 @@ static void bounds_item(const struct check *c, struct item *it)
 	strbuf_free(&j);
 }
 
-static void check_item(const struct check *c, struct item *it)
+static void check_item(const struct gdef *g, const struct check *c, struct item *it)
 {
-	put_slice(it, "buffer", &c->buffer, c->offset, c->count);
+	put_place(it, "buffer", g, &c->buffer, c->region, 0, c->offset, c->count);
 	if (c->kind == CHECK_FINITE) {
 		put(it, "finite", "finite", "true");
 		return;
@@ -440,7 +505,7 @@ static void each_item(const struct gdef *g, item_fn *fn, FILE *out, void *ctx)
 		if (g->checks[i].dynamic) {
 			char name[32];
 			snprintf(name, sizeof name, "%zu", i + 1);
-			check_item(&g->checks[i], &it);
+			check_item(g, &g->checks[i], &it);
 			EMIT("check", name, g->checks[i].pos);
 		}
 #undef EMIT

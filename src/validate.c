@@ -30,12 +30,14 @@
 #include "fileio.h"
 #include "model_derive.h"
 #include "strbuf.h"
+#include "shape.h"
 #include "strmap.h"
 #include "validate.h"
 #include "validate_devices.h"
 #include "validate_driver.h"
 #include "validate_slice.h"
 #include "validate_lib.h"
+#include "validate_shape.h"
 #include "xmalloc.h"
 
 /* Larger than any GPU's memory, so larger is a typo (and guards 2^70 bytes). */
@@ -479,6 +481,8 @@ static bool size_buffer(struct vctx *v, struct buffer *b)
 	struct pos count_pos = pos_or(b->count_pos, b->pos);
 	struct pos size_pos = pos_or(b->size_pos, b->pos);
 	struct pos at;
+	if (b->shape.rank || b->shape.has_pitch)
+		return shape_size_buffer(v->d, b, MAX_BUFFER_BYTES);
 	if (b->has_count && b->has_size) {
 		diag_error(v->d, size_pos,
 			   "buffer '%s' has both 'count' and 'size': give one of them", b->name);
@@ -522,6 +526,7 @@ static bool size_buffer(struct vctx *v, struct buffer *b)
 		diag_error(v->d, at, "buffer '%s' is %s: a buffer may be at most 1 TiB", b->name, sz);
 		return false;
 	}
+	b->shape.pitch = b->size;
 	return true;
 }
 
@@ -849,7 +854,7 @@ static void add_use(struct vctx *v, long buffer, size_t node)
 
 static const char *const arg_kind_names[] = {
 	[ARG_BUFFER] = "a buffer", [ARG_SCALAR] = "a scalar", [ARG_HANDLE] = "a handle",
-	[ARG_BYTES] = "bytes", [ARG_STRUCT] = "a struct",
+	[ARG_BYTES] = "bytes", [ARG_STRUCT] = "a struct", [ARG_PITCH] = "a pitch",
 };
 
 /* The built-in module's kernels and the arguments each takes. */
@@ -900,6 +905,10 @@ static void check_arg(struct vctx *v, struct arg *a, size_t node, size_t argno,
 	case ARG_HANDLE:
 		resolve(v, &a->ref, v->g->condition_index, "condition", v->condition_names,
 			v->g->nconditions, at);
+		break;
+	case ARG_PITCH:
+		/* any buffer has a pitch: its rows', or its size when it has one row */
+		add_use(v, resolve_buffer(v, &a->ref, at), node);
 		break;
 	case ARG_BYTES:
 		if (a->nbytes == 0)
@@ -1085,13 +1094,22 @@ static void check_memset(struct vctx *v, struct node *n, size_t self)
 				   elem_names[b->type], b->name, text, bits);
 		}
 	}
-	if (v->sized[bi])
-		slice_fits(v->d, "memset", b, m->offset, pos_or(m->offset_pos, at), m->has_count,
-			   &m->count, pos_or(m->count_pos, at));
+	if (!v->sized[bi])
+		return;
+	if (m->region) {
+		if (shape_region(v->d, m->region, b, m->offset, m->offset_pos, at, "memset",
+				 &m->count))
+			shape_memset_fits(v->d, m, b, true, at, "memset");
+		return;
+	}
+	if (slice_fits(v->d, "memset", b, m->offset, pos_or(m->offset_pos, at), m->has_count,
+		       &m->count, pos_or(m->count_pos, at)))
+		shape_memset_fits(v->d, m, b, true, at, "memset");
 }
 
-/* A copy's buffers, offsets and count: a copy node's, or a host copy's. */
-static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at, size_t self)
+/* A copy's buffers, offsets and count: a copy node's, or a host copy's (what). */
+static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at, size_t self,
+			      const char *what)
 {
 	long fi = resolve_buffer(v, &c->from.buffer, at);
 	long ti = resolve_buffer(v, &c->to.buffer, at);
@@ -1099,6 +1117,12 @@ static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at
 	add_use(v, ti, self);
 	const struct buffer *f = fi >= 0 ? &v->g->buffers[fi] : NULL;
 	const struct buffer *t = ti >= 0 ? &v->g->buffers[ti] : NULL;
+	if (c->region) {
+		if (f && t && v->sized[fi] && v->sized[ti] &&
+		    shape_copy_region(v->d, c, f, t, at, what))
+			shape_copy_fits(v->d, c, f, t, at, what);
+		return;
+	}
 	/* both offsets are said, then the count against the source */
 	bool ok = !f || !v->sized[fi] ||
 		slice_fits(v->d, "copy", f, c->from.offset,
@@ -1123,16 +1147,19 @@ static void check_copy_fields(struct vctx *v, struct copy_node *c, struct pos at
 		return;
 	}
 	uint64_t src = c->from.offset * fes;
-	if (fi == ti && src < start + c->bytes && start < src + c->bytes)
+	if (fi == ti && src < start + c->bytes && start < src + c->bytes) {
 		diag_error(v->d, pos_or(c->to.buffer.pos, at), "copy within buffer '%s' overlaps "
 			   "itself: bytes %" PRIu64 " to %" PRIu64 " go to %" PRIu64 " to %" PRIu64
 			   "; copy through a second buffer", f->name, src, src + c->bytes - 1,
 			   start, start + c->bytes - 1);
+		return;
+	}
+	shape_copy_fits(v->d, c, f, t, at, what);
 }
 
 static void check_copy(struct vctx *v, struct node *n, size_t self)
 {
-	check_copy_fields(v, &n->u.copy, node_kind_pos(n), self);
+	check_copy_fields(v, &n->u.copy, node_kind_pos(n), self, "copy");
 }
 
 /* Memory operations ------------------------------------------------------ */
@@ -1304,8 +1331,16 @@ static void check_host_fn(struct vctx *v, struct node *n, struct pos at)
 	for (size_t i = 0; i < f->nbuffers; i++) {
 		struct pos bat = pos_or(f->buffers[i].pos, at);
 		long bi = resolve_buffer(v, &f->buffers[i], at);
-		if (bi >= 0)
-			host_reachable(v, n, bi, bat, "call its function with");
+		if (bi < 0 || !host_reachable(v, n, bi, bat, "call its function with") ||
+		    !v->sized[bi] || !buffer_padded(&v->g->buffers[bi]))
+			continue;
+		/* struct cugraphrun_buffer has a count and no pitch: elements one after another */
+		const struct buffer *b = &v->g->buffers[bi];
+		diag_error(v->d, bat, "host node '%s' cannot call its function with buffer '%s': its "
+			   "rows lie %" PRIu64 " bytes apart and hold %" PRIu64 ", and a host "
+			   "function sees a buffer's elements one after another (its interface has "
+			   "no pitch); give the buffer no pitch", n->id, b->name, buffer_pitch(b),
+			   buffer_row_bytes(b));
 	}
 }
 
@@ -1332,6 +1367,11 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 		if ((bi = resolve_buffer(v, &h->buffer, at)) < 0 ||
 		    !host_reachable(v, n, bi, bat, "dump") || !v->sized[bi])
 			break;
+		if (h->region) {
+			shape_region(v->d, h->region, &v->g->buffers[bi], h->offset, h->offset_pos,
+				     at, "host dump", &h->count);
+			break;
+		}
 		slice_fits(v->d, "host dump", &v->g->buffers[bi], h->offset,
 			   pos_or(h->offset_pos, bat), h->has_count, &h->count,
 			   pos_or(h->count_pos, bat));
@@ -1347,14 +1387,20 @@ static void check_host(struct vctx *v, struct node *n, size_t self)
 		if (!b->bad)
 			check_fit(v, &m->value, b->type, at, "host set value for buffer '%s'",
 				  b->name);
-		if (v->sized[bi])
-			slice_fits(v->d, "host set", b, m->offset, pos_or(m->offset_pos, bat),
-				   m->has_count, &m->count, pos_or(m->count_pos, bat));
+		if (v->sized[bi] && m->region) {
+			if (shape_region(v->d, m->region, b, m->offset, m->offset_pos, at,
+					 "host set", &m->count))
+				shape_memset_fits(v->d, m, b, false, at, "host set");
+		} else if (v->sized[bi] &&
+			   slice_fits(v->d, "host set", b, m->offset, pos_or(m->offset_pos, bat),
+				      m->has_count, &m->count, pos_or(m->count_pos, bat))) {
+			shape_memset_fits(v->d, m, b, false, at, "host set");
+		}
 		break;
 	}
 	case HOST_COPY: {
 		struct copy_node *c = h->copy;
-		check_copy_fields(v, c, at, self);
+		check_copy_fields(v, c, at, self, "host copy");
 		const struct name_ref *ends[2] = {&c->from.buffer, &c->to.buffer};
 		for (int k = 0; k < 2; k++)
 			if (ends[k]->idx >= 0)
@@ -1967,10 +2013,24 @@ static long check_target(struct vctx *v, struct name_ref *r, struct pos fallback
 	return v->sized[bi] ? bi : -1;
 }
 
+/* The slice [offset, offset + count) of b, or its region; sets count when it was left out. */
+static bool check_slice(struct vctx *v, struct check *c, const struct buffer *b)
+{
+	if (c->region)
+		return shape_region(v->d, c->region, b, c->offset, c->offset_pos, c->pos, "check",
+				    &c->count);
+	return slice_fits(v->d, "check", b, c->offset, pos_or(c->offset_pos, c->pos),
+			  c->has_count, &c->count, pos_or(c->count_pos, c->pos));
+}
+
 /* "buffer 'x'" or "elements 4 to 7 of buffer 'x'", for messages about a check's values. */
 static void slice_words(const struct check *c, const struct buffer *b, char *buf, size_t len)
 {
-	if (c->offset == 0 && c->count == b->count)
+	char reg[160];
+	if (c->region) {
+		region_words(c->region, 0, b, reg, sizeof reg);
+		snprintf(buf, len, "region %s of buffer '%s'", reg, b->name);
+	} else if (c->offset == 0 && c->count == b->count)
 		snprintf(buf, len, "buffer '%s'", b->name);
 	else
 		snprintf(buf, len, "elements %" PRIu64 " to %" PRIu64 " of buffer '%s'", c->offset,
@@ -2007,7 +2067,16 @@ static void check_expect(struct vctx *v, struct check *c, const struct buffer *b
 	case EXPECT_FORMULA: {
 		char fwhat[240];
 		snprintf(fwhat, sizeof fwhat, "expected value of buffer '%s'", b->name);
-		formula_check(&c->formula, b, c->offset, c->count, fwhat, v->d);
+		uint64_t first = c->offset, count = c->count;
+		if (c->region) {
+			/* a region's first and last elements, by their indices in the buffer */
+			const struct region *r = c->region;
+			uint64_t w = buffer_extent(b, AXIS_X), h = buffer_extent(b, AXIS_Y);
+			const uint64_t *f0 = r->first[0];
+			first = (f0[AXIS_Z] * h + f0[AXIS_Y]) * w + f0[AXIS_X];
+			count = ((r->ext[AXIS_Z] - 1) * h + r->ext[AXIS_Y] - 1) * w + r->ext[AXIS_X];
+		}
+		formula_check(&c->formula, b, first, count, fwhat, v->d);
 		break;
 	}
 	case EXPECT_BUFFER: {
@@ -2097,8 +2166,7 @@ static void check_one(struct vctx *v, struct check *c)
 {
 	long bi = check_target(v, &c->buffer, c->pos);
 	const struct buffer *b = bi >= 0 ? &v->g->buffers[bi] : NULL;
-	if (b && slice_fits(v->d, "check", b, c->offset, pos_or(c->offset_pos, c->pos),
-			    c->has_count, &c->count, pos_or(c->count_pos, c->pos))) {
+	if (b && check_slice(v, c, b)) {
 		switch (c->kind) {
 		case CHECK_EXPECT:
 			check_expect(v, c, b);

@@ -298,6 +298,32 @@ static void memset_run(CUdeviceptr dst, unsigned value, size_t width, size_t cou
 		memcpy((char *)(uintptr_t)dst + i * width, &value, width);
 }
 
+/* A memset node's rows (height 1: one run), each at dst + row * pitch. */
+static void memset2d_run(const CUDA_MEMSET_NODE_PARAMS_v2 *m)
+{
+	size_t rows = m->height ? m->height : 1;
+	for (size_t r = 0; r < rows; r++)
+		memset_run(m->dst + r * m->pitch, m->value, m->elementSize, m->width);
+}
+
+/* A copy's rows and slices, device (host, unified) addresses at their pitches. */
+static void copy3d_run(const CUDA_MEMCPY3D *c)
+{
+	size_t h = c->Height ? c->Height : 1, d = c->Depth ? c->Depth : 1;
+	size_t sp = c->srcPitch ? c->srcPitch : c->WidthInBytes;
+	size_t dp = c->dstPitch ? c->dstPitch : c->WidthInBytes;
+	size_t sh = c->srcHeight ? c->srcHeight : h, dh = c->dstHeight ? c->dstHeight : h;
+	const char *src = c->srcMemoryType == CU_MEMORYTYPE_HOST ? (const char *)c->srcHost :
+		(const char *)(uintptr_t)c->srcDevice;
+	char *dst = c->dstMemoryType == CU_MEMORYTYPE_HOST ? (char *)c->dstHost :
+		(char *)(uintptr_t)c->dstDevice;
+	for (size_t z = 0; z < d; z++)
+		for (size_t y = 0; y < h; y++)
+			memmove(dst + ((c->dstZ + z) * dh + c->dstY + y) * dp + c->dstXInBytes,
+				src + ((c->srcZ + z) * sh + c->srcY + y) * sp + c->srcXInBytes,
+				c->WidthInBytes);
+}
+
 static CUresult memops_run(unsigned count, const CUstreamBatchMemOpParams *ops)
 {
 	for (unsigned i = 0; i < count; i++) {
@@ -317,12 +343,10 @@ static CUresult node_run(struct fnode *n)
 	case CU_GRAPH_NODE_TYPE_KERNEL:
 		return kernel_run(n);
 	case CU_GRAPH_NODE_TYPE_MEMSET:
-		memset_run(p->memset.dst, p->memset.value, p->memset.elementSize, p->memset.width);
+		memset2d_run(&p->memset);
 		return CUDA_SUCCESS;
 	case CU_GRAPH_NODE_TYPE_MEMCPY:
-		memmove((void *)(uintptr_t)p->memcpy.copyParams.dstDevice,
-			(const void *)(uintptr_t)p->memcpy.copyParams.srcDevice,
-			p->memcpy.copyParams.WidthInBytes);
+		copy3d_run(&p->memcpy.copyParams);
 		return CUDA_SUCCESS;
 	case CU_GRAPH_NODE_TYPE_HOST:
 		p->host.fn(p->host.userData);
@@ -778,6 +802,14 @@ static CUresult f_MemAlloc(CUdeviceptr *p, size_t n)
 	return CUDA_SUCCESS;
 }
 
+/* Rows padded to 512 bytes, as the H100's driver pads them. */
+static CUresult f_MemAllocPitch(CUdeviceptr *p, size_t *pitch, size_t width, size_t height,
+				unsigned elem)
+{
+	*pitch = (width + 511) / 512 * 512;
+	return f_MemAlloc(p, *pitch * (height ? height : 1));
+}
+
 static CUresult f_MemFree(CUdeviceptr p)
 {
 	free((void *)(uintptr_t)p);
@@ -1157,6 +1189,56 @@ static CUresult memset_async(CUdeviceptr d, unsigned v, size_t width, size_t n, 
 	return enqueue(fs, node_new(p.type, &p));
 }
 
+static CUresult memset2d_async(CUdeviceptr d, size_t pitch, unsigned v, unsigned width,
+				size_t w, size_t h, CUstream s)
+{
+	struct fstream *fs;
+	CUresult r = check_stream(s, &fs);
+	if (r)
+		return r;
+	CUgraphNodeParams p;
+	memset(&p, 0, sizeof p);
+	p.type = CU_GRAPH_NODE_TYPE_MEMSET;
+	p.memset.dst = d;
+	p.memset.pitch = pitch;
+	p.memset.value = v;
+	p.memset.elementSize = width;
+	p.memset.width = w;
+	p.memset.height = h;
+	return enqueue(fs, node_new(p.type, &p));
+}
+
+static CUresult f_MemsetD2D8Async(CUdeviceptr d, size_t pitch, unsigned char v, size_t w,
+				  size_t h, CUstream s)
+{
+	return memset2d_async(d, pitch, v, 1, w, h, s);
+}
+
+static CUresult f_MemsetD2D16Async(CUdeviceptr d, size_t pitch, unsigned short v, size_t w,
+				   size_t h, CUstream s)
+{
+	return memset2d_async(d, pitch, v, 2, w, h, s);
+}
+
+static CUresult f_MemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned v, size_t w,
+				   size_t h, CUstream s)
+{
+	return memset2d_async(d, pitch, v, 4, w, h, s);
+}
+
+static CUresult f_Memcpy3DAsync(const CUDA_MEMCPY3D *c, CUstream s)
+{
+	struct fstream *fs;
+	CUresult r = check_stream(s, &fs);
+	if (r)
+		return r;
+	CUgraphNodeParams p;
+	memset(&p, 0, sizeof p);
+	p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+	p.memcpy.copyParams = *c;
+	return enqueue(fs, node_new(p.type, &p));
+}
+
 static CUresult f_MemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
 {
 	return memset_async(d, v, 1, n, s);
@@ -1462,7 +1544,8 @@ static const struct {
 	E(StreamEndCapture, 0), E(StreamGetCaptureInfo, 0),
 	E(StreamUpdateCaptureDependencies, 0), E(ModuleLoadData, 0), E(StreamSynchronize, 0),
 	E(GraphAddKernelNode, 0), E(GraphInstantiateWithFlags, 0), E(GraphNodeSetParams, 0),
-	E(GraphExecNodeSetParams, 0),
+	E(GraphExecNodeSetParams, 0), E(MemAllocPitch, 0), E(MemsetD2D8Async, 0),
+	E(MemsetD2D16Async, 0), E(MemsetD2D32Async, 0), E(Memcpy3DAsync, 0),
 };
 #undef E
 
@@ -1478,6 +1561,9 @@ static PFN_cuStreamBeginCaptureToGraph_v12030 check_to_graph = f_StreamBeginCapt
 static PFN_cuStreamBeginCapture_v10010 check_begin = f_StreamBeginCapture;
 static PFN_cuStreamBatchMemOp_v11070 check_memop = f_StreamBatchMemOp;
 static PFN_cuMemAllocFromPoolAsync_v11020 check_pool = f_MemAllocFromPoolAsync;
+static PFN_cuMemAllocPitch_v3020 check_pitch = f_MemAllocPitch;
+static PFN_cuMemsetD2D32Async_v3020 check_set2d = f_MemsetD2D32Async;
+static PFN_cuMemcpy3DAsync_v3020 check_copy3d = f_Memcpy3DAsync;
 static PFN_cuGraphInstantiateWithParams_v12000 check_inst = f_GraphInstantiateWithParams;
 static PFN_cuGraphAddKernelNode_v12000 check_add_kernel = f_GraphAddKernelNode;
 static PFN_cuGraphNodeSetParams_v12020 check_set = f_GraphNodeSetParams;
@@ -1489,6 +1575,7 @@ static CUresult fake_gpa(const char *symbol, void **pfn, int version, cuuint64_t
 	(void)check_add, (void)check_add1, (void)check_launch, (void)check_info;
 	(void)check_update, (void)check_to_graph, (void)check_begin, (void)check_memop;
 	(void)check_pool, (void)check_inst, (void)check_add_kernel, (void)check_set;
+	(void)check_pitch, (void)check_set2d, (void)check_copy3d;
 	(void)check_exec_set, (void)check_launch_plain;
 	*pfn = NULL;
 	/* the entry with the newest ABI not newer than asked for */

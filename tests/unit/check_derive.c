@@ -419,6 +419,24 @@ static const struct text_case cases[] = {
 	 "nodes:\n  - {id: s, host: {set: {buffer: a, value: 3}}}\n"
 	 "  - {id: c, after: s, host: {copy: {from: a, to: b}}}\n"
 	 "checks:\n  - {buffer: b, expect: 3}\n  - {buffer: r, expect: {buffer: a}}\n", 1, NULL},
+	/*
+	 * shapes from an axis (issue 34): the buffer read again, the regions of
+	 * the nodes and checks that name it validated again in their own copies
+	 * (w and the last check are not read again: their regions, the rest of
+	 * the buffer, change with it all the same)
+	 */
+	{"shapes", "cugraphrun: 1\naxes: {r: [2, 4, 8]}\nbuffers:\n"
+	 "  t: {type: i32, shape: [\"${r}\", 8], pitch: 64, memory: host}\n"
+	 "  v: {type: i32, count: 8, memory: host}\n"
+	 "nodes:\n  - {id: w, memset: {buffer: t, value: 1, offset: [1, 0]}}\n"
+	 "  - {id: m, after: w, memset: {buffer: t, value: \"${r}\", offset: [\"${r - 1}\", 0], "
+	 "shape: [1, 8]}}\n"
+	 "  - {id: c, after: m, copy: {from: {buffer: t, offset: [\"${r - 1}\", 0]}, to: v, "
+	 "shape: [1, 8]}}\n"
+	 "  - {id: d, after: c, host: {dump: {buffer: t, offset: [0, 0], shape: [\"${r}\", 2]}}}\n"
+	 "checks:\n  - {buffer: t, offset: [0, 0], shape: [\"${r}\", 1], sum: \"${r}\"}\n"
+	 "  - {buffer: t, offset: [1, 0], nonzero: {ge: 0}}\n",
+	 2, NULL},
 	/* a value the loader refuses at a later point */
 	{"refused", "cugraphrun: 1\naxes: {g: [1, 0, 2]}\nmodules: {k: " MODULE "}\n"
 	 "nodes:\n  - {id: a, kernel: {function: k.empty, grid: \"${g}\"}}\n", 0, NULL},

@@ -832,7 +832,7 @@ START_TEST(test_merge_errors)
 		"t.yaml:5:16: error: expected an alias (*name) in the list of '<<', found a mapping\n"
 		"t.yaml:6:11: error: unknown anchor in alias '*nowhere' (an anchor '&nowhere' must come before its aliases)\n"
 		"t.yaml:7:11: error: expected an alias (<<: *name) or a list of aliases for '<<', found '5'\n"
-		"t.yaml:8:7: error: unknown key '<<' in buffer 'f' (expected type, count, size, memory, init or device)\n");
+		"t.yaml:8:7: error: unknown key '<<' in buffer 'f' (expected type, count, size, memory, init, device, shape or pitch)\n");
 }
 END_TEST
 
@@ -958,8 +958,8 @@ START_TEST(test_node_errors)
 		{"- {kernel: {function: k.f, args: x}}", "t.yaml:3:34: error: expected a list of kernel arguments for 'args', found 'x'\n"},
 		{"- {kernel: {function: k.f, args: [5]}}", "t.yaml:3:35: error: untyped kernel argument 5: write {i32: 5}, {f32: 5} or another element type\n"},
 		{"- {kernel: {function: k.f, args: [-0.5]}}", "t.yaml:3:35: error: untyped kernel argument -0.5: write {f32: -0.5}, {f64: -0.5} or another element type\n"},
-		{"- {kernel: {function: k.f, args: [{}]}}", "t.yaml:3:35: error: a kernel argument needs a form: a buffer name, {buffer: x, offset: n}, {handle: c}, {bytes: \"...\"}, {struct: [...]} or a typed value such as {f32: 1.5}\n"},
-		{"- {kernel: {function: k.f, args: [{offset: 1}]}}", "t.yaml:3:35: error: a kernel argument needs a form: a buffer name, {buffer: x, offset: n}, {handle: c}, {bytes: \"...\"}, {struct: [...]} or a typed value such as {f32: 1.5}\n"},
+		{"- {kernel: {function: k.f, args: [{}]}}", "t.yaml:3:35: error: a kernel argument needs a form: a buffer name, {buffer: x, offset: n}, {pitch: x}, {handle: c}, {bytes: \"...\"}, {struct: [...]} or a typed value such as {f32: 1.5}\n"},
+		{"- {kernel: {function: k.f, args: [{offset: 1}]}}", "t.yaml:3:35: error: a kernel argument needs a form: a buffer name, {buffer: x, offset: n}, {pitch: x}, {handle: c}, {bytes: \"...\"}, {struct: [...]} or a typed value such as {f32: 1.5}\n"},
 		{"- {kernel: {function: k.f, args: [{handle: c, offset: 1}]}}", "t.yaml:3:47: error: 'offset' goes with 'buffer' in a kernel argument ({buffer: x, offset: n})\n"},
 		{"- {kernel: {function: k.f, args: [{f32: \"1\"}]}}", "t.yaml:3:41: error: expected a number for 'f32', found the string \"1\" (quotes make it a string)\n"},
 		{"- {kernel: {function: k.f, args: [{bytes: xyz1}]}}", "t.yaml:3:43: error: expected hex digits, two per byte (such as \"00ff10ab\") for 'bytes', found 'xyz1'\n"},

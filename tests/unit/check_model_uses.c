@@ -113,6 +113,9 @@ static const char every_kind[] =
 	"      kernel: {function: builtin.countdown,\n"
 	"               args: [{handle: again}, {struct: [{u8: 1}, {buffer: b, access: read},\n"
 	"                                                {i32: 2}, {buffer: a}]}]}\n"
+	"    - id: kp\n"
+	"      kernel: {function: builtin.countdown,\n"
+	"               args: [{handle: again}, {struct: [{pitch: a}, {buffer: b}]}]}\n"
 	"    - {id: fr, free: t}\n";
 
 START_TEST(test_every_kind)
@@ -137,6 +140,8 @@ START_TEST(test_every_kind)
 		{"k", "a readwrite @1+0"},
 		/* struct fields packed as C does: b after a u8 at 8, a after an i32 at 24 */
 		{"ks", "b read @1+8; a unknown @1+24"},
+		/* {pitch: a} passes a number about a, none of its contents: no use, 8 bytes */
+		{"kp", "b unknown @1+8"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
 		ck_assert_str_eq(uses_of(g, cases[i].id, NULL), cases[i].want);
@@ -236,6 +241,7 @@ START_TEST(test_access_key)
 		{"{buffer: x, access: rw}", "unknown access 'rw'", 0},
 		{"{buffer: x, access: red}", "(did you mean 'read'?)", 0},
 		{"{u32: 1, access: read}", "'access' goes with 'buffer' in a kernel argument", 0},
+		{"{pitch: x, access: read}", "'access' goes with 'buffer' in a kernel argument", 0},
 		{"{buffer: x, access: [read]}", "an access (read, write or readwrite)", 0},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
