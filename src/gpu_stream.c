@@ -662,8 +662,10 @@ static CUresult read_word(struct gstream *gs, const struct node *n, struct gstep
 	CUresult r = cu.MemcpyDtoHAsync(&gs->host_words[c], gs->word[c], sizeof(uint32_t), s);
 	if (r == CUDA_SUCCESS)
 		r = cu.EventRecord(g->poll, s);
-	while (r == CUDA_SUCCESS && (r = cu.EventQuery(g->poll)) == CUDA_ERROR_NOT_READY)
-		check_deadline(gs);
+	/* (each 'not ready' asks again: it is no failure) */
+	if (r == CUDA_SUCCESS)
+		while ((r = cu.EventQuery(g->poll)) == CUDA_ERROR_NOT_READY)
+			check_deadline(gs);
 	check_deadline(gs);
 	gs->waits++;
 	*v = ((volatile uint32_t *)gs->host_words)[c];

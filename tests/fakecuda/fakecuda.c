@@ -87,6 +87,7 @@ struct fevent {
 	struct fctx *ctx;
 	unsigned flags;
 	bool recorded;
+	bool asked;                     /* queried since its last record */
 	double t;
 	unsigned long cap;              /* recorded in this capture (0: none) */
 	struct fnode **deps;
@@ -356,6 +357,7 @@ static CUresult node_run(struct fnode *n)
 	case CU_GRAPH_NODE_TYPE_EVENT_RECORD: {
 		struct fevent *e = (struct fevent *)p->eventRecord.event;
 		e->recorded = true;
+		e->asked = false;
 		e->t = now_us;
 		return CUDA_SUCCESS;
 	}
@@ -630,6 +632,7 @@ static CUresult record(struct fevent *e, struct fstream *s)
 	}
 	e->cap = 0;
 	e->recorded = true;
+	e->asked = false;
 	e->t = now_us;
 	return CUDA_SUCCESS;
 }
@@ -658,9 +661,21 @@ static CUresult f_EventRecordWithFlags(CUevent e, CUstream s, unsigned flags)
 	return enqueue(fs, node_new(p.type, &p));
 }
 
+/*
+ * The first query after a record says not ready, as a GPU still at work
+ * does, so that every wait asks again (one that took it for a failure
+ * passed here while the GPU failed it).
+ */
 static CUresult f_EventQuery(CUevent e)
 {
-	return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+	struct fevent *x = (struct fevent *)e;
+	if (x == NULL)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (x->recorded && !x->asked) {
+		x->asked = true;
+		return CUDA_ERROR_NOT_READY;
+	}
+	return CUDA_SUCCESS;
 }
 
 static CUresult f_EventElapsedTime(float *ms, CUevent a, CUevent b)
