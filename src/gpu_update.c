@@ -328,8 +328,8 @@ int gpu_update(struct updater *u, const struct gdef *prev, struct gdef *next,
 		if (!dirty[i])
 			continue;
 		struct node *n = next->all_nodes[i];
-		/* a node of a body or a child graph, or a multidimensional copy: cuGraphExecUpdate */
-		bool exec = n->where == 0 && u->paired && !d.via_update[i];
+		/* a node of a body or a child graph: cuGraphExecUpdate */
+		bool exec = n->where == 0 && u->paired;
 		const char *call = "";
 		CUresult r = set_params(u, n, gp->handle_of[i], exec, &call);
 		if (r != CUDA_SUCCESS) {

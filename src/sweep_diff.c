@@ -440,9 +440,12 @@ static const struct buffer *buffer_at(const struct gdef *g, long idx)
  * and the per-kind rules that cuGraphExecNodeSetParams applies, written
  * at cuGraphExecMemsetNodeSetParams and cuGraphExecMemcpyNodeSetParams):
  * a 2-D memset takes a new address and value only, so one whose
- * dimensions change is built again; a copy with multidimensional
- * operands, before or after, goes to the template and through
- * cuGraphExecUpdate.
+ * dimensions change is built again.  A copy with multidimensional
+ * operands, before or after, that changes is built again too: measured
+ * (bench/update_rules, on an H200 with driver 580),
+ * cuGraphExecNodeSetParams refuses its offsets and rows
+ * (CUDA_ERROR_INVALID_VALUE) and cuGraphExecUpdate its extent
+ * (CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED).
  */
 static void shaped_rules(struct model_diff *d, const struct gdef *a, const struct gdef *b)
 {
@@ -454,8 +457,13 @@ static void shaped_rules(struct model_diff *d, const struct gdef *a, const struc
 				*pt = buffer_at(a, p->to.buffer.idx),
 				*qf = buffer_at(b, q->from.buffer.idx),
 				*qt = buffer_at(b, q->to.buffer.idx);
-			d->via_update[i] = pf && pt && qf && qt &&
+			bool multidim = pf && pt && qf && qt &&
 				(copy_is_multidim(p, pf, pt) || copy_is_multidim(q, qf, qt));
+			if (multidim && touched(d, b, i))
+				because(d, false, b->file, y->pos, "copy node '%s' of rows or slices "
+					"changed, and the driver updates such a copy in no way "
+					"(cuGraphExecNodeSetParams refuses its offsets and rows, "
+					"cuGraphExecUpdate its extent)", y->id);
 			continue;
 		}
 		if (y->kind != NK_MEMSET || !touched(d, b, i))
@@ -485,7 +493,6 @@ void model_diff(const struct gdef *a, const struct gdef *b, struct model_diff *d
 	d->realloc = xcalloc(b->nbuffers ? b->nbuffers : 1, sizeof *d->realloc);
 	d->reload = xcalloc(b->nmodules ? b->nmodules : 1, sizeof *d->reload);
 	d->changed = xcalloc(b->nall_nodes ? b->nall_nodes : 1, sizeof *d->changed);
-	d->via_update = xcalloc(b->nall_nodes ? b->nall_nodes : 1, sizeof *d->via_update);
 	d->cond_default = xcalloc(b->nconditions ? b->nconditions : 1, sizeof *d->cond_default);
 	SAME_NAMES(d, b, modules, nmodules, "modules");
 	SAME_NAMES(d, b, buffers, nbuffers, "buffers");
@@ -549,7 +556,6 @@ void model_diff_free(struct model_diff *d)
 	free(d->realloc);
 	free(d->reload);
 	free(d->changed);
-	free(d->via_update);
 	free(d->cond_default);
 	memset(d, 0, sizeof *d);
 }

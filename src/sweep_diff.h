@@ -57,12 +57,6 @@ struct model_diff {
 	/* per node (all_nodes index): the first key whose value changed (a static string), or NULL */
 	const char **changed;
 	size_t nchanged;                /* nodes with a changed key */
-	/*
-	 * per node: its new parameters go to the template and through
-	 * cuGraphExecUpdate, never cuGraphExecNodeSetParams (a copy with
-	 * multidimensional operands, before or after: shape.h)
-	 */
-	bool *via_update;
 	/* per condition: its default changed (the handles are made again) */
 	bool *cond_default;
 	bool any_cond_default;

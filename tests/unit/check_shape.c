@@ -501,22 +501,26 @@ static const struct node *node_id(const struct gdef *g, const char *id)
 
 START_TEST(test_sweep_in_place)
 {
-	/* tests/gpu/cases/shape-sweep.yaml: every point updates in place */
+	/*
+	 * tests/gpu/cases/shape-sweep.yaml: the 2-D memset's value would update
+	 * in place, but the copies of rows change, which the driver refuses
+	 * either way (measured: sweep_diff.c): every point is built again, at
+	 * the first copy
+	 */
 	struct sweep *sw = sweep_file("tests/gpu/cases/shape-sweep.yaml");
 	ck_assert_uint_eq(sw->npoints, 3);
 	for (size_t p = 1; p < 3; p++) {
 		struct model_diff d;
 		const struct gdef *b = sw->models[p];
 		model_diff(sw->models[p - 1], b, &d);
-		ck_assert(!d.structural && !d.rebuild);
+		ck_assert(!d.structural && d.rebuild);
 		size_t col = node_id(b, "col")->seq, pick = node_id(b, "pick")->seq,
 			strip = node_id(b, "strip")->seq;
 		ck_assert_str_eq(d.changed[col], "value");
 		ck_assert_str_eq(d.changed[pick], "from");
 		ck_assert_str_eq(d.changed[strip], "shape");
-		/* the 2-D memset per node; the multidimensional copies through the template */
-		ck_assert(!d.via_update[col]);
-		ck_assert(d.via_update[pick] && d.via_update[strip]);
+		ck_assert_msg(strncmp(d.why, "copy node 'pick' of rows or slices changed, and the "
+				      "driver updates such a copy in no way", 80) == 0, "%s", d.why);
 		ck_assert(!d.any_realloc);
 		model_diff_free(&d);
 	}
