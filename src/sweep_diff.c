@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model_lib.h"
+#include "model_uses.h"
 #include "sweep_diff.h"
 #include "xmalloc.h"
 
@@ -461,70 +462,15 @@ bool graph_has_device_updatable(const struct gdef *g)
 	return gdef_device_updatable(g) != NULL;
 }
 
-static bool args_use_buffer(const struct arg *a, size_t n, long b)
+/* Stops the walk at buffer *b. */
+static bool not_buffer(void *ctx, const struct buf_use *u)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (a[i].kind == ARG_BUFFER && a[i].ref.idx == b)
-			return true;
-		if (a[i].kind == ARG_STRUCT && args_use_buffer(a[i].fields, a[i].nfields, b))
-			return true;
-	}
-	return false;
-}
-
-struct lib_find {
-	long b;
-	bool found;
-};
-
-static void lib_find_one(void *ctx, struct name_ref *ref, struct pos pos, bool writes)
-{
-	struct lib_find *f = ctx;
-	f->found |= ref->idx == f->b;
+	return u->buffer->idx != *(const long *)ctx;
 }
 
 bool node_uses_buffer(const struct node *n, long b)
 {
-	switch (n->kind) {
-	case NK_KERNEL:
-		return args_use_buffer(n->u.kernel.args, n->u.kernel.nargs, b);
-	case NK_MEMSET:
-		return n->u.memset.buffer.idx == b;
-	case NK_COPY:
-		return n->u.copy.from.buffer.idx == b || n->u.copy.to.buffer.idx == b;
-	case NK_HOST:
-		switch (n->u.host.action) {
-		case HOST_DUMP:
-			return n->u.host.buffer.idx == b;
-		case HOST_SET:
-			return n->u.host.set->buffer.idx == b;
-		case HOST_COPY:
-			return n->u.host.copy->from.buffer.idx == b || n->u.host.copy->to.buffer.idx == b;
-		case HOST_CALL:
-			for (size_t i = 0; i < n->u.host.fn->nbuffers; i++)
-				if (n->u.host.fn->buffers[i].idx == b)
-					return true;
-			return false;
-		default:
-			return false;
-		}
-	case NK_ALLOC:
-	case NK_FREE:
-		return n->u.buffer.idx == b;
-	case NK_MEMOP:
-		for (size_t i = 0; i < n->u.memop.nops; i++)
-			if (n->u.memop.ops[i].buffer.idx == b)
-				return true;
-		return false;
-	case NK_CUBLAS:
-	case NK_CUFFT: {
-		struct lib_find f = {b, false};
-		lib_node_uses(n, lib_find_one, &f);
-		return f.found;
-	}
-	default:
-		return false;
-	}
+	return !node_buffer_uses(n, not_buffer, &b);
 }
 
 /*
