@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "model_derive.h"
+#include "model_kinds.h"
 #include "ptrmap.h"
 #include "model_uses.h"
 #include "xmalloc.h"
@@ -294,17 +295,8 @@ static void refresh_dirty(struct node *own, const struct node *base)
 	if (own->id == NULL)
 		own->id = base->id;
 	/* a node without values (alloc and free, dirty for their buffer's size): all the base's */
-	switch (own->kind) {
-	case NK_KERNEL:
-	case NK_MEMSET:
-	case NK_COPY:
-	case NK_HOST:
-	case NK_MEMOP:
-		break;
-	default:
+	if (node_kind_info(own->kind) == NULL || !node_kind_info(own->kind)->own_fields)
 		own->u = base->u;
-		break;
-	}
 }
 
 void derive_refresh(struct gdef *g)

@@ -63,4 +63,9 @@ typedef bool buf_use_fn(void *ctx, const struct buf_use *u);
  */
 bool node_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx);
 
+/* One kind's walk, as model_kinds.c's table holds it (n of that kind). */
+typedef bool node_uses_fn(const struct node *n, buf_use_fn *fn, void *ctx);
+node_uses_fn kernel_buffer_uses, memset_buffer_uses, copy_buffer_uses, alloc_buffer_uses,
+	free_buffer_uses, host_buffer_uses, memop_buffer_uses, lib_buffer_uses;
+
 #endif
