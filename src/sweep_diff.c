@@ -90,6 +90,13 @@ static bool same_args(const struct arg *a, size_t na, const struct arg *b, size_
 	return true;
 }
 
+/*
+ * A kind's update rule: the key of node y that changed from x (or NULL),
+ * with the rules of the update as reasons (y's model is b).
+ */
+typedef const char *update_fn(struct model_diff *d, const struct gdef *b, const struct node *x,
+			      const struct node *y);
+
 /* The first key of a kernel node whose value differs, or NULL. */
 static const char *kernel_change(const struct kernel_node *a, const struct kernel_node *b)
 {
@@ -106,8 +113,11 @@ static const char *kernel_change(const struct kernel_node *a, const struct kerne
 	return NULL;
 }
 
-static const char *copy_change(const struct copy_node *a, const struct copy_node *b)
+static const char *copy_update(struct model_diff *d, const struct gdef *g, const struct node *x,
+			       const struct node *y)
 {
+	const struct copy_node *a = &x->u.copy, *b = &y->u.copy;
+	(void)d, (void)g;
 	if (!same_str(a->from.buffer.name, b->from.buffer.name) || a->from.offset != b->from.offset)
 		return "from";
 	if (!same_str(a->to.buffer.name, b->to.buffer.name) || a->to.offset != b->to.offset)
@@ -117,8 +127,11 @@ static const char *copy_change(const struct copy_node *a, const struct copy_node
 	return NULL;
 }
 
-static const char *memset_change(const struct memset_node *a, const struct memset_node *b)
+static const char *memset_update(struct model_diff *d, const struct gdef *g,
+				 const struct node *x, const struct node *y)
 {
+	const struct memset_node *a = &x->u.memset, *b = &y->u.memset;
+	(void)d, (void)g;
 	if (!same_str(a->buffer.name, b->buffer.name))
 		return "buffer";
 	if (!same_num(&a->value, &b->value))
@@ -224,81 +237,107 @@ static bool same_attrs(const struct kernel_attrs *x, const struct kernel_attrs *
 	       same_str(x->window.buffer.name, y->window.buffer.name);
 }
 
+static const char *kernel_update(struct model_diff *d, const struct gdef *b, const struct node *x,
+				 const struct node *y)
+{
+	if (x->u.kernel.has_priority != y->u.kernel.has_priority ||
+	    x->u.kernel.priority != y->u.kernel.priority) {
+		because(d, false, b->file, y->u.kernel.priority_pos.line ?
+			y->u.kernel.priority_pos : y->pos, "the priority of kernel node "
+			"'%s' changed (a node's attributes are set when it is added)", y->id);
+		return "priority";
+	}
+	return kernel_change(&x->u.kernel, &y->u.kernel);
+}
+
+static const char *host_update(struct model_diff *d, const struct gdef *b, const struct node *x,
+			       const struct node *y)
+{
+	if (y->u.host.action == HOST_CALL && x->u.host.action == HOST_CALL &&
+	    host_fn_moved(x->u.host.fn, y->u.host.fn)) {
+		because(d, false, b->file, y->kind_pos, "host node '%s' calls another "
+			"function (a host function is found when the graph is built)", y->id);
+		return "call";
+	}
+	return host_change(&x->u.host, &y->u.host);
+}
+
+static const char *memory_update(struct model_diff *d, const struct gdef *b,
+				 const struct node *x, const struct node *y)
+{
+	if (same_str(x->u.buffer.name, y->u.buffer.name))
+		return NULL;
+	because(d, false, b->file, y->u.buffer.pos, "%s node '%s' names another "
+		"buffer (memory nodes cannot be updated)", node_kind_names[y->kind], y->id);
+	return "buffer";
+}
+
+static const char *event_update(struct model_diff *d, const struct gdef *b, const struct node *x,
+				const struct node *y)
+{
+	if (same_str(x->u.event.name, y->u.event.name))
+		return NULL;
+	because(d, false, b->file, y->u.event.pos, "%s node '%s' names another event",
+		node_kind_names[y->kind], y->id);
+	return "event";
+}
+
+static const char *cond_update(struct model_diff *d, const struct gdef *b, const struct node *x,
+			       const struct node *y)
+{
+	if (same_str(x->u.cond.condition.name, y->u.cond.condition.name))
+		return NULL;
+	because(d, false, b->file, y->u.cond.condition.pos, "%s node '%s' names "
+		"another condition (a conditional node's parameters cannot be "
+		"updated)", node_kind_names[y->kind], y->id);
+	return "condition";
+}
+
+static const char *memop_update(struct model_diff *d, const struct gdef *b, const struct node *x,
+				const struct node *y)
+{
+	if (same_memops(&x->u.memop, &y->u.memop))
+		return NULL;
+	because(d, false, b->file, y->kind_pos, "memop node '%s' changed (the graph "
+		"is built again for it)", y->id);
+	return "memop";
+}
+
+static const char *lib_update(struct model_diff *d, const struct gdef *b, const struct node *x,
+			      const struct node *y)
+{
+	const char *key = lib_change(x, y);
+	if (key)
+		because(d, false, b->file, y->kind_pos, "%s node '%s' changed its '%s' (a "
+			"library call is captured again: the graph is built again)",
+			node_kind_names[y->kind], y->id, key);
+	return key;
+}
+
+/* Each kind's update rule; NULL: nothing of its own to change (empty, graph). */
+static update_fn *const kind_updates[NK_COUNT] = {
+	[NK_KERNEL] = kernel_update,
+	[NK_MEMSET] = memset_update,
+	[NK_COPY] = copy_update,
+	[NK_HOST] = host_update,
+	[NK_ALLOC] = memory_update,
+	[NK_FREE] = memory_update,
+	[NK_EVENT_RECORD] = event_update,
+	[NK_EVENT_WAIT] = event_update,
+	[NK_IF] = cond_update,
+	[NK_WHILE] = cond_update,
+	[NK_SWITCH] = cond_update,
+	[NK_MEMOP] = memop_update,
+	[NK_CUBLAS] = lib_update,
+	[NK_CUFFT] = lib_update,
+};
+
 /* A node's parameters: the key that changed (or NULL); rules of the update as reasons. */
 static const char *node_params(struct model_diff *d, const struct gdef *b, const struct node *x,
 			       const struct node *y)
 {
-	switch (y->kind) {
-	case NK_KERNEL:
-		if (x->u.kernel.has_priority != y->u.kernel.has_priority ||
-		    x->u.kernel.priority != y->u.kernel.priority) {
-			because(d, false, b->file, y->u.kernel.priority_pos.line ?
-				y->u.kernel.priority_pos : y->pos, "the priority of kernel node "
-				"'%s' changed (a node's attributes are set when it is added)", y->id);
-			return "priority";
-		}
-		return kernel_change(&x->u.kernel, &y->u.kernel);
-	case NK_MEMSET:
-		return memset_change(&x->u.memset, &y->u.memset);
-	case NK_COPY:
-		return copy_change(&x->u.copy, &y->u.copy);
-	case NK_HOST:
-		if (y->u.host.action == HOST_CALL && x->u.host.action == HOST_CALL &&
-		    host_fn_moved(x->u.host.fn, y->u.host.fn)) {
-			because(d, false, b->file, y->kind_pos, "host node '%s' calls another "
-				"function (a host function is found when the graph is built)", y->id);
-			return "call";
-		}
-		return host_change(&x->u.host, &y->u.host);
-	case NK_ALLOC:
-	case NK_FREE:
-		if (!same_str(x->u.buffer.name, y->u.buffer.name)) {
-			because(d, false, b->file, y->u.buffer.pos, "%s node '%s' names another "
-				"buffer (memory nodes cannot be updated)", node_kind_names[y->kind],
-				y->id);
-			return "buffer";
-		}
-		return NULL;
-	case NK_EVENT_RECORD:
-	case NK_EVENT_WAIT:
-		if (!same_str(x->u.event.name, y->u.event.name)) {
-			because(d, false, b->file, y->u.event.pos, "%s node '%s' names another event",
-				node_kind_names[y->kind], y->id);
-			return "event";
-		}
-		return NULL;
-	case NK_IF:
-	case NK_WHILE:
-	case NK_SWITCH:
-		if (!same_str(x->u.cond.condition.name, y->u.cond.condition.name)) {
-			because(d, false, b->file, y->u.cond.condition.pos, "%s node '%s' names "
-				"another condition (a conditional node's parameters cannot be "
-				"updated)", node_kind_names[y->kind], y->id);
-			return "condition";
-		}
-		return NULL;
-	case NK_MEMOP:
-		if (!same_memops(&x->u.memop, &y->u.memop)) {
-			because(d, false, b->file, y->kind_pos, "memop node '%s' changed (the graph "
-				"is built again for it)", y->id);
-			return "memop";
-		}
-		return NULL;
-	case NK_CUBLAS:
-	case NK_CUFFT: {
-		const char *key = lib_change(x, y);
-		if (key)
-			because(d, false, b->file, y->kind_pos, "%s node '%s' changed its '%s' (a "
-				"library call is captured again: the graph is built again)",
-				node_kind_names[y->kind], y->id, key);
-		return key;
-	}
-	case NK_EMPTY:
-	case NK_GRAPH:
-	case NK_COUNT:
-		return NULL;
-	}
-	return NULL;
+	update_fn *fn = (unsigned)y->kind < NK_COUNT ? kind_updates[y->kind] : NULL;
+	return fn ? fn(d, b, x, y) : NULL;
 }
 
 /*
