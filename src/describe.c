@@ -865,7 +865,8 @@ static bool collect_use(void *ctx, const struct buf_use *bu)
 {
 	struct use_list *l = ctx;
 	const struct name_ref *r = bu->buffer;
-	if (buf_of(l->w, r) == NULL)
+	/* a pitch passed is no use of the buffer's contents: nothing drawn */
+	if (buf_of(l->w, r) == NULL || bu->role == ROLE_PITCH)
 		return true;
 	enum use_access a = kernel_access_of(l->ka, l->node, bu);
 	struct use *u = NULL;

@@ -24,6 +24,7 @@
 #include "gpu_devices.h"
 #include "gpu_devmap.h"
 #include "gpu_kernel.h"
+#include "model_uses.h"
 #include "report.h"
 #include "strmap.h"
 #include "xmalloc.h"
@@ -220,16 +221,20 @@ static bool reaches_buffer(struct gpu *gp, const struct node *n, long b, struct 
 	return false;
 }
 
-static bool reach_args(struct gpu *gp, const struct node *n, const struct arg *args, size_t nargs)
+struct reach {
+	struct gpu *gp;
+	const struct node *n;
+	bool ok;
+};
+
+/* A kernel's buffer argument (a struct's field too), told at the argument. */
+static bool reach_arg(void *ctx, const struct buf_use *u)
 {
-	bool ok = true;
-	for (size_t i = 0; i < nargs; i++) {
-		if (args[i].kind == ARG_STRUCT)
-			ok &= reach_args(gp, n, args[i].fields, args[i].nfields);
-		else if (args[i].kind == ARG_BUFFER)
-			ok &= reaches_buffer(gp, n, args[i].ref.idx, args[i].pos);
-	}
-	return ok;
+	struct reach *r = ctx;
+	/* a pitch is a number: the kernel need not reach the buffer for it */
+	if (u->role == ROLE_DATA)
+		r->ok &= reaches_buffer(r->gp, r->n, u->buffer->idx, u->arg->pos);
+	return true;
 }
 
 /*
@@ -246,7 +251,9 @@ static bool check_reach(struct gpu *gp)
 		struct pos at = n->kind_pos.line ? n->kind_pos : n->pos;
 		switch (n->kind) {
 		case NK_KERNEL: {
-			ok &= reach_args(gp, n, n->u.kernel.args, n->u.kernel.nargs);
+			struct reach r = {gp, n, true};
+			node_buffer_uses(n, reach_arg, &r);
+			ok &= r.ok;
 			const struct kernel_attrs *a = kernel_attrs_of(g, n);
 			if (kattr_set(a, KATTR_ACCESS_POLICY) && a->window.buffer.idx >= 0)
 				ok &= reaches_buffer(gp, n, a->window.buffer.idx,
@@ -427,14 +434,15 @@ int gpu_devices_load(struct gpu *gp)
 	return ok ? 0 : 3;
 }
 
-/* Does an argument (in structs too) pass buffer b? */
-static bool args_pass_buffer(const struct arg *args, size_t nargs, long b)
+/*
+ * Stops the walk at a use of buffer *ctx's contents.  An alloc or a free
+ * node needs no access to them; a host node reaches only host memory and
+ * a library node only its own device's (the validator says so), so their
+ * uses never name another device's graph memory.
+ */
+static bool not_data_of(void *ctx, const struct buf_use *u)
 {
-	for (size_t i = 0; i < nargs; i++)
-		if ((args[i].kind == ARG_BUFFER && args[i].ref.idx == b) ||
-		    (args[i].kind == ARG_STRUCT && args_pass_buffer(args[i].fields, args[i].nfields, b)))
-			return true;
-	return false;
+	return u->role != ROLE_DATA || u->buffer->idx != *(const long *)ctx;
 }
 
 void gpu_devices_alloc_params(struct gpu *gp, const struct node *n,
@@ -453,25 +461,7 @@ void gpu_devices_alloc_params(struct gpu *gp, const struct node *n,
 		unsigned md = node_device(g, m);
 		if (md == k || (users >> md & 1) || !(gp->devs->v[md].peers >> k & 1))
 			continue;
-		bool uses = false;
-		switch (m->kind) {
-		case NK_KERNEL:
-			uses = args_pass_buffer(m->u.kernel.args, m->u.kernel.nargs, b);
-			break;
-		case NK_MEMSET:
-			uses = m->u.memset.buffer.idx == b;
-			break;
-		case NK_COPY:
-			uses = m->u.copy.from.buffer.idx == b || m->u.copy.to.buffer.idx == b;
-			break;
-		case NK_MEMOP:
-			for (size_t o = 0; o < m->u.memop.nops && !uses; o++)
-				uses = m->u.memop.ops[o].buffer.idx == b;
-			break;
-		default:
-			break;
-		}
-		if (uses)
+		if (!node_buffer_uses(m, not_data_of, &b))
 			users |= 1ull << md;
 	}
 	free(gp->devs->access);

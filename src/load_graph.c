@@ -12,6 +12,7 @@
 #include "load_kernel.h"
 #include "load_lib.h"
 #include "load_nodes.h"
+#include "model_kinds.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -400,49 +401,6 @@ static kind_fn *const kind_parsers[NK_COUNT] = {
 	[NK_CUFFT] = parse_cufft,
 };
 
-/* Unresolved references start at -1; the validator resolves them. */
-static void node_set_kind(struct node *n, enum node_kind k)
-{
-	n->kind = k;
-	switch (k) {
-	case NK_KERNEL:
-		for (int i = 0; i < 3; i++)
-			n->u.kernel.grid[i] = n->u.kernel.block[i] = 1;
-		n->u.kernel.module.idx = -1;
-		break;
-	case NK_MEMSET:
-		n->u.memset.buffer.idx = -1;
-		break;
-	case NK_COPY:
-		n->u.copy.from.buffer.idx = -1;
-		n->u.copy.to.buffer.idx = -1;
-		break;
-	case NK_ALLOC:
-	case NK_FREE:
-		n->u.buffer.idx = -1;
-		break;
-	case NK_EVENT_RECORD:
-	case NK_EVENT_WAIT:
-		n->u.event.idx = -1;
-		break;
-	case NK_HOST:
-		n->u.host.buffer.idx = -1;
-		break;
-	case NK_IF:
-	case NK_WHILE:
-	case NK_SWITCH:
-		n->u.cond.condition.idx = -1;
-		break;
-	case NK_EMPTY:
-	case NK_GRAPH:
-	case NK_MEMOP:
-	case NK_CUBLAS:
-	case NK_CUFFT:
-	case NK_COUNT:
-		break;
-	}
-}
-
 /* "kernel_12": the kind's name, '_', n. */
 static char *auto_id(struct gdef *g, enum node_kind k, size_t n)
 {
@@ -494,7 +452,7 @@ static void key_node_kind(struct ld *l, void *obj, const struct keydef *kd, stru
 		ld_skip(l);
 		return;
 	}
-	node_set_kind(n, (enum node_kind)kd->arg);
+	node_init_kind(n, (enum node_kind)kd->arg);
 	n->kind_pos = kpos;
 	/*
 	 * The automatic id of a node that holds a graph, handed out here, in
@@ -696,7 +654,7 @@ static void parse_node(struct ld *l, struct graph *gr)
 	l->inner_errs = inner + all;
 	if (n->kind == NK_COUNT && n->id_given) {
 		/* kindless, but named: others' after and edges still find it */
-		node_set_kind(n, NK_EMPTY);
+		node_init_kind(n, NK_EMPTY);
 		n->kind_pos = n->pos;
 		n->bad = true;
 	}
@@ -717,7 +675,7 @@ static void parse_node(struct ld *l, struct graph *gr)
 void parse_kind(struct ld *l, struct node *n, enum node_kind k)
 {
 	memset(&n->u, 0, sizeof n->u);
-	node_set_kind(n, k);
+	node_init_kind(n, k);
 	kind_parsers[k](l, n);
 }
 

@@ -37,8 +37,9 @@
 #include <string.h>
 
 #include "model_derive.h"
+#include "model_kinds.h"
 #include "ptrmap.h"
-#include "model_lib.h"
+#include "model_uses.h"
 #include "xmalloc.h"
 
 struct gdef *gdef_derive(struct gdef *base)
@@ -320,17 +321,8 @@ static void refresh_dirty(struct node *own, const struct node *base)
 	if (own->id == NULL)
 		own->id = base->id;
 	/* a node without values (alloc and free, dirty for their buffer's size): all the base's */
-	switch (own->kind) {
-	case NK_KERNEL:
-	case NK_MEMSET:
-	case NK_COPY:
-	case NK_HOST:
-	case NK_MEMOP:
-		break;
-	default:
+	if (node_kind_info(own->kind) == NULL || !node_kind_info(own->kind)->own_fields)
 		own->u = base->u;
-		break;
-	}
 }
 
 void derive_refresh(struct gdef *g)
@@ -515,57 +507,13 @@ bool derive_same_run(const struct run_defaults *a, const struct run_defaults *b)
 	       a->has_verify_launches == b->has_verify_launches;
 }
 
-static bool args_name(const struct arg *a, size_t n, const char *buffer)
+/* Stops the walk at the buffer named ctx. */
+static bool not_named(void *ctx, const struct buf_use *u)
 {
-	for (size_t i = 0; i < n; i++) {
-		if ((a[i].kind == ARG_BUFFER || a[i].kind == ARG_PITCH) &&
-		    same_str(a[i].ref.name, buffer))
-			return true;
-		if (a[i].kind == ARG_STRUCT && args_name(a[i].fields, a[i].nfields, buffer))
-			return true;
-	}
-	return false;
+	return !same_str(u->buffer->name, ctx);
 }
 
 bool derive_node_names_buffer(const struct node *n, const char *buffer)
 {
-	switch (n->kind) {
-	case NK_KERNEL:
-		return args_name(n->u.kernel.args, n->u.kernel.nargs, buffer);
-	case NK_MEMSET:
-		return same_str(n->u.memset.buffer.name, buffer);
-	case NK_COPY:
-		return same_str(n->u.copy.from.buffer.name, buffer) ||
-		       same_str(n->u.copy.to.buffer.name, buffer);
-	case NK_HOST:
-		switch (n->u.host.action) {
-		case HOST_DUMP:
-			return same_str(n->u.host.buffer.name, buffer);
-		case HOST_SET:
-			return same_str(n->u.host.set->buffer.name, buffer);
-		case HOST_COPY:
-			return same_str(n->u.host.copy->from.buffer.name, buffer) ||
-			       same_str(n->u.host.copy->to.buffer.name, buffer);
-		case HOST_CALL:
-			for (size_t i = 0; i < n->u.host.fn->nbuffers; i++)
-				if (same_str(n->u.host.fn->buffers[i].name, buffer))
-					return true;
-			return false;
-		default:
-			return false;
-		}
-	case NK_ALLOC:
-	case NK_FREE:
-		return same_str(n->u.buffer.name, buffer);
-	case NK_MEMOP:
-		for (size_t i = 0; i < n->u.memop.nops; i++)
-			if (same_str(n->u.memop.ops[i].buffer.name, buffer))
-				return true;
-		return false;
-	case NK_CUBLAS:
-	case NK_CUFFT:
-		return lib_node_names(n, buffer);
-	default:
-		return false;
-	}
+	return !node_buffer_uses(n, not_named, (void *)buffer);
 }

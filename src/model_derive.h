@@ -110,7 +110,7 @@ bool derive_same_condition(const struct condition *a, const struct condition *b)
 bool derive_same_check(const struct check *a, const struct check *b);
 bool derive_same_run(const struct run_defaults *a, const struct run_defaults *b);
 
-/* Does node n name buffer (as an argument, a memset's, a copy's end, a dump, a memop's)? */
+/* Does node n name buffer in any of its uses (model_uses.h)? */
 bool derive_node_names_buffer(const struct node *n, const char *buffer);
 
 #endif

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "model_kinds.h"
 #include "model_lib.h"
 #include "model_uses.h"
 
@@ -20,7 +21,8 @@ static bool give(buf_use_fn *fn, void *ctx, const struct name_ref *r, enum use_a
  * Arguments (or a struct's fields) starting at byte *off of parameter
  * param; *off advances past each as C packs them (model.h: arg_size,
  * arg_align), which is where the kernel finds a field's address.  A
- * {pitch: x} argument passes a number about x, none of its contents: no use.
+ * {pitch: x} argument passes a number about x, none of its contents: a
+ * use of role ROLE_PITCH and access USE_NONE.
  */
 static bool arg_uses(const struct arg *args, size_t n, size_t param, size_t *off,
 		     buf_use_fn *fn, void *ctx)
@@ -36,6 +38,13 @@ static bool arg_uses(const struct arg *args, size_t n, size_t param, size_t *off
 			};
 			if (!fn(ctx, &u))
 				return false;
+		} else if (a->kind == ARG_PITCH) {
+			struct buf_use u = {
+				.buffer = &a->ref, .role = ROLE_PITCH, .arg = a,
+				.param = param, .offset = *off, .access = USE_NONE,
+			};
+			if (!fn(ctx, &u))
+				return false;
 		} else if (a->kind == ARG_STRUCT) {
 			size_t inner = *off;
 			if (!arg_uses(a->fields, a->nfields, param, &inner, fn, ctx))
@@ -46,8 +55,9 @@ static bool arg_uses(const struct arg *args, size_t n, size_t param, size_t *off
 	return true;
 }
 
-static bool kernel_uses(const struct kernel_node *k, buf_use_fn *fn, void *ctx)
+bool kernel_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx)
 {
+	const struct kernel_node *k = &n->u.kernel;
 	for (size_t i = 0; i < k->nargs; i++) {
 		size_t off = 0;
 		if (!arg_uses(&k->args[i], 1, i, &off, fn, ctx))
@@ -56,8 +66,9 @@ static bool kernel_uses(const struct kernel_node *k, buf_use_fn *fn, void *ctx)
 	return true;
 }
 
-static bool host_uses(const struct host_node *h, buf_use_fn *fn, void *ctx)
+bool host_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx)
 {
+	const struct host_node *h = &n->u.host;
 	switch (h->action) {
 	case HOST_DUMP:
 		return give(fn, ctx, &h->buffer, USE_READ, ROLE_DATA);
@@ -81,8 +92,9 @@ static bool host_uses(const struct host_node *h, buf_use_fn *fn, void *ctx)
 	return true;
 }
 
-static bool memop_uses(const struct memop_node *m, buf_use_fn *fn, void *ctx)
+bool memop_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx)
 {
+	const struct memop_node *m = &n->u.memop;
 	for (size_t i = 0; i < m->nops; i++) {
 		const struct memop *op = &m->ops[i];
 		if (op->kind != MEMOP_WRITE && op->kind != MEMOP_WAIT)
@@ -109,43 +121,36 @@ static void lib_give_one(void *ctx, struct name_ref *ref, struct pos pos, bool w
 		lg->go = give(lg->fn, lg->ctx, ref, writes ? USE_READWRITE : USE_READ, ROLE_DATA);
 }
 
-static bool lib_uses(const struct node *n, buf_use_fn *fn, void *ctx)
+bool lib_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx)
 {
 	struct lib_give lg = {fn, ctx, true};
 	lib_node_uses(n, lib_give_one, &lg);
 	return lg.go;
 }
 
+bool memset_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx)
+{
+	return give(fn, ctx, &n->u.memset.buffer, USE_WRITE, ROLE_DATA);
+}
+
+bool copy_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx)
+{
+	return give(fn, ctx, &n->u.copy.from.buffer, USE_READ, ROLE_DATA) &&
+	       give(fn, ctx, &n->u.copy.to.buffer, USE_WRITE, ROLE_DATA);
+}
+
+bool alloc_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx)
+{
+	return give(fn, ctx, &n->u.buffer, USE_NONE, ROLE_ALLOC);
+}
+
+bool free_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx)
+{
+	return give(fn, ctx, &n->u.buffer, USE_NONE, ROLE_FREE);
+}
+
 bool node_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx)
 {
-	switch (n->kind) {
-	case NK_KERNEL:
-		return kernel_uses(&n->u.kernel, fn, ctx);
-	case NK_MEMSET:
-		return give(fn, ctx, &n->u.memset.buffer, USE_WRITE, ROLE_DATA);
-	case NK_COPY:
-		return give(fn, ctx, &n->u.copy.from.buffer, USE_READ, ROLE_DATA) &&
-		       give(fn, ctx, &n->u.copy.to.buffer, USE_WRITE, ROLE_DATA);
-	case NK_ALLOC:
-		return give(fn, ctx, &n->u.buffer, USE_NONE, ROLE_ALLOC);
-	case NK_FREE:
-		return give(fn, ctx, &n->u.buffer, USE_NONE, ROLE_FREE);
-	case NK_HOST:
-		return host_uses(&n->u.host, fn, ctx);
-	case NK_MEMOP:
-		return memop_uses(&n->u.memop, fn, ctx);
-	case NK_CUBLAS:
-	case NK_CUFFT:
-		return lib_uses(n, fn, ctx);
-	case NK_EMPTY:
-	case NK_GRAPH:
-	case NK_EVENT_RECORD:
-	case NK_EVENT_WAIT:
-	case NK_IF:
-	case NK_WHILE:
-	case NK_SWITCH:
-	case NK_COUNT:
-		break;
-	}
-	return true;
+	const struct node_kind_info *ki = node_kind_info(n->kind);
+	return ki == NULL || ki->uses == NULL || ki->uses(n, fn, ctx);
 }

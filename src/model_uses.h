@@ -34,8 +34,12 @@ enum use_access {
 /* "none", "read", "write", "readwrite", "unknown", for messages and tests. */
 const char *use_access_name(enum use_access a);
 
-/* What part the buffer plays: data, or the allocation of a graph-memory node. */
-enum use_role { ROLE_DATA, ROLE_ALLOC, ROLE_FREE };
+/*
+ * What part the buffer plays: data, the allocation of a graph-memory
+ * node, or a kernel's {pitch: x} argument (the bytes between x's rows:
+ * a number about the buffer, none of its contents; access USE_NONE).
+ */
+enum use_role { ROLE_DATA, ROLE_ALLOC, ROLE_FREE, ROLE_PITCH };
 
 struct buf_use {
 	const struct name_ref *buffer;
@@ -62,5 +66,10 @@ typedef bool buf_use_fn(void *ctx, const struct buf_use *u);
  * fn stopped the walk.
  */
 bool node_buffer_uses(const struct node *n, buf_use_fn *fn, void *ctx);
+
+/* One kind's walk, as model_kinds.c's table holds it (n of that kind). */
+typedef bool node_uses_fn(const struct node *n, buf_use_fn *fn, void *ctx);
+node_uses_fn kernel_buffer_uses, memset_buffer_uses, copy_buffer_uses, alloc_buffer_uses,
+	free_buffer_uses, host_buffer_uses, memop_buffer_uses, lib_buffer_uses;
 
 #endif

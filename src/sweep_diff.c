@@ -11,6 +11,7 @@
 
 #include "model_lib.h"
 #include "shape.h"
+#include "model_uses.h"
 #include "sweep_diff.h"
 #include "xmalloc.h"
 
@@ -99,6 +100,13 @@ static bool same_args(const struct arg *a, size_t na, const struct arg *b, size_
 	return true;
 }
 
+/*
+ * A kind's update rule: the key of node y that changed from x (or NULL),
+ * with the rules of the update as reasons (y's model is b).
+ */
+typedef const char *update_fn(struct model_diff *d, const struct gdef *b, const struct node *x,
+			      const struct node *y);
+
 /* The first key of a kernel node whose value differs, or NULL. */
 static const char *kernel_change(const struct kernel_node *a, const struct kernel_node *b)
 {
@@ -130,8 +138,11 @@ static bool same_extent(const struct region *a, const struct region *b)
 	return memcmp(a->ext, b->ext, sizeof a->ext) == 0;
 }
 
-static const char *copy_change(const struct copy_node *a, const struct copy_node *b)
+static const char *copy_update(struct model_diff *d, const struct gdef *g, const struct node *x,
+			       const struct node *y)
 {
+	const struct copy_node *a = &x->u.copy, *b = &y->u.copy;
+	(void)d, (void)g;
 	if (!same_place(a->region, b->region, END_FROM))
 		return "from";
 	if (!same_place(a->region, b->region, END_TO))
@@ -147,8 +158,11 @@ static const char *copy_change(const struct copy_node *a, const struct copy_node
 	return NULL;
 }
 
-static const char *memset_change(const struct memset_node *a, const struct memset_node *b)
+static const char *memset_update(struct model_diff *d, const struct gdef *g,
+				 const struct node *x, const struct node *y)
 {
+	const struct memset_node *a = &x->u.memset, *b = &y->u.memset;
+	(void)d, (void)g;
 	if (!same_str(a->buffer.name, b->buffer.name))
 		return "buffer";
 	if (!same_num(&a->value, &b->value))
@@ -256,81 +270,107 @@ static bool same_attrs(const struct kernel_attrs *x, const struct kernel_attrs *
 	       same_str(x->window.buffer.name, y->window.buffer.name);
 }
 
+static const char *kernel_update(struct model_diff *d, const struct gdef *b, const struct node *x,
+				 const struct node *y)
+{
+	if (x->u.kernel.has_priority != y->u.kernel.has_priority ||
+	    x->u.kernel.priority != y->u.kernel.priority) {
+		because(d, false, b->file, y->u.kernel.priority_pos.line ?
+			y->u.kernel.priority_pos : y->pos, "the priority of kernel node "
+			"'%s' changed (a node's attributes are set when it is added)", y->id);
+		return "priority";
+	}
+	return kernel_change(&x->u.kernel, &y->u.kernel);
+}
+
+static const char *host_update(struct model_diff *d, const struct gdef *b, const struct node *x,
+			       const struct node *y)
+{
+	if (y->u.host.action == HOST_CALL && x->u.host.action == HOST_CALL &&
+	    host_fn_moved(x->u.host.fn, y->u.host.fn)) {
+		because(d, false, b->file, y->kind_pos, "host node '%s' calls another "
+			"function (a host function is found when the graph is built)", y->id);
+		return "call";
+	}
+	return host_change(&x->u.host, &y->u.host);
+}
+
+static const char *memory_update(struct model_diff *d, const struct gdef *b,
+				 const struct node *x, const struct node *y)
+{
+	if (same_str(x->u.buffer.name, y->u.buffer.name))
+		return NULL;
+	because(d, false, b->file, y->u.buffer.pos, "%s node '%s' names another "
+		"buffer (memory nodes cannot be updated)", node_kind_names[y->kind], y->id);
+	return "buffer";
+}
+
+static const char *event_update(struct model_diff *d, const struct gdef *b, const struct node *x,
+				const struct node *y)
+{
+	if (same_str(x->u.event.name, y->u.event.name))
+		return NULL;
+	because(d, false, b->file, y->u.event.pos, "%s node '%s' names another event",
+		node_kind_names[y->kind], y->id);
+	return "event";
+}
+
+static const char *cond_update(struct model_diff *d, const struct gdef *b, const struct node *x,
+			       const struct node *y)
+{
+	if (same_str(x->u.cond.condition.name, y->u.cond.condition.name))
+		return NULL;
+	because(d, false, b->file, y->u.cond.condition.pos, "%s node '%s' names "
+		"another condition (a conditional node's parameters cannot be "
+		"updated)", node_kind_names[y->kind], y->id);
+	return "condition";
+}
+
+static const char *memop_update(struct model_diff *d, const struct gdef *b, const struct node *x,
+				const struct node *y)
+{
+	if (same_memops(&x->u.memop, &y->u.memop))
+		return NULL;
+	because(d, false, b->file, y->kind_pos, "memop node '%s' changed (the graph "
+		"is built again for it)", y->id);
+	return "memop";
+}
+
+static const char *lib_update(struct model_diff *d, const struct gdef *b, const struct node *x,
+			      const struct node *y)
+{
+	const char *key = lib_change(x, y);
+	if (key)
+		because(d, false, b->file, y->kind_pos, "%s node '%s' changed its '%s' (a "
+			"library call is captured again: the graph is built again)",
+			node_kind_names[y->kind], y->id, key);
+	return key;
+}
+
+/* Each kind's update rule; NULL: nothing of its own to change (empty, graph). */
+static update_fn *const kind_updates[NK_COUNT] = {
+	[NK_KERNEL] = kernel_update,
+	[NK_MEMSET] = memset_update,
+	[NK_COPY] = copy_update,
+	[NK_HOST] = host_update,
+	[NK_ALLOC] = memory_update,
+	[NK_FREE] = memory_update,
+	[NK_EVENT_RECORD] = event_update,
+	[NK_EVENT_WAIT] = event_update,
+	[NK_IF] = cond_update,
+	[NK_WHILE] = cond_update,
+	[NK_SWITCH] = cond_update,
+	[NK_MEMOP] = memop_update,
+	[NK_CUBLAS] = lib_update,
+	[NK_CUFFT] = lib_update,
+};
+
 /* A node's parameters: the key that changed (or NULL); rules of the update as reasons. */
 static const char *node_params(struct model_diff *d, const struct gdef *b, const struct node *x,
 			       const struct node *y)
 {
-	switch (y->kind) {
-	case NK_KERNEL:
-		if (x->u.kernel.has_priority != y->u.kernel.has_priority ||
-		    x->u.kernel.priority != y->u.kernel.priority) {
-			because(d, false, b->file, y->u.kernel.priority_pos.line ?
-				y->u.kernel.priority_pos : y->pos, "the priority of kernel node "
-				"'%s' changed (a node's attributes are set when it is added)", y->id);
-			return "priority";
-		}
-		return kernel_change(&x->u.kernel, &y->u.kernel);
-	case NK_MEMSET:
-		return memset_change(&x->u.memset, &y->u.memset);
-	case NK_COPY:
-		return copy_change(&x->u.copy, &y->u.copy);
-	case NK_HOST:
-		if (y->u.host.action == HOST_CALL && x->u.host.action == HOST_CALL &&
-		    host_fn_moved(x->u.host.fn, y->u.host.fn)) {
-			because(d, false, b->file, y->kind_pos, "host node '%s' calls another "
-				"function (a host function is found when the graph is built)", y->id);
-			return "call";
-		}
-		return host_change(&x->u.host, &y->u.host);
-	case NK_ALLOC:
-	case NK_FREE:
-		if (!same_str(x->u.buffer.name, y->u.buffer.name)) {
-			because(d, false, b->file, y->u.buffer.pos, "%s node '%s' names another "
-				"buffer (memory nodes cannot be updated)", node_kind_names[y->kind],
-				y->id);
-			return "buffer";
-		}
-		return NULL;
-	case NK_EVENT_RECORD:
-	case NK_EVENT_WAIT:
-		if (!same_str(x->u.event.name, y->u.event.name)) {
-			because(d, false, b->file, y->u.event.pos, "%s node '%s' names another event",
-				node_kind_names[y->kind], y->id);
-			return "event";
-		}
-		return NULL;
-	case NK_IF:
-	case NK_WHILE:
-	case NK_SWITCH:
-		if (!same_str(x->u.cond.condition.name, y->u.cond.condition.name)) {
-			because(d, false, b->file, y->u.cond.condition.pos, "%s node '%s' names "
-				"another condition (a conditional node's parameters cannot be "
-				"updated)", node_kind_names[y->kind], y->id);
-			return "condition";
-		}
-		return NULL;
-	case NK_MEMOP:
-		if (!same_memops(&x->u.memop, &y->u.memop)) {
-			because(d, false, b->file, y->kind_pos, "memop node '%s' changed (the graph "
-				"is built again for it)", y->id);
-			return "memop";
-		}
-		return NULL;
-	case NK_CUBLAS:
-	case NK_CUFFT: {
-		const char *key = lib_change(x, y);
-		if (key)
-			because(d, false, b->file, y->kind_pos, "%s node '%s' changed its '%s' (a "
-				"library call is captured again: the graph is built again)",
-				node_kind_names[y->kind], y->id, key);
-		return key;
-	}
-	case NK_EMPTY:
-	case NK_GRAPH:
-	case NK_COUNT:
-		return NULL;
-	}
-	return NULL;
+	update_fn *fn = (unsigned)y->kind < NK_COUNT ? kind_updates[y->kind] : NULL;
+	return fn ? fn(d, b, x, y) : NULL;
 }
 
 /*
@@ -565,70 +605,15 @@ bool graph_has_device_updatable(const struct gdef *g)
 	return gdef_device_updatable(g) != NULL;
 }
 
-static bool args_use_buffer(const struct arg *a, size_t n, long b)
+/* Stops the walk at buffer *b. */
+static bool not_buffer(void *ctx, const struct buf_use *u)
 {
-	for (size_t i = 0; i < n; i++) {
-		if ((a[i].kind == ARG_BUFFER || a[i].kind == ARG_PITCH) && a[i].ref.idx == b)
-			return true;
-		if (a[i].kind == ARG_STRUCT && args_use_buffer(a[i].fields, a[i].nfields, b))
-			return true;
-	}
-	return false;
-}
-
-struct lib_find {
-	long b;
-	bool found;
-};
-
-static void lib_find_one(void *ctx, struct name_ref *ref, struct pos pos, bool writes)
-{
-	struct lib_find *f = ctx;
-	f->found |= ref->idx == f->b;
+	return u->buffer->idx != *(const long *)ctx;
 }
 
 bool node_uses_buffer(const struct node *n, long b)
 {
-	switch (n->kind) {
-	case NK_KERNEL:
-		return args_use_buffer(n->u.kernel.args, n->u.kernel.nargs, b);
-	case NK_MEMSET:
-		return n->u.memset.buffer.idx == b;
-	case NK_COPY:
-		return n->u.copy.from.buffer.idx == b || n->u.copy.to.buffer.idx == b;
-	case NK_HOST:
-		switch (n->u.host.action) {
-		case HOST_DUMP:
-			return n->u.host.buffer.idx == b;
-		case HOST_SET:
-			return n->u.host.set->buffer.idx == b;
-		case HOST_COPY:
-			return n->u.host.copy->from.buffer.idx == b || n->u.host.copy->to.buffer.idx == b;
-		case HOST_CALL:
-			for (size_t i = 0; i < n->u.host.fn->nbuffers; i++)
-				if (n->u.host.fn->buffers[i].idx == b)
-					return true;
-			return false;
-		default:
-			return false;
-		}
-	case NK_ALLOC:
-	case NK_FREE:
-		return n->u.buffer.idx == b;
-	case NK_MEMOP:
-		for (size_t i = 0; i < n->u.memop.nops; i++)
-			if (n->u.memop.ops[i].buffer.idx == b)
-				return true;
-		return false;
-	case NK_CUBLAS:
-	case NK_CUFFT: {
-		struct lib_find f = {b, false};
-		lib_node_uses(n, lib_find_one, &f);
-		return f.found;
-	}
-	default:
-		return false;
-	}
+	return !node_buffer_uses(n, not_buffer, &b);
 }
 
 /*

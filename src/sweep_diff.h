@@ -82,7 +82,7 @@ bool graph_has_device_updatable(const struct gdef *g);
 /* Do two modules load the same thing (file, source, defines, options, includes, std)? */
 bool module_same(const struct module *a, const struct module *b);
 
-/* Does node n use buffer b (as an argument, a memset's, a copy's end, a host dump)? */
+/* Does node n use buffer b (any of its uses in model_uses.h: an alloc and a free too)? */
 bool node_uses_buffer(const struct node *n, long b);
 
 #endif

@@ -15,15 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_kinds.h"
 #include "validate_devices.h"
 #include "xmalloc.h"
 
-/* The kinds that run on a GPU of their own: those that take 'device'. */
-static const bool takes_device[NK_COUNT] = {
-	[NK_KERNEL] = true, [NK_MEMSET] = true, [NK_COPY] = true, [NK_MEMOP] = true,
-	[NK_ALLOC] = true, [NK_GRAPH] = true, [NK_IF] = true, [NK_WHILE] = true,
-	[NK_SWITCH] = true, [NK_CUBLAS] = true, [NK_CUFFT] = true,
-};
+/* The kinds that take 'device' (model_kinds.h: on_device), for messages. */
 static const char takers[] = "kernel, memset, copy, memop, alloc, graph, if, while, switch, "
 	"cublas and cufft nodes";
 
@@ -49,12 +45,6 @@ static bool walked(const struct gdef *g, const struct node *n)
 	return n->kind != NK_COUNT && n->seq < g->nall_nodes && g->all_nodes[n->seq] == n;
 }
 
-static const char *article(enum node_kind k)
-{
-	return k == NK_EMPTY || k == NK_ALLOC || k == NK_EVENT_RECORD || k == NK_EVENT_WAIT ||
-		k == NK_IF ? "an" : "a";
-}
-
 /*
  * The devices of gr's nodes, inherited from dev where they name none;
  * cond is the nearest conditional node holding gr, or NULL.
@@ -67,7 +57,7 @@ static void walk(struct dctx *c, const struct graph *gr, unsigned dev, const str
 			continue;
 		const struct node_device *w = c->written[n->seq];
 		unsigned nd = dev;
-		if (w && takes_device[n->kind]) {
+		if (w && node_kinds[n->kind].on_device) {
 			nd = w->device;
 			if (cond && nd != c->dev[cond->seq])
 				diag_error(c->d, w->pos, "node '%s' is on device %u, but it is in a "
@@ -176,9 +166,9 @@ void validate_devices(struct gdef *g, struct diag *d)
 		if (!walked(g, n))
 			continue;
 		c.written[n->seq] = w;
-		if (!takes_device[n->kind])
+		if (!node_kinds[n->kind].on_device)
 			diag_error(d, w->pos, "node '%s' is %s %s node, which runs on no device of its "
-				   "own: 'device' is for %s", n->id, article(n->kind),
+				   "own: 'device' is for %s", n->id, node_kinds[n->kind].article,
 				   node_kind_names[n->kind], takers);
 	}
 	walk(&c, g->root, 0, NULL);
@@ -198,7 +188,7 @@ void validate_devices(struct gdef *g, struct diag *d)
 	bool device_launch = r->has_instantiate && (r->instantiate & INST_DEVICE_LAUNCH);
 	for (size_t i = 0; device_launch && i < g->ndevs; i++) {
 		const struct node_device *w = &g->devs[i];
-		if (!walked(g, w->node) || !takes_device[w->node->kind] || w->device == 0)
+		if (!walked(g, w->node) || !node_kinds[w->node->kind].on_device || w->device == 0)
 			continue;
 		diag_error(d, w->pos, "node '%s' is on device %u, but the graph is instantiated "
 			   "with 'device_launch' (run.instantiate), and a device-launched graph "

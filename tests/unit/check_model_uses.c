@@ -1,7 +1,8 @@
 /*
  * Unit tests for the buffers a node uses and how (model_uses.h), the
  * access a kernel's module gives its arguments (kernel_access.h), and
- * the 'access:' key of a kernel argument that says it in the file.
+ * the 'access:' key of a kernel argument that says it in the file, and
+ * the kind table's entries that go with them (model_kinds.h).
  */
 #include "config.h"
 
@@ -12,6 +13,8 @@
 #include "diag.h"
 #include "kernel_access.h"
 #include "load.h"
+#include "model_derive.h"
+#include "model_kinds.h"
 #include "model_uses.h"
 #include "unit.h"
 #include "validate.h"
@@ -62,7 +65,7 @@ struct record {
 
 static bool record(void *ctx, const struct buf_use *u)
 {
-	static const char *const roles[] = {"", " alloc", " free"};
+	static const char *const roles[] = {"", " alloc", " free", " pitch"};
 	struct record *r = ctx;
 	size_t len = strlen(r->text);
 	enum use_access a = r->ka ? kernel_access_of(r->ka, r->node, u) : u->access;
@@ -140,8 +143,8 @@ START_TEST(test_every_kind)
 		{"k", "a readwrite @1+0"},
 		/* struct fields packed as C does: b after a u8 at 8, a after an i32 at 24 */
 		{"ks", "b read @1+8; a unknown @1+24"},
-		/* {pitch: a} passes a number about a, none of its contents: no use, 8 bytes */
-		{"kp", "b unknown @1+8"},
+		/* {pitch: a} passes a number about a, none of its contents: role pitch, 8 bytes */
+		{"kp", "a none pitch @1+0; b unknown @1+8"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
 		ck_assert_str_eq(uses_of(g, cases[i].id, NULL), cases[i].want);
@@ -260,6 +263,56 @@ START_TEST(test_access_key)
 }
 END_TEST
 
+/* The walks that ask "does this node name that buffer" go through node_buffer_uses. */
+START_TEST(test_names_buffer)
+{
+	struct gdef *g = load(every_kind, false);
+	ck_assert_ptr_nonnull(g);
+	static const struct {
+		const char *id, *buffer;
+		bool names;
+	} cases[] = {
+		{"ms", "a", true}, {"ms", "b", false}, {"cp", "b", true},
+		{"al", "t", true}, {"fr", "t", true}, {"hset", "h", true},
+		{"hcopy", "h", true}, {"mo", "b", true}, {"mo", "h", false},
+		{"rec", "a", false}, {"k", "b", false}, {"ks", "a", true},
+		{"ks", "b", true}, {"ks", "again", false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+		ck_assert_msg(derive_node_names_buffer(node_id(g, cases[i].id), cases[i].buffer) ==
+			      cases[i].names, "%s names %s", cases[i].id, cases[i].buffer);
+	gdef_free(g);
+}
+END_TEST
+
+static bool unresolved(void *ctx, const struct buf_use *u)
+{
+	ck_assert_int_eq(u->buffer->idx, -1);
+	++*(size_t *)ctx;
+	return true;
+}
+
+/* A kind's init leaves every reference its walk gives unresolved; NK_COUNT has no entry. */
+START_TEST(test_kind_table)
+{
+	size_t seen = 0;
+	for (int k = 0; k < NK_COUNT; k++) {
+		struct node n = {0};
+		node_init_kind(&n, (enum node_kind)k);
+		ck_assert_int_eq(n.kind, k);
+		if (k == NK_HOST)
+			n.u.host.action = HOST_DUMP;
+		ck_assert(node_buffer_uses(&n, unresolved, &seen));
+	}
+	/* memset, copy's two ends, alloc, free, the host dump */
+	ck_assert_uint_eq(seen, 6);
+	struct node none = {.kind = NK_COUNT};
+	ck_assert(node_buffer_uses(&none, unresolved, &seen));
+	ck_assert_uint_eq(seen, 6);
+	ck_assert_ptr_null(node_kind_info(NK_COUNT));
+}
+END_TEST
+
 static Suite *model_uses_suite(void)
 {
 	Suite *s = suite_create("model_uses");
@@ -267,6 +320,8 @@ static Suite *model_uses_suite(void)
 	tcase_add_test(tc, test_every_kind);
 	tcase_add_test(tc, test_kernel_access);
 	tcase_add_test(tc, test_access_key);
+	tcase_add_test(tc, test_names_buffer);
+	tcase_add_test(tc, test_kind_table);
 	suite_add_tcase(s, tc);
 	return s;
 }
