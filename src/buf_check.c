@@ -196,6 +196,7 @@ static bool check_formula(const struct check *c, const struct buffer *b, const v
 	char what[160];
 	snprintf(what, sizeof what, "expected value of buffer '%s'", b->name);
 	if (p == NULL) {
+		diag_code(err.code);
 		diag_error(d, formula_pos(&c->formula, err.off), "%s: %s", what, err.msg);
 		return false;
 	}

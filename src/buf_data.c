@@ -230,6 +230,7 @@ static int fill_formula(const struct buffer *b, void *out, uint64_t n, struct di
 	char what[160], why[200];
 	snprintf(what, sizeof what, "init of buffer '%s'", b->name);
 	if (p == NULL) {
+		diag_code(err.code);
 		diag_error(d, formula_pos(&b->init.formula, err.off), "%s: %s", what, err.msg);
 		return -1;
 	}

@@ -88,8 +88,10 @@ static __attribute__((cold)) void unknown(const struct buffer *b, unsigned dims,
 					  const char *name, struct expr_err *err)
 {
 	static const char *const ordinal[] = {"first", "second", "third"};
+	err->code = "buf-formula-unknown-name";
 	for (unsigned k = dims; k < FORMULA_NVARS; k++)
 		if (strcmp(name, formula_vars[k]) == 0) {
+			err->code = "buf-formula-index-dimension";
 			if (dims == 1)
 				snprintf(err->msg, sizeof err->msg, "'%s' indexes a shaped buffer's "
 					 "%s dimension, and buffer '%.24s' has no shape: its one "
@@ -313,6 +315,7 @@ bool formula_check(const struct formula *f, const struct buffer *b, uint64_t fir
 	struct expr_err err;
 	struct formula_prog *p = formula_compile(f, b, &err);
 	if (p == NULL) {
+		diag_code(err.code);
 		diag_error(d, formula_pos(f, err.off), "%s: %s", what, err.msg);
 		return false;
 	}

@@ -426,6 +426,7 @@ enum cli_result usage_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	diag_code_take(fmt, ap); /* printed, not kept: taken so that it waits for no other */
 	char *text = NULL;
 	int n = vasprintf(&text, fmt, ap);
 	va_end(ap);

@@ -75,6 +75,7 @@ static __attribute__((format(printf, 3, 4), cold)) bool fail_at(struct rd *r, st
 	char what[300];
 	va_list ap;
 	va_start(ap, fmt);
+	diag_code_keep(fmt, ap);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	if (r->item != SIZE_MAX)

@@ -24,6 +24,7 @@ void diag_init(struct diag *d, const char *file, FILE *out)
 	d->file = file;
 	d->out = out ? out : stderr;
 	d->last = -1;
+	diag_catalog_init();
 }
 
 static unsigned max_errors(const struct diag *d)
@@ -196,11 +197,12 @@ static void entry_free(struct diag_entry *e)
 	free(e->notes);
 }
 
-static void add_note(struct diag_entry *e, struct pos pos, char *text)
+static void add_note(struct diag_entry *e, struct pos pos, char *text, const char *code)
 {
 	struct diag_note *n = VEC_PUSH(e->notes, e->nnotes, e->capnotes);
 	n->pos = pos;
 	n->text = text;
+	n->code = code;
 }
 
 /*
@@ -279,7 +281,7 @@ static void print_line(FILE *out, const char *file, enum diag_level level, struc
 static struct diag *logging_diag;
 
 static struct diag_entry *log_push(struct diag *d, enum diag_level level, const char *file,
-				   struct pos pos, const char *text)
+				   struct pos pos, const char *text, const char *code)
 {
 	struct diag_entry *e = VEC_PUSH(d->log, d->nlog, d->caplog);
 	memset(e, 0, sizeof *e);
@@ -287,6 +289,7 @@ static struct diag_entry *log_push(struct diag *d, enum diag_level level, const 
 	e->file = file;
 	e->pos = pos;
 	e->text = xstrdup(text);
+	e->code = code;
 	return e;
 }
 
@@ -294,7 +297,8 @@ static struct diag_entry *log_push(struct diag *d, enum diag_level level, const 
  * Print an error or warning now (or leave it out past the cap: then its
  * notes go too, d->repeat says so) and log it.  Takes text.
  */
-static void emit(struct diag *d, enum diag_level level, struct pos pos, char *text)
+static void emit(struct diag *d, enum diag_level level, struct pos pos, char *text,
+		 const char *code)
 {
 	unsigned max = max_errors(d);
 	if (d->printed_errors >= max) {
@@ -309,11 +313,11 @@ static void emit(struct diag *d, enum diag_level level, struct pos pos, char *te
 		d->printed_errors++;
 	print_line(d->out, d->file, level, pos, text);
 	if (d->logging)
-		log_push(d, level, d->file, pos, text);
+		log_push(d, level, d->file, pos, text, code);
 	free(text);
 }
 
-static void emit_note(struct diag *d, struct pos pos, char *text)
+static void emit_note(struct diag *d, struct pos pos, char *text, const char *code)
 {
 	if (d->repeat) {
 		free(text);
@@ -322,9 +326,9 @@ static void emit_note(struct diag *d, struct pos pos, char *text)
 	print_line(d->out, d->file, DIAG_NOTE, pos, text);
 	if (d->logging) {
 		if (d->nlog)
-			add_note(&d->log[d->nlog - 1], pos, xstrdup(text));
+			add_note(&d->log[d->nlog - 1], pos, xstrdup(text), code);
 		else
-			log_push(d, DIAG_NOTE, d->file, pos, text);
+			log_push(d, DIAG_NOTE, d->file, pos, text, code);
 	}
 	free(text);
 }
@@ -349,7 +353,8 @@ static int entry_cmp(const void *pa, const void *pb)
  * one furthest down the file goes (it would not be printed): the new one,
  * or a kept one that it displaces.
  */
-static void hold(struct diag *d, enum diag_level level, struct pos pos, char *text)
+static void hold(struct diag *d, enum diag_level level, struct pos pos, char *text,
+		 const char *code)
 {
 	unsigned max = max_errors(d), kept = 0;
 	long worst = -1;
@@ -361,7 +366,7 @@ static void hold(struct diag *d, enum diag_level level, struct pos pos, char *te
 			worst = (long)i;
 	}
 	struct diag_entry e = {.level = level, .pos = pos, .file = d->file, .text = text,
-			       .seq = d->seq++};
+			       .code = code, .seq = d->seq++};
 	if (kept >= max) {
 		if (level == DIAG_WARNING)
 			d->dropped_warnings++;
@@ -411,6 +416,7 @@ void diag_unlabel_shared(struct diag *d, const char *label, unsigned n)
 void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
 	       const char *fmt, va_list ap)
 {
+	const char *code = diag_code_take(fmt, ap);
 	if (level == DIAG_ERROR) {
 		d->repeat = repeated(d, pos, fmt, ap);
 		if (d->repeat) {
@@ -444,15 +450,15 @@ void diag_vmsg(struct diag *d, enum diag_level level, struct pos pos,
 	if (d->holding && level == DIAG_NOTE) {
 		/* Notes follow their error: kept exactly when it was. */
 		if (d->last >= 0)
-			add_note(&d->held[d->last], pos, text);
+			add_note(&d->held[d->last], pos, text, code);
 		else
 			free(text);
 	} else if (d->holding) {
-		hold(d, level, pos, text);
+		hold(d, level, pos, text, code);
 	} else if (level == DIAG_NOTE) {
-		emit_note(d, pos, text);
+		emit_note(d, pos, text, code);
 	} else {
-		emit(d, level, pos, text);
+		emit(d, level, pos, text, code);
 	}
 }
 
@@ -483,9 +489,9 @@ void diag_release(struct diag *d)
 		qsort(d->held, d->nheld, sizeof *d->held, entry_cmp);
 	for (size_t i = 0; i < d->nheld; i++) {
 		struct diag_entry *e = &d->held[i];
-		emit(d, e->level, e->pos, e->text);
+		emit(d, e->level, e->pos, e->text, e->code);
 		for (size_t k = 0; k < e->nnotes; k++)
-			emit_note(d, e->notes[k].pos, e->notes[k].text);
+			emit_note(d, e->notes[k].pos, e->notes[k].text, e->notes[k].code);
 		free(e->notes);
 	}
 	free(d->held);
@@ -533,7 +539,7 @@ bool diag_finish(struct diag *d)
 		char *text = xasprintf("%u more error%s not shown", more, more == 1 ? "" : "s");
 		print_line(d->out, d->file, DIAG_ERROR, (struct pos){0}, text);
 		if (d->logging)
-			log_push(d, DIAG_ERROR, d->file, (struct pos){0}, text);
+			log_push(d, DIAG_ERROR, d->file, (struct pos){0}, text, "diag-more-errors");
 		free(text);
 		d->more_told = more;
 	}
@@ -542,7 +548,8 @@ bool diag_finish(struct diag *d)
 		char *text = xasprintf("%u more warning%s not shown", w, w == 1 ? "" : "s");
 		print_line(d->out, d->file, DIAG_WARNING, (struct pos){0}, text);
 		if (d->logging)
-			log_push(d, DIAG_WARNING, d->file, (struct pos){0}, text);
+			log_push(d, DIAG_WARNING, d->file, (struct pos){0}, text,
+				 "diag-more-warnings");
 		free(text);
 		d->warnings_told = w;
 	}
@@ -554,10 +561,11 @@ bool diag_finish(struct diag *d)
 __attribute__((format(printf, 2, 0)))
 static void program_msg(enum diag_level level, const char *fmt, va_list ap)
 {
+	const char *code = diag_code_take(fmt, ap);
 	char *text = format_text(fmt, ap);
 	print_line(stderr, NULL, level, (struct pos){0}, text);
 	if (logging_diag)
-		log_push(logging_diag, level, NULL, (struct pos){0}, text);
+		log_push(logging_diag, level, NULL, (struct pos){0}, text, code);
 	free(text);
 }
 

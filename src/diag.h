@@ -32,6 +32,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "diag_catalog.h"
+
 /* A position in the YAML file, both 1-based; line 0 means "no position". */
 struct pos {
 	uint32_t line;
@@ -86,6 +88,7 @@ struct diag {
 struct diag_note {
 	struct pos pos;
 	char *text;
+	const char *code;       /* its catalog code (diag_catalog.h); static */
 };
 
 /* A message as kept: in a round, and in the log. */
@@ -95,6 +98,7 @@ struct diag_entry {
 	/* the file it is about; NULL for a message about no file ("cugraphrun: error: ...") */
 	const char *file;
 	char *text;
+	const char *code;       /* its catalog code (diag_catalog.h); static */
 	struct diag_note *notes;
 	size_t nnotes, capnotes;
 	unsigned long seq;

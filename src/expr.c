@@ -35,6 +35,7 @@ static bool set_err(struct expr_err *err, uint32_t off, uint32_t len, const char
 {
 	err->off = off;
 	err->len = len;
+	err->code = diag_code_of(fmt, ap);
 	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 	return false;
 }
@@ -862,6 +863,7 @@ bool tmpl_eval(const struct tmpl *t, const struct expr_val *vars, struct strbuf 
 	if (!t->linked) {
 		err->off = t->names[0].off;
 		err->len = t->names[0].len;
+		err->code = "expr-not-linked";
 		snprintf(err->msg, sizeof err->msg, "template evaluated before tmpl_link");
 		return false;
 	}
@@ -1590,6 +1592,7 @@ static struct tmpl *parse(const char *text, size_t len, bool bare, struct expr_e
 	if (len > TMPL_MAX_LEN) {
 		err->off = 0;
 		err->len = 0;
+		err->code = "expr-template-too-long";
 		snprintf(err->msg, sizeof err->msg, "template too long (more than %u bytes)",
 			 TMPL_MAX_LEN);
 		return NULL;
@@ -1665,6 +1668,7 @@ bool tmpl_link(struct tmpl *t, tmpl_lookup_fn lookup, void *ctx, struct expr_err
 			char buf[64];
 			err->off = nm->off;
 			err->len = nm->len;
+			err->code = "expr-unknown-name";
 			snprintf(err->msg, sizeof err->msg, "unknown name '%s'",
 				 quote_bytes(t->pool + nm->at, nm->len, buf, sizeof buf));
 			ok = false;

@@ -248,6 +248,8 @@ struct expr_err {
 	uint32_t off;
 	uint32_t len;
 	char msg[160];
+	/* the message's catalog code (diag_catalog.h): its printer names it with diag_code */
+	const char *code;
 };
 
 struct tmpl;

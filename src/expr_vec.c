@@ -653,7 +653,7 @@ bool tmpl_vec_eval(struct tmpl_vec *v, const int64_t *const *vars, size_t n,
 {
 	if (n > TMPL_VEC_MAX) {
 		*bad = 0;
-		*err = (struct expr_err){0};
+		*err = (struct expr_err){.code = "expr-too-many-points"};
 		snprintf(err->msg, sizeof err->msg, "more than %d points at once", TMPL_VEC_MAX);
 		return false;
 	}

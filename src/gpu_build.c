@@ -185,8 +185,10 @@ static void log_notes(struct diag *d, struct pos pos, const char *log)
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (len)
+		if (len) {
+			diag_code("gpu-jit-log-line");
 			diag_note(d, pos, "%.*s", (int)len, p);
+		}
 		p += len + (nl != NULL);
 	}
 }

@@ -71,6 +71,7 @@ static __attribute__((format(printf, 3, 0), cold)) bool vfail_at(struct hr *r, s
 								 const char *fmt, va_list ap)
 {
 	char what[300];
+	diag_code_keep(fmt, ap);
 	vsnprintf(what, sizeof what, fmt, ap);
 	jr_error(r->p, m, "%s: %s", r->pathlen ? r->path : "/", what);
 	return false;

@@ -75,8 +75,10 @@ struct jr_mark jr_here(const struct jr *p)
 
 void jr_error(struct jr *p, struct jr_mark m, const char *fmt, ...)
 {
-	if (p->failed)
+	if (p->failed) {
+		diag_code(NULL); /* the message goes, and its code with it */
 		return;
+	}
 	p->failed = true;
 	va_list ap;
 	va_start(ap, fmt);
@@ -93,6 +95,7 @@ static __attribute__((format(printf, 3, 4), cold)) bool bad(struct jr *p, struct
 	char what[200];
 	va_list ap;
 	va_start(ap, fmt);
+	diag_code_keep(fmt, ap);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	jr_error(p, m, "invalid JSON: %s", what);
@@ -159,8 +162,10 @@ static bool no_value(struct jr *p)
 		return bad(p, p->m, "the text ends where a value was expected%s",
 			   p->depth ? " (inside a list or an object)" : "");
 	for (size_t i = 0; i < sizeof hints / sizeof *hints; i++)
-		if (cur(p) == hints[i].c)
+		if (cur(p) == hints[i].c) {
+			diag_code("json-invalid-value-start");
 			return bad(p, p->m, "%s", hints[i].why);
+		}
 	return bad(p, p->m, "%s starts no JSON value (a string is in double quotes)",
 		   byte_words(p, b, sizeof b));
 }

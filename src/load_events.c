@@ -76,8 +76,10 @@ static struct pos mkpos(yaml_mark_t m)
 
 void ev_verror(struct evsrc *es, bool fatal, struct pos pos, const char *fmt, va_list ap)
 {
-	if (es->fatal)
+	if (es->fatal) {
+		diag_code(NULL); /* the message goes, and its code with it */
 		return;
+	}
 	es->nerrs++;
 	diag_vmsg(es->d, DIAG_ERROR, pos, fmt, ap);
 	if (fatal)
@@ -859,6 +861,7 @@ static struct pos text_pos(const struct raw *r, size_t off)
 static __attribute__((cold)) void expr_error(struct evsrc *es, const struct raw *r,
 					     const struct expr_err *e)
 {
+	diag_code(e->code);
 	ev_error(es, text_pos(r, e->off), "%s", e->msg);
 }
 

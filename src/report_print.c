@@ -68,8 +68,9 @@
  *   checks             {passed, failed}
  *   exit_status        the process's exit status (see EXIT STATUS)
  *   diagnostics        every message printed about the file, in order:
- *                      [{file, line, column, severity, message, notes}],
- *                      notes [{file, line, column, message}]; file null
+ *                      [{file, line, column, severity, code, message,
+ *                      notes}], notes [{file, line, column, code,
+ *                      message}] (code: diag_catalog.h); file null
  *                      for a message about no file, line and column null
  *                      for one about the file as a whole
  *   profile            only with --profile: see prof_stat.c and cugraphrun(1)
@@ -495,12 +496,16 @@ static void json_diagnostics(FILE *out, const struct diag *d)
 		const struct diag_entry *e = &d->log[i];
 		fprintf(out, "%s\n    {", i ? "," : "");
 		json_where(out, e->file, e->pos);
-		fprintf(out, ", \"severity\": \"%s\", \"message\": ", severity[e->level]);
+		fprintf(out, ", \"severity\": \"%s\", \"code\": ", severity[e->level]);
+		json_string(out, e->code ? e->code : DIAG_CODE_NONE);
+		fputs(", \"message\": ", out);
 		json_string(out, e->text);
 		fputs(", \"notes\": [", out);
 		for (size_t k = 0; k < e->nnotes; k++) {
 			fputs(k ? ", {" : "{", out);
 			json_where(out, e->file, e->notes[k].pos);
+			fputs(", \"code\": ", out);
+			json_string(out, e->notes[k].code ? e->notes[k].code : DIAG_CODE_NONE);
 			fputs(", \"message\": ", out);
 			json_string(out, e->notes[k].text);
 			fputc('}', out);

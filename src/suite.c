@@ -149,13 +149,14 @@ static char *take_capture(const struct suite *st, size_t i, const char *ext, siz
 	return text;
 }
 
-/* Say a cause of failure once, however many workers or files meet it. */
-static void say_once(struct suite *st, const char *text)
+/* Say a cause of failure once, however many workers or files meet it; code: its catalog code. */
+static void say_once(struct suite *st, const char *code, const char *text)
 {
 	for (size_t i = 0; i < st->said.n; i++)
 		if (strcmp(st->said.v[i], text) == 0)
 			return;
 	strlist_add(&st->said, text);
+	diag_code(code);
 	errorx("%s", text);
 }
 
@@ -388,7 +389,7 @@ static void worker_failed(struct suite *st, const char *why)
 {
 	char text[sizeof st->why];
 	snprintf(text, sizeof text, "cannot start a worker: %s", why);
-	say_once(st, text);
+	say_once(st, "suite-worker-start", text);
 	memcpy(st->why, text, sizeof st->why);
 }
 
@@ -504,7 +505,7 @@ static void on_hello(struct suite *st, struct worker *w, const struct wmsg *m,
 	if (m->status == HELLO_NO_DRIVER || m->status == HELLO_NO_DEVICE) {
 		const char *why = m->note[0] ? m->note : m->status == HELLO_NO_DRIVER ?
 			"the CUDA driver does not start" : "no such CUDA device";
-		say_once(st, why);
+		say_once(st, m->status == HELLO_NO_DRIVER ? "suite-no-driver" : "suite-no-device", why);
 		snprintf(st->why, sizeof st->why, "%s", why);
 		if (m->status == HELLO_NO_DRIVER) {
 			st->stop = true;
@@ -1142,7 +1143,7 @@ static int run_pool(struct suite *st, size_t *printed)
 		if (!live) {
 			if (st->why[0] == '\0')
 				snprintf(st->why, sizeof st->why, "no worker left");
-			say_once(st, "no worker left to run the remaining files");
+			say_once(st, "suite-no-worker-left", "no worker left to run the remaining files");
 			rc = 3;
 			break;
 		}

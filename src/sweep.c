@@ -372,6 +372,7 @@ bool sweep_apply_args(struct sweep *sw, const struct axis_arg *args, size_t narg
 				break;
 			}
 			if (!axis_add_text(sw, &tmp, p, len, why, sizeof why)) {
+				diag_code("sweep-axis-option-value");
 				diag_error(d, nopos, "%s %s: %s", opt, name, why);
 				good = false;
 				break;

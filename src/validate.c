@@ -249,6 +249,7 @@ static bool check_fit(struct vctx *v, const struct num *n, enum elem_type t,
 		return true;
 	va_list ap;
 	va_start(ap, fmt);
+	diag_code_keep(fmt, ap);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	/* A fraction for an integer type needs no range; a value out of range does. */
@@ -1634,6 +1635,7 @@ static void report_cycle(struct vctx *v, const struct graph *gr, const size_t *p
 		size_t at = (first + len - k % len) % len;
 		strbuf_printf(&sb, "%s%s", gr->nodes[path[at]]->id, k < len ? " -> " : "");
 	}
+	diag_code("valid-dependency-cycle");
 	diag_error(v->d, gr->nodes[path[first]]->pos, "%s", sb.buf);
 	strbuf_free(&sb);
 }

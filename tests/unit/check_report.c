@@ -1013,12 +1013,13 @@ START_TEST(test_json_diagnostics)
 	struct diag *d = &msgs.d;
 	diag_log(d);
 	diag_hold(d);
-	diag_error(d, (struct pos){9, 5}, "unknown buffer 'z'");
+	/* the formats of the program's own messages: each has its catalog code */
+	diag_error(d, (struct pos){9, 5}, "unknown buffer '%s'", "z");
 	diag_warning(d, (struct pos){0, 0}, "event '%s' is declared but never recorded", "e");
-	diag_error(d, (struct pos){4, 3}, "duplicate node id 'a'");
-	diag_note(d, (struct pos){2, 7}, "'a' was first used here");
+	diag_error(d, (struct pos){4, 3}, "duplicate node id '%s'", "a");
+	diag_note(d, (struct pos){2, 7}, "'%s' was first used here", "a");
 	diag_release(d);
-	errorx("no CUDA driver found (\"libcuda.so.1\")");
+	errorx("no CUDA driver found (%s)", "\"libcuda.so.1\"");
 	diag_finish(d);
 	ck_assert_str_eq(cap_text(&msgs),
 		"t.yaml: warning: event 'e' is declared but never recorded\n"
@@ -1044,14 +1045,18 @@ START_TEST(test_json_diagnostics)
 		"  \"exit_status\": 2,\n"
 		"  \"diagnostics\": [\n"
 		"    {\"file\": \"t.yaml\", \"line\": null, \"column\": null, \"severity\": "
-		"\"warning\", \"message\": \"event 'e' is declared but never recorded\", "
-		"\"notes\": []},\n"
+		"\"warning\", \"code\": \"valid-event-declared-never\", "
+		"\"message\": \"event 'e' is declared but never recorded\", \"notes\": []},\n"
 		"    {\"file\": \"t.yaml\", \"line\": 4, \"column\": 3, \"severity\": \"error\", "
+		"\"code\": \"valid-duplicate-node-id\", "
 		"\"message\": \"duplicate node id 'a'\", \"notes\": [{\"file\": \"t.yaml\", "
-		"\"line\": 2, \"column\": 7, \"message\": \"'a' was first used here\"}]},\n"
+		"\"line\": 2, \"column\": 7, \"code\": \"valid-was-first-used\", "
+		"\"message\": \"'a' was first used here\"}]},\n"
 		"    {\"file\": \"t.yaml\", \"line\": 9, \"column\": 5, \"severity\": \"error\", "
-		"\"message\": \"unknown buffer 'z'\", \"notes\": []},\n"
+		"\"code\": \"valid-unknown-buffer\", \"message\": \"unknown buffer 'z'\", "
+		"\"notes\": []},\n"
 		"    {\"file\": null, \"line\": null, \"column\": null, \"severity\": \"error\", "
+		"\"code\": \"cuda-no-cuda-driver\", "
 		"\"message\": \"no CUDA driver found (\\\"libcuda.so.1\\\")\", \"notes\": []}\n"
 		"  ],\n"
 		"  \"description\": null\n"
