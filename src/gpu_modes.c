@@ -213,6 +213,8 @@ static int modes_stages(struct modes_run *mr, struct run *rn, struct report *rep
 	double t = monotime();
 	gp->no_cache = s->no_cache;
 	gp->module_api = s->module_api;
+	/* the host functions' libraries (host_lib.h), opened by main for every point */
+	gp->host_env.libs = s->host_libs;
 	int rc = gpu_load(gp);
 	if (rc == 0)
 		rc = gpu_alloc(gp);
