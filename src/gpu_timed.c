@@ -139,6 +139,33 @@ static CUresult queue_range(struct timed *t, struct launcher *ln, queue_fn *queu
 	return CUDA_SUCCESS;
 }
 
+/*
+ * The clock before the timed launches: the probe on the side stream once
+ * the warm-up launches (up to the event after, if any) have run, waited
+ * for by the host, so that the timed launches follow it on an idle GPU
+ * and their stream holds graph launches alone.
+ */
+static CUresult probe_before(struct timed *t, CUevent after)
+{
+	CUresult r = CUDA_SUCCESS;
+	if (t->side == NULL && (r = cu.StreamCreate(&t->side, CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS)
+		t->side = NULL;
+	if (r == CUDA_SUCCESS && t->side_done == NULL &&
+	    (r = cu.EventCreate(&t->side_done, CU_EVENT_DISABLE_TIMING)) != CUDA_SUCCESS)
+		t->side_done = NULL;
+	if (r == CUDA_SUCCESS && after)
+		r = cu.StreamWaitEvent ? cu.StreamWaitEvent(t->side, after, 0) : CUDA_ERROR_NOT_SUPPORTED;
+	if (r == CUDA_SUCCESS)
+		r = gpu_clock_probe(&t->clock, t->side, 0);
+	if (r == CUDA_SUCCESS)
+		r = cu.EventRecord(t->side_done, t->side);
+	struct timespec nap = {0, 100000};
+	if (r == CUDA_SUCCESS)
+		while ((r = cu.EventQuery(t->side_done)) == CUDA_ERROR_NOT_READY)
+			nanosleep(&nap, NULL);
+	return r;
+}
+
 static int run_batch(struct timed *t, struct launcher *ln, queue_fn *queue,
 		     const struct batch *b, bool probe, double *out)
 {
@@ -146,7 +173,7 @@ static int run_batch(struct timed *t, struct launcher *ln, queue_fn *queue,
 	int failed = 0;
 	CUresult r = queue_range(t, ln, queue, b, &queued, b->warm);
 	if (r == CUDA_SUCCESS && probe)
-		r = gpu_clock_probe(&t->clock, ln->gp->stream, 0);
+		r = probe_before(t, b->warm ? t->ev[2 * (size_t)b->warm - 1] : NULL);
 	if (r == CUDA_SUCCESS)
 		r = queue_range(t, ln, queue, b, &queued, n);
 	if (r != CUDA_SUCCESS)
@@ -289,6 +316,10 @@ void timed_free(struct timed *t, bool sticky)
 	if (!sticky) {
 		for (size_t i = 0; i < t->nev; i++)
 			cu.EventDestroy(t->ev[i]);
+		if (t->side_done)
+			cu.EventDestroy(t->side_done);
+		if (t->side)
+			cu.StreamDestroy(t->side);
 		if (t->l2)
 			cu.MemFree(t->l2);
 		gpu_clock_close(&t->clock);
