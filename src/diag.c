@@ -8,9 +8,16 @@
 
 #include "diag.h"
 #include "term.h"
-#include "term_progress.h"
 #include "utf8.h"
 #include "xmalloc.h"
+
+/* diag_set_before_print's hook */
+static void (*before_print)(void);
+
+void diag_set_before_print(void (*fn)(void))
+{
+	before_print = fn;
+}
 
 static const char *const level_names[] = {
 	[DIAG_NOTE] = "note",
@@ -258,8 +265,9 @@ size_t diag_strip_color(char *s, size_t n)
 static void print_line(FILE *out, const char *file, enum diag_level level, struct pos pos,
 		       const char *text)
 {
-	/* the status line, if one is up, goes before the message (term_progress.h) */
-	progress_clear();
+	/* the status line, if one is up, goes before the message (diag_set_before_print) */
+	if (before_print)
+		before_print();
 	bool color = term_color();
 	/* the file's name and the text are the user's: nothing in them may pass for a line */
 	if (file == NULL) {

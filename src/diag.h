@@ -171,6 +171,15 @@ void notex(const char *fmt, ...) __attribute__((format(printf, 1, 2), cold));
 void diag_write_lead(FILE *out, enum diag_level level);
 
 /*
+ * fn (NULL: none) runs before every message is printed: a line that
+ * holds the terminal's last row takes itself down there (the status line,
+ * term_progress.h, sets progress_clear).  The diag, the ground floor,
+ * calls up into no room of its own accord.  Set it before other threads
+ * print.
+ */
+void diag_set_before_print(void (*fn)(void));
+
+/*
  * s[0..n) without the colours that messages carry on a terminal (every
  * "\033[...m"), in place; the new length.  For text captured from a
  * message that goes on to a file or a document (a suite's JUnit and

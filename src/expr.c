@@ -724,8 +724,8 @@ static bool fn_sizeof(struct expr_val *a, unsigned n, const struct ins *in, stru
 	return unknown_type(&a[0], in, err);
 }
 
-/* Run code[start..start + n) into *res. */
-static bool run(const struct tmpl *t, uint32_t start, uint32_t n, const struct expr_val *vars,
+/* Execute code[start..start + n) into *res. */
+static bool exec_code(const struct tmpl *t, uint32_t start, uint32_t n, const struct expr_val *vars,
 		struct expr_val *res, struct expr_err *err)
 {
 	struct expr_val st[EXPR_MAX_STACK];
@@ -868,7 +868,7 @@ bool tmpl_eval(const struct tmpl *t, const struct expr_val *vars, struct strbuf 
 		return false;
 	}
 	if (t->whole)
-		return run(t, t->pieces[0].at, t->pieces[0].len, vars, res, err);
+		return exec_code(t, t->pieces[0].at, t->pieces[0].len, vars, res, err);
 	size_t start = out->len;
 	for (uint32_t k = 0; k < t->npieces; k++) {
 		const struct piece *p = &t->pieces[k];
@@ -877,7 +877,7 @@ bool tmpl_eval(const struct tmpl *t, const struct expr_val *vars, struct strbuf 
 			continue;
 		}
 		struct expr_val v;
-		if (!run(t, p->at, p->len, vars, &v, err)) {
+		if (!exec_code(t, p->at, p->len, vars, &v, err)) {
 			strbuf_truncate(out, start);
 			return false;
 		}

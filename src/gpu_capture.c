@@ -87,7 +87,8 @@ static CUresult capture_body(struct gstream *gs, struct gplan *p, CUgraph graph,
 	return r;
 }
 
-CUresult gcapture_cond(struct gstream *gs, struct gplan *p, size_t i, CUstream s)
+/* Conditional step i of p, on s (gs->cond): the node added to the capture, its bodies captured. */
+static CUresult capture_cond(struct gstream *gs, struct gplan *p, size_t i, CUstream s)
 {
 	struct gpu *gp = gs->gp;
 	const struct pstep *st = &p->sp->steps[i];
@@ -132,6 +133,7 @@ int gstream_capture(struct gstream *gs)
 	struct gpu *gp = gs->gp;
 	gs->failed = NULL;
 	gs->failed_call = NULL;
+	gs->cond = capture_cond;
 	CUresult r = cu.StreamBeginCapture(gp->stream, CAPTURE_MODE);
 	if (r != CUDA_SUCCESS) {
 		errorx("capture mode: cannot begin capturing the launch's stream: %s",

@@ -438,6 +438,8 @@ static int make_words(struct gstream *gs)
 	return 0;
 }
 
+static CUresult host_cond(struct gstream *gs, struct gplan *p, size_t i, CUstream s);
+
 int gstream_open(struct gpu *gp, struct launcher *ln, bool capture, struct gstream **out)
 {
 	*out = NULL;
@@ -457,6 +459,7 @@ int gstream_open(struct gpu *gp, struct launcher *ln, bool capture, struct gstre
 	gs->gp = gp;
 	gs->ln = ln;
 	gs->capture = capture;
+	gs->cond = capture ? NULL : host_cond;
 	gs->launch = -1;
 	gs->pools = xcalloc(nd, sizeof *gs->pools);
 	gs->threshold = xcalloc(nd, sizeof *gs->threshold);
@@ -731,7 +734,7 @@ CUresult gstream_issue_plan(struct gstream *gs, struct gplan *p, CUstream home)
 		else if (r == CUDA_SUCCESS && st->kind == PS_BEGIN && sp->reset_at_begin)
 			r = reset_words(gs, 0, s);
 		else if (r == CUDA_SUCCESS && st->kind == PS_COND)
-			r = gs->capture ? gcapture_cond(gs, p, i, s) : host_cond(gs, p, i, s);
+			r = gs->cond(gs, p, i, s);
 		if (r == CUDA_SUCCESS && (st->gives >> PEV_DONE & 1))
 			r = failed(gs, st->n, "cuEventRecord (for a step on another stream)",
 				   cu.EventRecord(g->ev[PEV_DONE], s));

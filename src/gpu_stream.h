@@ -114,13 +114,17 @@ struct gstream {
 	cuuint64_t *threshold;          /* its threshold before */
 	const struct node *failed;      /* the node whose issue failed */
 	const char *failed_call;
+	/*
+	 * A conditional step i of p, on s: stream mode's read back and body
+	 * issued in place (gstream_open sets it), capture mode's node added to
+	 * the capture (gstream_capture sets it; NULL until then).
+	 */
+	CUresult (*cond)(struct gstream *gs, struct gplan *p, size_t i, CUstream s);
 };
 
 /* Issue plan p, its stream 0 being home (NULL: its own). */
 CUresult gstream_issue_plan(struct gstream *gs, struct gplan *p, CUstream home);
 /* Make the context of device k current while issuing. */
 void gstream_device(struct gstream *gs, unsigned k);
-/* Capture mode: conditional step i of p, on s: the node added to the capture, its bodies captured. */
-CUresult gcapture_cond(struct gstream *gs, struct gplan *p, size_t i, CUstream s);
 
 #endif

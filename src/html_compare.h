@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "compare.h"
-#include "html_read.h"
+#include "html_fields.h"
 
 /*
  * A comparison as the page holds it: the struct, and each entry's reason

@@ -171,6 +171,8 @@ void progress_start_on(FILE *out, unsigned width, double (*now)(void), size_t to
 	pg.t0 = now();
 	pg.total = total;
 	pg.done = 0;
+	/* every diagnostic takes the line down first */
+	diag_set_before_print(progress_clear);
 }
 
 void progress_start(size_t total, bool wanted)

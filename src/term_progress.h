@@ -14,8 +14,9 @@
  * One line per process, and only in the process that prints: a suite's
  * workers never draw one (progress_forbid), their parent does.  Anything
  * else written to the terminal while the line is up must take it down
- * first (progress_clear): diag.c does so for every message, suite.c before
- * a file's output; the line comes back at the next progress_update.
+ * first (progress_clear): diag.c does so for every message (progress_start
+ * sets it as diag's hook, diag_set_before_print), suite.c before a file's
+ * output; the line comes back at the next progress_update.
  * progress_clear may be called from another thread (a host node's print
  * runs on the driver's): the line is drawn and cleared under its stream's
  * lock.
