@@ -191,7 +191,7 @@ static bool rtc_open(void)
 	}
 	RTC_TABLE(RTC_SYM)
 #undef RTC_SYM
-	if (nv.Version(&nv.major, &nv.minor) != NVRTC_SUCCESS || nv.major < 12) {
+	if (nv.Version(&nv.major, &nv.minor) != NVRTC_SUCCESS || nv.major * 1000 < RTC_MIN_CUDA) {
 		snprintf(nv_why, sizeof nv_why, "NVRTC %d.%d is too old (12.0 or newer is needed)",
 			 nv.major, nv.minor);
 		return false;

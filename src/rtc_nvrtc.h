@@ -50,6 +50,9 @@ int rtc_compile(const struct module *m, const char *const *names, size_t n, int 
 bool rtc_available(void);
 /* Its version as a CUDA version (12080 for 12.8), or 0 when it cannot be loaded. */
 int rtc_version(void);
+
+/* The oldest NVRTC cugraphrun loads, as cuDriverGetVersion counts (12.0). */
+#define RTC_MIN_CUDA 12000
 /* Why it cannot be, after rtc_available() or rtc_compile() found so. */
 const char *rtc_why(void);
 
