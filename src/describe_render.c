@@ -11,7 +11,13 @@
 #include "fileio.h"
 #include "xmalloc.h"
 
-#if defined(__SANITIZE_ADDRESS__)
+/* gcc says __SANITIZE_ADDRESS__, clang (the fuzzers' build) __has_feature */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CGR_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(CGR_ASAN)
 /*
  * Graphviz 2.42 leaks in its own code on every drawing (gvContext's plugin
  * configuration, gvPluginList's copies, the text layout caches), and so do

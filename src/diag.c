@@ -393,6 +393,7 @@ static void hold(struct diag *d, enum diag_level level, struct pos pos, char *te
 }
 
 /* A repeat under another prefix: the held error it repeats is counted (diag_unlabel_shared). */
+__attribute__((format(printf, 3, 0)))
 static void count_repeat(struct diag *d, struct pos pos, const char *fmt, va_list ap)
 {
 	char *text = format_text(fmt, ap);

@@ -676,7 +676,10 @@ static void validate_fft(const struct lib_check *lc, struct node *n, size_t self
 	long ib, ob;
 	const struct buffer *bin = resolve_opnd(lc, &f->idata, f->type_pos, self, &ib);
 	const struct buffer *bout = resolve_opnd(lc, &f->odata, f->type_pos, self, &ob);
-	bool ok = fft_direction(lc, n, f) & fft_layout_keys(lc, f);
+	/* both checked, each saying what it finds */
+	bool dir_ok = fft_direction(lc, n, f);
+	bool layout_ok = fft_layout_keys(lc, f);
+	bool ok = dir_ok && layout_ok;
 	if (!ok || !bin || !bout || bin->bad || bout->bad)
 		return;
 	enum fft_type t = (enum fft_type)f->type;
