@@ -26,47 +26,9 @@ struct rd {
 	struct jr *p;
 	struct cmp_doc *doc;
 	struct diag *d;
-	char path[256];         /* a JSON Pointer, "/points/3/launch/samples_s/7" */
-	size_t pathlen;
+	struct jr_path path;    /* "/points/3/launch/samples_s/7" */
 	size_t item;            /* SIZE_MAX, or the index in the list at path being read */
 };
-
-/* Append "/" and what to the path (a long key cut short); the length to go back to. */
-static size_t path_push(struct rd *r, const char *what)
-{
-	size_t was = r->pathlen, room = sizeof r->path - 4;
-	if (r->pathlen < room)
-		r->path[r->pathlen++] = '/';
-	/* a JSON Pointer writes ~ as ~0 and / as ~1 */
-	for (size_t n = 0; *what && r->pathlen < room; what++, n++) {
-		if (n == 40) {
-			memcpy(r->path + r->pathlen, "...", 3);
-			r->pathlen += 3;
-			break;
-		}
-		if (*what == '~' || *what == '/') {
-			r->path[r->pathlen++] = '~';
-			r->path[r->pathlen++] = *what == '~' ? '0' : '1';
-		} else {
-			r->path[r->pathlen++] = *what;
-		}
-	}
-	r->path[r->pathlen] = '\0';
-	return was;
-}
-
-static size_t path_index(struct rd *r, size_t i)
-{
-	char n[24];
-	snprintf(n, sizeof n, "%zu", i);
-	return path_push(r, n);
-}
-
-static void path_pop(struct rd *r, size_t len)
-{
-	r->pathlen = len;
-	r->path[len] = '\0';
-}
 
 /* An error about the value at m, after its path: the reading stops. */
 static __attribute__((format(printf, 3, 4), cold)) bool fail_at(struct rd *r, struct jr_mark m,
@@ -79,8 +41,8 @@ static __attribute__((format(printf, 3, 4), cold)) bool fail_at(struct rd *r, st
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	if (r->item != SIZE_MAX)
-		path_index(r, r->item);
-	jr_error(r->p, m, "%s: %s", r->pathlen ? r->path : "/", what);
+		jr_path_index(&r->path, r->item);
+	jr_error(r->p, m, "%s: %s", jr_path_text(&r->path), what);
 	return false;
 }
 
@@ -122,9 +84,9 @@ static bool read_object(struct rd *r, const struct field *fields, size_t n, void
 		size_t i = 0;
 		while (i < n && strcmp(fields[i].key, key) != 0)
 			i++;
-		size_t was = path_push(r, key);
+		size_t was = jr_path_push(&r->path, key);
 		bool ok = i < n ? fields[i].read(r, ctx) : jr_skip(r->p);
-		path_pop(r, was);
+		jr_path_pop(&r->path, was);
 		if (!ok)
 			return false;
 		seen |= i < n ? UINT32_C(1) << i : 0;
@@ -135,7 +97,7 @@ static bool read_object(struct rd *r, const struct field *fields, size_t n, void
 	for (size_t i = 0; i < n; i++)
 		if (fields[i].required && !(seen & UINT32_C(1) << i)) {
 			diag_error(r->d, jr_pos_of(r->p, m), "%s has no \"%s\"",
-				   r->pathlen ? r->path : "the report", fields[i].key);
+				   r->path.len ? r->path.s : "the report", fields[i].key);
 			ok = false;
 			r->p->failed = true;
 		}
@@ -314,12 +276,12 @@ static bool read_procs(struct rd *r, void *ctx)
 	pt->procs = v;
 	pt->nprocs = 0;
 	for (size_t i = 0; jr_next_item(r->p); i++) {
-		size_t was = path_index(r, i);
+		size_t was = jr_path_index(&r->path, i);
 		struct proc_fig *f = &v[pt->nprocs];
 		*f = (struct proc_fig){.median_s = NAN, .clock_mhz = NAN};
 		bool ok = i < n && want(r, JOBJ, false, NULL) &&
 			read_object(r, proc_fields, sizeof proc_fields / sizeof *proc_fields, f);
-		path_pop(r, was);
+		jr_path_pop(&r->path, was);
 		if (!ok)
 			return false;
 		pt->nprocs++;
@@ -366,13 +328,13 @@ static bool read_axes(struct rd *r, void *ctx)
 	while (jr_next_key(r->p, &key, &klen)) {
 		struct axis_value *a = &values[pt->naxes++];
 		a->name = arena_strndup(&r->doc->arena, key, klen);
-		size_t was = path_push(r, a->name);
+		size_t was = jr_path_push(&r->path, a->name);
 		enum jtype t;
 		struct jscalar s = {.text = ""};
 		bool ok = jr_peek(r->p, &t) &&
 			((t == JNUM || t == JSTR) ? jr_scalar(r->p, &s) :
 			 fail_at(r, jr_here(r->p), "%s, not a number or a string", jtype_names[t]));
-		path_pop(r, was);
+		jr_path_pop(&r->path, was);
 		if (!ok)
 			return false;
 		a->text = arena_strndup(&r->doc->arena, s.text, s.len);
@@ -470,14 +432,11 @@ static bool format_first(struct rd *r, struct rep *c)
 			continue;
 		}
 		/* its path is the object's, not the key's being read */
-		char was[sizeof r->path];
-		size_t waslen = r->pathlen;
-		memcpy(was, r->path, sizeof was);
-		path_pop(r, (size_t)(strrchr(r->path, '/') - r->path));
-		path_push(r, "report_format");
+		struct jr_path was = r->path;
+		jr_path_pop(&r->path, (size_t)(strrchr(r->path.s, '/') - r->path.s));
+		jr_path_push(&r->path, "report_format");
 		ok = read_format(r, c);
-		memcpy(r->path, was, sizeof was);
-		r->pathlen = waslen;
+		r->path = was;
 		break;
 	}
 	ok = ok && !jr_failed(&q);
@@ -547,7 +506,7 @@ static bool read_points(struct rd *r, void *ctx)
 	if (!jr_begin(r->p))
 		return false;
 	for (size_t i = 0; jr_next_item(r->p); i++) {
-		size_t was = path_index(r, i);
+		size_t was = jr_path_index(&r->path, i);
 		if (i == SWEEP_MAX_POINTS)
 			return fail_at(r, jr_here(r->p), "more than %d points: a run writes at most "
 				       "%d a file", SWEEP_MAX_POINTS, SWEEP_MAX_POINTS);
@@ -555,7 +514,7 @@ static bool read_points(struct rd *r, void *ctx)
 		pt->bytes = pt->items = NAN;
 		bool ok = want(r, JOBJ, false, NULL) &&
 			read_object(r, point_fields, sizeof point_fields / sizeof *point_fields, pt);
-		path_pop(r, was);
+		jr_path_pop(&r->path, was);
 		if (!ok)
 			return false;
 	}
@@ -586,7 +545,7 @@ static const struct field root_fields[] = {REPORT_FIELDS, {"files", false, read_
 /* The object at m read as c gathered it: into c->f, or false after a message. */
 static bool report_done(struct rd *r, struct rep *c, struct jr_mark m)
 {
-	const char *where = c->root ? "the report" : r->path;
+	const char *where = c->root ? "the report" : r->path.s;
 	struct cmp_file *f = c->f;
 	if (!c->has_format) {
 		jr_error(r->p, m, "%s has no \"report_format\"", where);
@@ -667,7 +626,7 @@ static bool read_files(struct rd *r, void *ctx)
 		return false;
 	c->has_files = true;
 	for (size_t i = 0; jr_next_item(r->p); i++) {
-		size_t was = path_index(r, i);
+		size_t was = jr_path_index(&r->path, i);
 		if (i == CMP_MAX_FILES)
 			return fail_at(r, jr_here(r->p), "more than %d files: a suite's report holds "
 				       "at most %d", CMP_MAX_FILES, CMP_MAX_FILES);
@@ -675,7 +634,7 @@ static bool read_files(struct rd *r, void *ctx)
 		f->peak_gb_per_s = NAN;
 		bool ok = want(r, JOBJ, false, NULL) &&
 			read_object(r, entry_fields, sizeof entry_fields / sizeof *entry_fields, f);
-		path_pop(r, was);
+		jr_path_pop(&r->path, was);
 		if (!ok)
 			return false;
 	}

@@ -13,50 +13,13 @@
 #include "compare_read.h"
 #include "html_fields.h"
 
-/* Append "/" and what to the path (a long key cut short); the length to go back to. */
-size_t hr_path_push(struct hr *r, const char *what)
-{
-	size_t was = r->pathlen, room = sizeof r->path - 4;
-	if (r->pathlen < room)
-		r->path[r->pathlen++] = '/';
-	for (size_t n = 0; *what && r->pathlen < room; what++, n++) {
-		if (n == 40) {
-			memcpy(r->path + r->pathlen, "...", 3);
-			r->pathlen += 3;
-			break;
-		}
-		/* a JSON Pointer writes ~ as ~0 and / as ~1 */
-		if (*what == '~' || *what == '/') {
-			r->path[r->pathlen++] = '~';
-			r->path[r->pathlen++] = *what == '~' ? '0' : '1';
-		} else {
-			r->path[r->pathlen++] = *what;
-		}
-	}
-	r->path[r->pathlen] = '\0';
-	return was;
-}
-
-static size_t path_index(struct hr *r, size_t i)
-{
-	char n[24];
-	snprintf(n, sizeof n, "%zu", i);
-	return hr_path_push(r, n);
-}
-
-void hr_path_pop(struct hr *r, size_t len)
-{
-	r->pathlen = len;
-	r->path[len] = '\0';
-}
-
 static __attribute__((format(printf, 3, 0), cold)) bool vfail_at(struct hr *r, struct jr_mark m,
 								 const char *fmt, va_list ap)
 {
 	char what[300];
 	diag_code_keep(fmt, ap);
 	vsnprintf(what, sizeof what, fmt, ap);
-	jr_error(r->p, m, "%s: %s", r->pathlen ? r->path : "/", what);
+	jr_error(r->p, m, "%s: %s", jr_path_text(&r->path), what);
 	return false;
 }
 
@@ -208,9 +171,9 @@ bool hr_fill(struct hr *r, const struct hobj *o, void *obj)
 		size_t i = 0;
 		while (i < o->nfields && strcmp(o->fields[i].key, key) != 0)
 			i++;
-		size_t was = hr_path_push(r, key);
+		size_t was = jr_path_push(&r->path, key);
 		bool ok = i < o->nfields ? read_field(r, &o->fields[i], obj) : jr_skip(r->p);
-		hr_path_pop(r, was);
+		jr_path_pop(&r->path, was);
 		if (!ok)
 			return false;
 	}
@@ -239,7 +202,7 @@ static bool read_list(struct hr *r, const struct hobj *o, void **out, size_t *co
 	size_t cap = 0, n = 0;
 	char *items = hr_alloc(r, 0);
 	for (; jr_next_item(r->p); n++) {
-		size_t was = path_index(r, n);
+		size_t was = jr_path_index(&r->path, n);
 		if (o->max_items && n == o->max_items)
 			return hr_fail(r, "more than %zu %s: a report holds at most %zu", o->max_items,
 				       o->items, o->max_items);
@@ -255,7 +218,7 @@ static bool read_list(struct hr *r, const struct hobj *o, void **out, size_t *co
 		char *obj = items + n * o->size;
 		hr_set_defaults(o, obj);
 		bool ok = hr_fill(r, o, obj);
-		hr_path_pop(r, was);
+		jr_path_pop(&r->path, was);
 		if (!ok)
 			return false;
 	}
@@ -308,9 +271,9 @@ static bool read_strs(struct hr *r, const char ***out, size_t *count)
 		return false;
 	size_t k = 0;
 	while (k < n && jr_next_item(r->p)) {
-		size_t was = path_index(r, k);
+		size_t was = jr_path_index(&r->path, k);
 		bool ok = hr_str(r, &v[k]);
-		hr_path_pop(r, was);
+		jr_path_pop(&r->path, was);
 		if (!ok)
 			return false;
 		k++;

@@ -23,8 +23,7 @@
 struct hr {
 	struct jr *p;
 	struct page *pg;
-	char path[256];         /* a JSON Pointer, "/files/3/report/points/7/launch" */
-	size_t pathlen;
+	struct jr_path path;    /* "/files/3/report/points/7/launch" */
 	size_t budget;          /* bytes it may still keep */
 };
 
@@ -87,8 +86,5 @@ bool hr_str(struct hr *r, const char **out);
 bool hr_num(struct hr *r, enum hf_type t, double *out);
 /* A struct of o's before it is read: every number NaN (not given), the rest zero. */
 void hr_set_defaults(const struct hobj *o, char *obj);
-/* Append "/" and what to the reader's path (a long key cut short); the length to go back to. */
-size_t hr_path_push(struct hr *r, const char *what);
-void hr_path_pop(struct hr *r, size_t len);
 
 #endif

@@ -49,14 +49,14 @@ static bool read_axes(struct hr *r, void *slot)
 			return false;
 		memcpy(name, key, klen);
 		a->name = name;
-		size_t was = hr_path_push(r, name);
+		size_t was = jr_path_push(&r->path, name);
 		enum jtype t;
 		struct jscalar s;
 		bool ok = jr_peek(r->p, &t) &&
 			((t == JNUM || t == JSTR) ? jr_scalar(r->p, &s) :
 			 hr_fail(r, "%s, not a number or a string", jtype_names[t]));
 		char *text = ok ? hr_alloc(r, s.len + 1) : NULL;
-		hr_path_pop(r, was);
+		jr_path_pop(&r->path, was);
 		if (text == NULL)
 			return false;
 		memcpy(text, s.text, s.len);
@@ -93,9 +93,9 @@ static bool read_kinds(struct hr *r, void *slot)
 			return false;
 		memcpy(name, key, klen);
 		k->name = name;
-		size_t was = hr_path_push(r, name);
+		size_t was = jr_path_push(&r->path, name);
 		bool ok = hr_num(r, HF_COUNT, &k->count);
-		hr_path_pop(r, was);
+		jr_path_pop(&r->path, was);
 		if (!ok)
 			return false;
 	}

@@ -728,3 +728,46 @@ bool jr_end(struct jr *p)
 		return bad(p, p->m, "more than one value: only white space may follow the first");
 	return true;
 }
+
+/* The reader's path ---------------------------------------------------------- */
+
+size_t jr_path_push(struct jr_path *p, const char *what)
+{
+	size_t was = p->len, room = sizeof p->s - 4;
+	if (p->len < room)
+		p->s[p->len++] = '/';
+	for (size_t n = 0; *what && p->len < room; what++, n++) {
+		if (n == 40) {
+			memcpy(p->s + p->len, "...", 3);
+			p->len += 3;
+			break;
+		}
+		/* a JSON Pointer writes ~ as ~0 and / as ~1 */
+		if (*what == '~' || *what == '/') {
+			p->s[p->len++] = '~';
+			p->s[p->len++] = *what == '~' ? '0' : '1';
+		} else {
+			p->s[p->len++] = *what;
+		}
+	}
+	p->s[p->len] = '\0';
+	return was;
+}
+
+size_t jr_path_index(struct jr_path *p, size_t i)
+{
+	char n[24];
+	snprintf(n, sizeof n, "%zu", i);
+	return jr_path_push(p, n);
+}
+
+void jr_path_pop(struct jr_path *p, size_t len)
+{
+	p->len = len;
+	p->s[len] = '\0';
+}
+
+const char *jr_path_text(const struct jr_path *p)
+{
+	return p->len ? p->s : "/";
+}

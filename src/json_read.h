@@ -132,6 +132,24 @@ static inline bool jr_failed(const struct jr *p)
 	return p->failed;
 }
 
+/*
+ * Where a reader is in the document, as a JSON Pointer
+ * ("/points/3/launch/samples_s/7") for its messages: a key longer than 40
+ * bytes is cut short with "...", the whole at 252 bytes.
+ */
+struct jr_path {
+	char s[256];
+	size_t len;
+};
+
+/* Append "/" and what to p; the length to go back to (jr_path_pop). */
+size_t jr_path_push(struct jr_path *p, const char *what);
+/* Append "/" and the index i; the length to go back to. */
+size_t jr_path_index(struct jr_path *p, size_t i);
+void jr_path_pop(struct jr_path *p, size_t len);
+/* The path, or "/" for the document itself. */
+const char *jr_path_text(const struct jr_path *p);
+
 /* An error at m about the text's meaning (not its syntax): the parser fails from then on. */
 void jr_error(struct jr *p, struct jr_mark m, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), cold));
