@@ -76,14 +76,7 @@ static struct {
 	__typeof__(&cufftExecC2C) ExecC2C;
 } lib;
 
-#define CK(call)                                                                  \
-	do {                                                                      \
-		CUresult r_ = (call);                                             \
-		if (r_ != CUDA_SUCCESS) {                                         \
-			fprintf(stderr, "mathlib_ref: %s failed: %d\n", #call, r_); \
-			exit(3);                                                  \
-		}                                                                 \
-	} while (0)
+#define CK(call) REF_CK("mathlib_ref", call)
 
 #define CKL(call)                                                                 \
 	do {                                                                      \

@@ -61,14 +61,7 @@ static struct {
 	PFN_cuGraphLaunch_v10000 GraphLaunch;
 } cu;
 
-#define CK(call)                                                                \
-	do {                                                                    \
-		CUresult r_ = (call);                                           \
-		if (r_ != CUDA_SUCCESS) {                                       \
-			fprintf(stderr, "modes_ref: %s failed: %d\n", #call, r_); \
-			exit(3);                                                \
-		}                                                               \
-	} while (0)
+#define CK(call) REF_CK("modes_ref", call)
 
 static void load_driver(void)
 {

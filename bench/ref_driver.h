@@ -10,6 +10,8 @@
 #define CGR_BENCH_REF_DRIVER_H
 
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 /* One entry point: its name, its ABI version, where it goes in the table. */
 struct ref_entry {
@@ -19,6 +21,16 @@ struct ref_entry {
 };
 /* An entry of table (a struct of PFN_cu* members named without "cu"). */
 #define REF_ENTRY(table, name, ver) {"cu" #name, ver, offsetof(__typeof__(table), name)}
+
+/* A driver call that must succeed: else prog says which failed, and exits 3. */
+#define REF_CK(prog, call)                                                      \
+	do {                                                                    \
+		int r_ = (int)(call);                                           \
+		if (r_ != 0) {                                                  \
+			fprintf(stderr, "%s: %s failed: %d\n", prog, #call, r_);  \
+			exit(3);                                                \
+		}                                                               \
+	} while (0)
 
 /* Fill table from the driver's entry points e[0..n). */
 void ref_load_driver(const char *prog, void *table, const struct ref_entry *e, size_t n);

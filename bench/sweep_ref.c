@@ -54,14 +54,7 @@ static struct {
 	PFN_cuGraphExecDestroy_v10000 GraphExecDestroy;
 } cu;
 
-#define CK(call)                                                                \
-	do {                                                                    \
-		CUresult r_ = (call);                                           \
-		if (r_ != CUDA_SUCCESS) {                                       \
-			fprintf(stderr, "sweep_ref: %s failed: %d\n", #call, r_); \
-			exit(3);                                                \
-		}                                                               \
-	} while (0)
+#define CK(call) REF_CK("sweep_ref", call)
 
 static void load_driver(void)
 {
