@@ -25,10 +25,15 @@
 
 /* The report's own readers ------------------------------------------------- */
 
-/* {name: value} (a point's axes): each value a number (its text as written) or a string. */
-static bool read_axes(struct hr *r, void *slot)
+/*
+ * {key: value, ...} into *out (n entries of size bytes each, in the order
+ * written), fn reading each value into its entry under its key (a copy,
+ * the reader's); null gives none.
+ */
+typedef bool entry_fn(struct hr *r, const char *key, void *entry);
+
+static bool read_map(struct hr *r, size_t size, void **out, size_t *count, entry_fn *fn)
 {
-	struct page_point *pt = (struct page_point *)((char *)slot - offsetof(struct page_point, axes));
 	bool is_null;
 	size_t n;
 	const char *key;
@@ -39,33 +44,61 @@ static bool read_axes(struct hr *r, void *slot)
 		return jr_skip(r->p);
 	if (!jr_count(r->p, &n) || !jr_begin(r->p))
 		return false;
-	struct axis_value *v = hr_alloc(r, n * sizeof *v);
+	char *v = hr_alloc(r, n * size);
 	if (v == NULL)
 		return false;
-	while (pt->naxes < n && jr_next_key(r->p, &key, &klen)) {
-		struct axis_value *a = &v[pt->naxes++];
+	while (*count < n && jr_next_key(r->p, &key, &klen)) {
+		void *entry = v + (*count)++ * size;
 		char *name = hr_alloc(r, klen + 1);
 		if (name == NULL)
 			return false;
 		memcpy(name, key, klen);
-		a->name = name;
 		size_t was = jr_path_push(&r->path, name);
-		enum jtype t;
-		struct jscalar s;
-		bool ok = jr_peek(r->p, &t) &&
-			((t == JNUM || t == JSTR) ? jr_scalar(r->p, &s) :
-			 hr_fail(r, "%s, not a number or a string", jtype_names[t]));
-		char *text = ok ? hr_alloc(r, s.len + 1) : NULL;
+		bool ok = fn(r, name, entry);
 		jr_path_pop(&r->path, was);
-		if (text == NULL)
+		if (!ok)
 			return false;
-		memcpy(text, s.text, s.len);
-		a->text = text;
 	}
-	if (pt->naxes == n && jr_next_key(r->p, &key, NULL))
+	if (*count == n && jr_next_key(r->p, &key, NULL))
 		return hr_fail(r, "more keys than counted");
-	pt->axes = v;
+	*out = v;
 	return !jr_failed(r->p);
+}
+
+/* An axis's value: a number (its text as written) or a string. */
+static bool axis_entry(struct hr *r, const char *key, void *entry)
+{
+	struct axis_value *a = entry;
+	enum jtype t;
+	struct jscalar s;
+	a->name = key;
+	bool ok = jr_peek(r->p, &t) &&
+		((t == JNUM || t == JSTR) ? jr_scalar(r->p, &s) :
+		 hr_fail(r, "%s, not a number or a string", jtype_names[t]));
+	char *text = ok ? hr_alloc(r, s.len + 1) : NULL;
+	if (text == NULL)
+		return false;
+	memcpy(text, s.text, s.len);
+	a->text = text;
+	return true;
+}
+
+/* {name: value} (a point's axes). */
+static bool read_axes(struct hr *r, void *slot)
+{
+	struct page_point *pt = (struct page_point *)((char *)slot - offsetof(struct page_point, axes));
+	void *v = NULL;
+	if (!read_map(r, sizeof *pt->axes, &v, &pt->naxes, axis_entry))
+		return false;
+	pt->axes = v;
+	return true;
+}
+
+static bool kind_entry(struct hr *r, const char *key, void *entry)
+{
+	struct page_kind *k = entry;
+	k->name = key;
+	return hr_num(r, HF_COUNT, &k->count);
 }
 
 /* {kind: count} (by_kind): in the order written. */
@@ -73,36 +106,11 @@ static bool read_kinds(struct hr *r, void *slot)
 {
 	struct page_graph *g = (struct page_graph *)((char *)slot -
 						     offsetof(struct page_graph, by_kind));
-	bool is_null;
-	size_t n;
-	const char *key;
-	size_t klen;
-	if (!hr_want(r, JOBJ, &is_null))
+	void *v = NULL;
+	if (!read_map(r, sizeof *g->by_kind, &v, &g->nkinds, kind_entry))
 		return false;
-	if (is_null)
-		return jr_skip(r->p);
-	if (!jr_count(r->p, &n) || !jr_begin(r->p))
-		return false;
-	struct page_kind *v = hr_alloc(r, n * sizeof *v);
-	if (v == NULL)
-		return false;
-	while (g->nkinds < n && jr_next_key(r->p, &key, &klen)) {
-		struct page_kind *k = &v[g->nkinds++];
-		char *name = hr_alloc(r, klen + 1);
-		if (name == NULL)
-			return false;
-		memcpy(name, key, klen);
-		k->name = name;
-		size_t was = jr_path_push(&r->path, name);
-		bool ok = hr_num(r, HF_COUNT, &k->count);
-		jr_path_pop(&r->path, was);
-		if (!ok)
-			return false;
-	}
-	if (g->nkinds == n && jr_next_key(r->p, &key, NULL))
-		return hr_fail(r, "more keys than counted");
 	g->by_kind = v;
-	return !jr_failed(r->p);
+	return true;
 }
 
 static bool read_format(struct hr *r, void *slot)
