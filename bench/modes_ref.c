@@ -1,7 +1,8 @@
 /*
  * The hand-written reference of the modes benchmark (bench/modes-bench.py,
  * issue 33): a chain of N one-block empty kernels, or a fan of N, run
- * the two ways a careful C programmer would, without cugraphrun:
+ * the two ways a careful C programmer would, without cugraphrun (or a
+ * chain with kernels beside it, below):
  *
  *   stream  every launch issues the N kernels with cuLaunchKernelEx; a
  *           chain on one stream, a fan on N streams forked from the
@@ -18,7 +19,11 @@
  * (submit) and the wall time to the end of the last one, seen by a spin
  * on an event (wall), each over REPEAT.
  *
- *   modes_ref chain|fan N PTX-FILE REPEAT WARMUP
+ *   modes_ref chain|fan|mix N PTX-FILE REPEAT WARMUP [graph-first]
+ *
+ * (mix N: a chain of N with 4 kernels beside it, the GPU case
+ * modes-table's shape; graph-first: the graph timed before the stream
+ * launches, whose streams are then made after it)
  *
  * prints one line of key=value: stream_gpu_s, stream_submit_s,
  * stream_wall_s, graph_build_s, graph_inst_s (instantiate and upload),
@@ -79,18 +84,22 @@ static void load_driver(void)
 	ref_load_driver("modes_ref", &cu, table, sizeof table / sizeof *table);
 }
 
-/* What one launch of either kind needs. */
+/*
+ * What one launch of either kind needs: a chain of nchain kernels on the
+ * launch's stream and nside kernels beside it, one per stream (a chain:
+ * nside 0; a fan of N: a chain of 1 and N - 1 beside; mix N: a chain of N
+ * and 4 beside, the GPU case modes-table's shape).
+ */
 struct shape {
-	bool chain;
-	size_t n;
+	size_t nchain, nside;
 	CUfunction fn;
 	CUstream main;                  /* the launch's stream */
-	CUstream *side;                 /* a fan's other n - 1 streams */
-	CUevent fork, *join;            /* a fan's events (no timing) */
+	CUstream *side;                 /* the nside other streams */
+	CUevent fork, *join;            /* their events (no timing) */
 	CUgraphExec exec;               /* NULL: stream launches */
 };
 
-/* One launch issued on streams: the chain on main, or the fan forked and joined. */
+/* One launch issued on streams: the chain on main, the others forked and joined. */
 static void stream_launch(const struct shape *sh)
 {
 	CUlaunchConfig cfg = {
@@ -98,22 +107,18 @@ static void stream_launch(const struct shape *sh)
 		.blockDimX = 1, .blockDimY = 1, .blockDimZ = 1,
 		.hStream = sh->main,
 	};
-	if (sh->chain) {
-		for (size_t i = 0; i < sh->n; i++)
-			CK(cu.LaunchKernelEx(&cfg, sh->fn, NULL, NULL));
-		return;
-	}
-	if (sh->n > 1)
+	if (sh->nside)
 		CK(cu.EventRecord(sh->fork, sh->main));
-	CK(cu.LaunchKernelEx(&cfg, sh->fn, NULL, NULL));
-	for (size_t i = 1; i < sh->n; i++) {
-		cfg.hStream = sh->side[i - 1];
+	for (size_t i = 0; i < sh->nchain; i++)
+		CK(cu.LaunchKernelEx(&cfg, sh->fn, NULL, NULL));
+	for (size_t i = 0; i < sh->nside; i++) {
+		cfg.hStream = sh->side[i];
 		CK(cu.StreamWaitEvent(cfg.hStream, sh->fork, 0));
 		CK(cu.LaunchKernelEx(&cfg, sh->fn, NULL, NULL));
-		CK(cu.EventRecord(sh->join[i - 1], cfg.hStream));
+		CK(cu.EventRecord(sh->join[i], cfg.hStream));
 	}
-	for (size_t i = 1; i < sh->n; i++)
-		CK(cu.StreamWaitEvent(sh->main, sh->join[i - 1], 0));
+	for (size_t i = 0; i < sh->nside; i++)
+		CK(cu.StreamWaitEvent(sh->main, sh->join[i], 0));
 }
 
 static void launch(const struct shape *sh)
@@ -169,17 +174,50 @@ static void timed(const struct shape *sh, int repeat, int warmup, CUevent *ev, d
 	*submit_s = host / repeat;
 }
 
+/* The graph of the shape: built, instantiated and uploaded once; times into *build_s, *inst_s. */
+static CUgraphExec make_graph(const struct shape *sh, double *build_s, double *inst_s)
+{
+	double t0 = ref_now_s();
+	CUgraph graph;
+	CK(cu.GraphCreate(&graph, 0));
+	CUDA_KERNEL_NODE_PARAMS kp = {
+		.func = sh->fn, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
+		.blockDimX = 1, .blockDimY = 1, .blockDimZ = 1,
+	};
+	CUgraphNode prev = NULL;
+	for (size_t i = 0; i < sh->nchain + sh->nside; i++) {
+		CUgraphNode node;
+		bool dep = i < sh->nchain && prev != NULL;
+		CK(cu.GraphAddKernelNode(&node, graph, dep ? &prev : NULL, dep ? 1 : 0, &kp));
+		prev = node;
+	}
+	*build_s = ref_now_s() - t0;
+	t0 = ref_now_s();
+	CUgraphExec exec;
+	CK(cu.GraphInstantiateWithFlags(&exec, graph, 0));
+	CK(cu.GraphUpload(exec, sh->main));
+	CK(cu.StreamSynchronize(sh->main));
+	*inst_s = ref_now_s() - t0;
+	return exec;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 6 || (strcmp(argv[1], "chain") && strcmp(argv[1], "fan"))) {
-		fprintf(stderr, "usage: modes_ref chain|fan N PTX-FILE REPEAT WARMUP\n");
+	bool graph_first = argc == 7 && strcmp(argv[6], "graph-first") == 0;
+	if ((argc != 6 && !graph_first) ||
+	    (strcmp(argv[1], "chain") && strcmp(argv[1], "fan") && strcmp(argv[1], "mix"))) {
+		fprintf(stderr, "usage: modes_ref chain|fan|mix N PTX-FILE REPEAT WARMUP [graph-first]\n");
 		return 2;
 	}
-	struct shape sh = {.chain = strcmp(argv[1], "chain") == 0};
-	sh.n = strtoul(argv[2], NULL, 10);
+	size_t n = strtoul(argv[2], NULL, 10);
 	int repeat = atoi(argv[4]), warmup = atoi(argv[5]);
-	if (sh.n == 0 || repeat <= 0 || warmup < 0)
+	if (n == 0 || repeat <= 0 || warmup < 0)
 		return 2;
+	struct shape sh = {.nchain = n};
+	if (strcmp(argv[1], "fan") == 0)
+		sh.nchain = 1, sh.nside = n - 1;
+	else if (strcmp(argv[1], "mix") == 0)
+		sh.nside = 4;
 
 	load_driver();
 	CUdevice dev;
@@ -193,50 +231,34 @@ int main(int argc, char **argv)
 	char *ptx = ref_read_file("modes_ref", argv[3]);
 	CK(cu.ModuleLoadData(&mod, ptx));
 	CK(cu.ModuleGetFunction(&sh.fn, mod, "empty"));
-	if (!sh.chain) {
-		sh.side = calloc(sh.n, sizeof *sh.side);
-		sh.join = calloc(sh.n, sizeof *sh.join);
-		if (sh.side == NULL || sh.join == NULL)
-			return 3;
-		CK(cu.EventCreate(&sh.fork, CU_EVENT_DISABLE_TIMING));
-		for (size_t i = 0; i + 1 < sh.n; i++) {
-			CK(cu.StreamCreate(&sh.side[i], CU_STREAM_NON_BLOCKING));
-			CK(cu.EventCreate(&sh.join[i], CU_EVENT_DISABLE_TIMING));
-		}
-	}
 	CUevent *ev = malloc(2 * (size_t)repeat * sizeof *ev);
 	double *ms = malloc((size_t)repeat * sizeof *ms);
-	if (ev == NULL || ms == NULL)
+	sh.side = calloc(sh.nside + 1, sizeof *sh.side);
+	sh.join = calloc(sh.nside + 1, sizeof *sh.join);
+	if (ev == NULL || ms == NULL || sh.side == NULL || sh.join == NULL)
 		return 3;
 	for (int i = 0; i < 2 * repeat; i++)
 		CK(cu.EventCreate(&ev[i], CU_EVENT_DEFAULT));
 
-	double s_gpu, s_submit, s_wall;
-	timed(&sh, repeat, warmup, ev, ms, &s_gpu, &s_submit, &s_wall);
-
-	/* the graph: built, instantiated and uploaded once */
-	double t0 = ref_now_s();
-	CUgraph graph;
-	CK(cu.GraphCreate(&graph, 0));
-	CUDA_KERNEL_NODE_PARAMS kp = {
-		.func = sh.fn, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
-		.blockDimX = 1, .blockDimY = 1, .blockDimZ = 1,
-	};
-	CUgraphNode prev = NULL;
-	for (size_t i = 0; i < sh.n; i++) {
-		CUgraphNode node;
-		bool dep = sh.chain && prev != NULL;
-		CK(cu.GraphAddKernelNode(&node, graph, dep ? &prev : NULL, dep ? 1 : 0, &kp));
-		prev = node;
+	/* stream launches, then the graph (or, graph-first, the other way round) */
+	double s_gpu, s_submit, s_wall, build_s = 0, inst_s = 0, g_gpu, g_submit, g_wall;
+	struct shape gsh = sh;
+	if (graph_first) {
+		gsh.exec = make_graph(&gsh, &build_s, &inst_s);
+		timed(&gsh, repeat, warmup, ev, ms, &g_gpu, &g_submit, &g_wall);
 	}
-	double build_s = ref_now_s() - t0;
-	t0 = ref_now_s();
-	CK(cu.GraphInstantiateWithFlags(&sh.exec, graph, 0));
-	CK(cu.GraphUpload(sh.exec, sh.main));
-	CK(cu.StreamSynchronize(sh.main));
-	double inst_s = ref_now_s() - t0;
-	double g_gpu, g_submit, g_wall;
-	timed(&sh, repeat, warmup, ev, ms, &g_gpu, &g_submit, &g_wall);
+	if (sh.nside) {
+		CK(cu.EventCreate(&sh.fork, CU_EVENT_DISABLE_TIMING));
+		for (size_t i = 0; i < sh.nside; i++) {
+			CK(cu.StreamCreate(&sh.side[i], CU_STREAM_NON_BLOCKING));
+			CK(cu.EventCreate(&sh.join[i], CU_EVENT_DISABLE_TIMING));
+		}
+	}
+	timed(&sh, repeat, warmup, ev, ms, &s_gpu, &s_submit, &s_wall);
+	if (!graph_first) {
+		gsh.exec = make_graph(&gsh, &build_s, &inst_s);
+		timed(&gsh, repeat, warmup, ev, ms, &g_gpu, &g_submit, &g_wall);
+	}
 
 	printf("stream_gpu_s=%.9g stream_submit_s=%.9g stream_wall_s=%.9g graph_build_s=%.9g "
 	       "graph_inst_s=%.9g graph_gpu_s=%.9g graph_submit_s=%.9g graph_wall_s=%.9g\n",

@@ -24,8 +24,7 @@ bool mode_list_parse(const char *s, struct mode_list *out, char *bad, size_t bad
 {
 	memset(out, 0, sizeof *out);
 	if (strcmp(s, "all") == 0) {
-		for (int m = 0; m < MODE_COUNT; m++)
-			out->v[out->n++] = (enum run_mode)m;
+		*out = (struct mode_list){{MODE_GRAPH, MODE_CAPTURE, MODE_STREAM}, MODE_COUNT};
 		return true;
 	}
 	for (const char *p = s;;) {
@@ -89,25 +88,33 @@ bool mode_rows_make(const struct sweep *sw, const struct mode_list *list, struct
 	r->labels = xcalloc(r->n ? r->n : 1, sizeof *r->labels);
 	size_t nax = r->n * r->naxes;
 	r->axes = xcalloc(nax ? nax : 1, sizeof *r->axes);
-	for (size_t i = 0; i < r->n; i++) {
-		/* --mode's axis is the last: the points vary fastest */
-		size_t k = i % sw->npoints, m = i / sw->npoints;
-		struct axis_value *ax = &r->axes[i * r->naxes];
-		r->point[i] = k;
-		for (size_t a = 0; a < sw->naxes; a++)
-			ax[a] = (struct axis_value){sw->axes[a].name, sweep_value_label(sw, k, a)};
-		if (ma >= 0) {
-			const char *t = sweep_value_label(sw, k, (size_t)ma);
-			r->mode[i] = (enum run_mode)run_mode_of(t, strlen(t));
-			r->labels[i] = xstrdup(sw->labels[k]);
-			continue;
+	/*
+	 * Row i is the natural order's row j: the stream rows moved after all
+	 * others (modes.h says why), each group in the natural order.
+	 */
+	size_t i = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t j = 0; j < r->n; j++) {
+			/* --mode's axis is the last: the points vary fastest */
+			size_t k = j % sw->npoints, m = j / sw->npoints;
+			const char *t = ma >= 0 ? sweep_value_label(sw, k, (size_t)ma) : NULL;
+			enum run_mode mode = t ? (enum run_mode)run_mode_of(t, strlen(t)) : list->v[m];
+			if ((mode == MODE_STREAM) != (pass == 1))
+				continue;
+			struct axis_value *ax = &r->axes[i * r->naxes];
+			r->point[i] = k;
+			r->mode[i] = mode;
+			for (size_t a = 0; a < sw->naxes; a++)
+				ax[a] = (struct axis_value){sw->axes[a].name, sweep_value_label(sw, k, a)};
+			if (ma >= 0) {
+				r->labels[i++] = xstrdup(sw->labels[k]);
+				continue;
+			}
+			ax[sw->naxes] = (struct axis_value){MODE_AXIS, run_mode_names[mode]};
+			const char *label = sw->labels[k] ? sw->labels[k] : "";
+			r->labels[i++] = xasprintf("%s%s%s=%s", label, *label ? "," : "", MODE_AXIS,
+						   run_mode_names[mode]);
 		}
-		r->mode[i] = list->v[m];
-		ax[sw->naxes] = (struct axis_value){MODE_AXIS, run_mode_names[list->v[m]]};
-		const char *label = sw->labels[k] ? sw->labels[k] : "";
-		r->labels[i] = xasprintf("%s%s%s=%s", label, *label ? "," : "", MODE_AXIS,
-					 run_mode_names[list->v[m]]);
-	}
 	return true;
 }
 

@@ -46,7 +46,7 @@ struct mode_list {
 };
 
 /*
- * "stream,graph" or "all" (graph, stream, capture) into out.  False, with
+ * "stream,graph" or "all" (graph, capture, stream) into out.  False, with
  * the word that is no mode in bad ("" for an empty word), otherwise.
  */
 bool mode_list_parse(const char *s, struct mode_list *out, char *bad, size_t badlen);
@@ -61,10 +61,16 @@ long mode_axis(const struct sweep *sw);
 bool modes_wanted(const struct sweep *sw, const struct mode_list *list);
 
 /*
- * The rows of a run in modes, in the order the report lists them: the
- * points of sw in order, each in its own mode (the file's axis), or the
- * points of sw for each mode of the list in turn (--mode: the mode axis
- * is the last, the slowest to vary, as a sweep's last axis is).
+ * The rows of a run in modes, in the order they run and the report lists
+ * them: the points of sw in order, each in its own mode (the file's
+ * axis), or the points of sw for each mode of the list in turn (--mode:
+ * the mode axis is the last, the slowest to vary, as a sweep's last axis
+ * is); then every row in stream mode moved after all the others, each
+ * group keeping that order.  A graph launched in a process after launches
+ * on several streams ran up to 17% slower on an H200, a hand-written
+ * program too (bench/modes_ref mix 10 against graph-first): run after
+ * stream mode, graph and capture would be timed in a state that their
+ * own programs never are in.
  */
 struct mode_rows {
 	size_t n;

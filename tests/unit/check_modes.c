@@ -393,9 +393,12 @@ START_TEST(test_mode_list)
 	ck_assert_uint_eq(l.n, 2);
 	ck_assert_int_eq(l.v[0], MODE_STREAM);
 	ck_assert_int_eq(l.v[1], MODE_GRAPH);
+	/* all: the graph modes first, stream last (modes.h) */
 	ck_assert(mode_list_parse("all", &l, bad, sizeof bad));
 	ck_assert_uint_eq(l.n, 3);
-	ck_assert_int_eq(l.v[2], MODE_CAPTURE);
+	ck_assert_int_eq(l.v[0], MODE_GRAPH);
+	ck_assert_int_eq(l.v[1], MODE_CAPTURE);
+	ck_assert_int_eq(l.v[2], MODE_STREAM);
 	ck_assert(!mode_list_parse("graph,streams", &l, bad, sizeof bad));
 	ck_assert_str_eq(bad, "streams");
 	ck_assert(!mode_list_parse("graph,", &l, bad, sizeof bad));
@@ -437,6 +440,18 @@ START_TEST(test_rows)
 	ck_assert_str_eq(r.axes[3 * 2 + 1].name, "mode");
 	ck_assert_str_eq(r.axes[3 * 2 + 1].text, "stream");
 	mode_rows_free(&r);
+	/* given first, stream still runs last: the graph modes are not timed after it */
+	ck_assert(mode_list_parse("stream,capture,graph", &l, bad, sizeof bad));
+	ck_assert(mode_rows_make(sw, &l, &r, &d));
+	ck_assert_uint_eq(r.n, 6);
+	static const char *const want[] = {"n=1,mode=capture", "n=2,mode=capture", "n=1,mode=graph",
+					   "n=2,mode=graph", "n=1,mode=stream", "n=2,mode=stream"};
+	for (size_t i = 0; i < 6; i++) {
+		ck_assert_str_eq(r.labels[i], want[i]);
+		ck_assert_uint_eq(r.point[i], i % 2);
+		ck_assert_str_eq(r.axes[i * 2 + 1].text, run_mode_names[r.mode[i]]);
+	}
+	mode_rows_free(&r);
 	diag_free(&d);
 	sweep_release(sw);
 }
@@ -471,9 +486,13 @@ START_TEST(test_rows_file_axis)
 	ck_assert(mode_rows_make(sw, &none, &r, &d));
 	ck_assert_uint_eq(r.n, 4);
 	ck_assert_uint_eq(r.naxes, 2);
-	ck_assert_str_eq(r.labels[1], "n=2,mode=stream");
-	ck_assert_int_eq(r.mode[1], MODE_STREAM);
-	ck_assert_int_eq(r.mode[2], MODE_CAPTURE);
+	/* the points' own modes, the stream rows last */
+	ck_assert_str_eq(r.labels[0], "n=1,mode=capture");
+	ck_assert_int_eq(r.mode[0], MODE_CAPTURE);
+	ck_assert_str_eq(r.labels[1], "n=2,mode=capture");
+	ck_assert_str_eq(r.labels[3], "n=2,mode=stream");
+	ck_assert_int_eq(r.mode[3], MODE_STREAM);
+	ck_assert_uint_eq(r.point[3], 1);
 	mode_rows_free(&r);
 	diag_free(&d);
 	sweep_release(sw);
