@@ -139,6 +139,11 @@ static CUresult query_stream(void *st)
 	return cu.StreamQuery(st);
 }
 
+CUresult launcher_poll(CUevent ev)
+{
+	return poll_until(query_event, ev, 0);
+}
+
 int launcher_wait(struct launcher *ln, long k, CUevent end, double start)
 {
 	double deadline = ln->s->timeout_ns ? start + (double)ln->s->timeout_ns * 1e-9 : 0;

@@ -47,6 +47,8 @@ void launcher_drop(struct launcher *ln);
 CUresult launcher_queue(struct launcher *ln, CUevent start, CUevent end);
 /* Wait for launch k's end event, its deadline counted from start; 0, or 3 (or _exit(124)). */
 int launcher_wait(struct launcher *ln, long k, CUevent end, double start);
+/* Wait for event ev, with no deadline (work of a bounded length), as launcher_wait polls. */
+CUresult launcher_poll(CUevent ev);
 /*
  * Launch k did not finish within the run's --timeout: say so, write the
  * report (--json), and _exit(124) without CUDA teardown.  For waits of

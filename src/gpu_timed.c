@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "gpu_timed.h"
@@ -141,12 +140,18 @@ static CUresult queue_range(struct timed *t, struct launcher *ln, queue_fn *queu
 
 /*
  * The clock before the timed launches: the probe on the side stream once
- * the warm-up launches (up to the event after, if any) have run, waited
- * for by the host, so that the timed launches follow it on an idle GPU
- * and their stream holds graph launches alone.
+ * the warm-up launches (up to the event after, if any) have run, so that
+ * the timed launches follow it on an idle GPU and their stream holds
+ * graph launches alone.  The host waits for each warm-up launch in turn,
+ * as for any launch (its deadline, --timeout, from the end of the one
+ * before: a warm-up that hangs ends the run as a timed launch would),
+ * then for the probe, a spin of a bounded length, polling as every wait
+ * does: at once for the first 100 us, then in short naps.  0, or the
+ * exit status after a message.
  */
-static CUresult probe_before(struct timed *t, CUevent after)
+static int probe_before(struct timed *t, struct launcher *ln, const struct batch *b)
 {
+	CUevent after = b->warm ? t->ev[2 * (size_t)b->warm - 1] : NULL;
 	CUresult r = CUDA_SUCCESS;
 	if (t->side == NULL && (r = cu.StreamCreate(&t->side, CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS)
 		t->side = NULL;
@@ -159,11 +164,17 @@ static CUresult probe_before(struct timed *t, CUevent after)
 		r = gpu_clock_probe(&t->clock, t->side, 0);
 	if (r == CUDA_SUCCESS)
 		r = cu.EventRecord(t->side_done, t->side);
-	struct timespec nap = {0, 100000};
+	/* waited for even when the probe could not be queued: one that hangs must end in _exit */
+	double start = monotime();
+	for (size_t k = 0; k < (size_t)b->warm; k++) {
+		int rc = launcher_wait(ln, b->base + (long)k, t->ev[2 * k + 1], start);
+		if (rc)
+			return rc;
+		start = monotime();
+	}
 	if (r == CUDA_SUCCESS)
-		while ((r = cu.EventQuery(t->side_done)) == CUDA_ERROR_NOT_READY)
-			nanosleep(&nap, NULL);
-	return r;
+		r = launcher_poll(t->side_done);
+	return r == CUDA_SUCCESS ? 0 : launcher_failed(ln, b->base + (long)b->warm, r);
 }
 
 static int run_batch(struct timed *t, struct launcher *ln, queue_fn *queue,
@@ -172,8 +183,11 @@ static int run_batch(struct timed *t, struct launcher *ln, queue_fn *queue,
 	size_t n = (size_t)b->warm + b->count, queued = 0;
 	int failed = 0;
 	CUresult r = queue_range(t, ln, queue, b, &queued, b->warm);
-	if (r == CUDA_SUCCESS && probe)
-		r = probe_before(t, b->warm ? t->ev[2 * (size_t)b->warm - 1] : NULL);
+	if (r == CUDA_SUCCESS && probe) {
+		int rc = probe_before(t, ln, b);
+		if (rc)
+			return rc;
+	}
 	if (r == CUDA_SUCCESS)
 		r = queue_range(t, ln, queue, b, &queued, n);
 	if (r != CUDA_SUCCESS)
@@ -231,10 +245,8 @@ static void probe_after(struct timed *t, struct launcher *ln, struct proc_record
 	if (r == CUDA_SUCCESS)
 		r = cu.EventRecord(t->ev[0], st);
 	/* about a millisecond: polled, as every wait here is */
-	struct timespec nap = {0, 100000};
 	if (r == CUDA_SUCCESS)
-		while ((r = cu.EventQuery(t->ev[0])) == CUDA_ERROR_NOT_READY)
-			nanosleep(&nap, NULL);
+		r = launcher_poll(t->ev[0]);
 	rec->clock_before_mhz = gpu_clock_mhz(&t->clock, 0);
 	rec->clock_after_mhz = r == CUDA_SUCCESS ? gpu_clock_mhz(&t->clock, 1) : NAN;
 	if (isnan(rec->clock_after_mhz))
