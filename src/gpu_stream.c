@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -645,11 +646,22 @@ static CUresult reset_words(struct gstream *gs, unsigned k, CUstream s)
 	return failed(gs, NULL, "cuMemsetD32Async (a condition's default)", r);
 }
 
-/* The launch's deadline (--timeout) has passed: it ends as a launch that hangs does. */
+/*
+ * The launch's deadline (--timeout) has passed: it ends as a launch that
+ * hangs does.  Counted from the launch's first host wait, not from its
+ * start: issuing the steps before it takes microseconds, and reading the
+ * clock at every launch would put a clock_gettime between the launch's
+ * events, which is a system call where the clock source has no vDSO.
+ */
 static void check_deadline(struct gstream *gs)
 {
 	uint64_t ns = gs->ln->s->timeout_ns;
-	if (ns && monotime() > gs->launch_start + (double)ns * 1e-9)
+	if (ns == 0)
+		return;
+	double now = monotime();
+	if (isnan(gs->launch_start))
+		gs->launch_start = now;
+	else if (now > gs->launch_start + (double)ns * 1e-9)
 		launcher_timed_out(gs->ln, gs->launch);
 }
 
@@ -747,7 +759,7 @@ CUresult gstream_issue_plan(struct gstream *gs, struct gplan *p, CUstream home)
 CUresult gstream_issue(void *arg)
 {
 	struct gstream *gs = arg;
-	gs->launch_start = monotime();
+	gs->launch_start = NAN;         /* check_deadline reads the clock at the first wait */
 	gs->waits = 0;
 	gs->failed = NULL;
 	gs->failed_call = NULL;

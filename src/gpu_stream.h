@@ -108,7 +108,7 @@ struct gstream {
 	uint32_t *host_words;           /* per condition: its word read back (pinned) */
 	unsigned cur_device;            /* whose context is current while issuing */
 	long launch;                    /* the launch being issued, as the launcher numbers it */
-	double launch_start;
+	double launch_start;            /* monotime at its first host wait; NaN before */
 	unsigned waits, last_waits;     /* host waits of this launch, of the last one */
 	CUmemoryPool *pools;            /* per device: the default pool whose threshold was raised */
 	cuuint64_t *threshold;          /* its threshold before */
