@@ -23,6 +23,7 @@ interleaved round by round, and prints, from the medians over the rounds:
     modes-bench.py --cugraphrun PATH --ref PATH --gen examples/gen-chain.py
                    --ptx examples/kernels/empty.ptx [--repeat 200]
                    [--warmup 20] [--rounds 5] [--shapes chain:1,chain:10,...]
+                   [--cpus 4]
 
 Exit status 1 when a target is missed.
 """
@@ -42,9 +43,18 @@ ISSUE_RATIO = {("chain", 1): 1.51, ("chain", 10): 3.13, ("chain", 100): 3.55,
                ("chain", 1000): 3.85}
 
 
+CPUS = None  # --cpus: the CPUs both programs are pinned to
+
+
+def pinned():
+    if CPUS:
+        os.sched_setaffinity(0, CPUS)
+
+
 def run_cugraphrun(exe, path, repeat, warmup):
     out = subprocess.run([exe, "-q", "--json", "--mode=all", "-n", str(repeat), "-w", str(warmup),
-                          path], check=True, capture_output=True, text=True).stdout
+                          path], check=True, capture_output=True, text=True,
+                         preexec_fn=pinned).stdout
     rows = {m["mode"]: m for m in json.loads(out)["modes"]}
     return {mode: {"gpu": m["gpu_s"], "submit": m["submit_s"], "wall": m["wall_s"],
                    "build": m["prepare_s"],
@@ -53,8 +63,9 @@ def run_cugraphrun(exe, path, repeat, warmup):
 
 
 def run_ref(exe, shape, n, ptx, repeat, warmup):
-    out = subprocess.run([exe, shape, str(n), ptx, str(repeat), str(warmup)],
-                         check=True, capture_output=True, text=True).stdout
+    # graph-first, as cugraphrun runs its stream rows last (modes.h)
+    out = subprocess.run([exe, shape, str(n), ptx, str(repeat), str(warmup), "graph-first"],
+                         check=True, capture_output=True, text=True, preexec_fn=pinned).stdout
     kv = {k: float(v) for k, v in (f.split("=") for f in out.split())}
     return {"stream": {"gpu": kv["stream_gpu_s"], "submit": kv["stream_submit_s"],
                        "wall": kv["stream_wall_s"], "build": 0.0, "inst": 0.0},
@@ -67,6 +78,23 @@ def medians(runs):
     """The median over rounds of every figure of every mode."""
     return {mode: {k: statistics.median(r[mode][k] for r in runs) for k in runs[0][mode]}
             for mode in runs[0]}
+
+
+def paired(cg, ref):
+    """Stream mode over the hand-written stream program, round by round (each
+    pair measured back to back): the median ratio and its ~95% interval from
+    the order statistics (a sign-test interval: no assumption on the spread)."""
+    rs = sorted(c["stream"]["gpu"] / r["stream"]["gpu"] for c, r in zip(cg, ref))
+    n = len(rs)
+    # the largest k with P(Binomial(n, 1/2) < k) <= 2.5%: [rs[k-1], rs[n-k]]
+    k, tail = 0, 0.0
+    while k < n // 2:
+        nxt = tail + math.comb(n, k) / 2 ** n
+        if nxt > 0.025:
+            break
+        tail, k = nxt, k + 1
+    lo, hi = (rs[k - 1], rs[n - k]) if k >= 1 else (float("nan"), float("nan"))
+    return statistics.median(rs), lo, hi
 
 
 def break_even(graph, stream, key):
@@ -90,7 +118,11 @@ def main():
     ap.add_argument("--warmup", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--shapes", default="chain:1,chain:10,chain:100,chain:1000,fan:100")
+    ap.add_argument("--cpus", help="pin both programs to these CPUs (e.g. 4 or 4,5): stream "
+                    "launches are bound by the host, and a process's core moves its time")
     a = ap.parse_args()
+    global CPUS
+    CPUS = {int(c) for c in a.cpus.split(",")} if a.cpus else None
 
     tmp = tempfile.mkdtemp(prefix="cgr-modes-")
     os.makedirs(os.path.join(tmp, "kernels"))
@@ -106,14 +138,14 @@ def main():
         for _ in range(a.rounds):  # interleaved, so drift hits both alike
             ref.append(run_ref(a.ref, shape, n, a.ptx, a.repeat, a.warmup))
             cg.append(run_cugraphrun(a.cugraphrun, path, a.repeat, a.warmup))
-        rows.append((shape, n, medians(cg), medians(ref), cg))
+        rows.append((shape, n, medians(cg), medians(ref), cg, ref))
     shutil.rmtree(tmp)
 
     print("GPU time per launch (median of the rounds' medians), us")
     print(f"{'shape':>10} | {'stream':>9} {'ref':>9} {'ratio':>6} {'<=1.05':>6} |"
           f" {'graph':>8} {'capture':>8} {'ratio':>6} {'<=1.02':>6} |"
           f" {'s/g cgr':>7} {'ref':>6} {'issue':>6} {'<=10%':>6}")
-    for shape, n, c, r, _ in rows:
+    for shape, n, c, r, _, _ in rows:
         sr = c["stream"]["gpu"] / r["stream"]["gpu"]
         good_s = sr <= 1.05
         cap = c["capture"]["gpu"] / c["graph"]["gpu"]
@@ -130,10 +162,18 @@ def main():
               f" {ratio:7.2f} {rratio:6.2f} {issue if issue else '-':>6}"
               f" {('yes' if good_i else 'NO') if issue else '-':>6}")
     print()
+    print("stream mode over the hand-written program, paired round by round: median ratio"
+          " [~95% interval]; 'undecided' when the interval holds 1.05")
+    for shape, n, c, r, cg, ref in rows:
+        med, lo, hi = paired(cg, ref)
+        verdict = ("within 1.05" if hi <= 1.05 else "beyond 1.05" if lo > 1.05 else
+                   "undecided") if lo == lo else "too few rounds"
+        print(f"{shape + ' ' + str(n):>10} | {med:6.3f} [{lo:6.3f}, {hi:6.3f}] {verdict}")
+    print()
     print("host submit / wall per launch (back to back), us; instantiate + upload, us")
     print(f"{'shape':>10} | {'mode':>7} {'submit':>9} {'wall':>9} {'build':>9} {'inst+upl':>9} |"
           f" {'ref submit':>10} {'ref wall':>9} {'ref build':>9} {'ref i+u':>9}")
-    for shape, n, c, r, _ in rows:
+    for shape, n, c, r, _, _ in rows:
         for mode in ("graph", "stream", "capture"):
             rm = r.get("graph" if mode == "capture" else mode)
             refcols = (f" {us(rm['submit']):>10} {us(rm['wall']):>9} {us(rm['build']):>9}"
@@ -144,7 +184,7 @@ def main():
     print()
     print("break-even (launches to repay build + instantiate + upload), from wall time / GPU time")
     print(f"{'shape':>10} | {'graph':>15} {'capture':>15} | {'ref graph':>15}")
-    for shape, n, c, r, _ in rows:
+    for shape, n, c, r, _, _ in rows:
         def be(g, s):
             return f"{break_even(g, s, 'wall')} / {break_even(g, s, 'gpu')}"
         print(f"{shape + ' ' + str(n):>10} | {be(c['graph'], c['stream']):>15}"
