@@ -187,7 +187,8 @@ static void memset_params(CUgraphNodeParams *p, const struct spec *s)
  * The copy node of point s, kbuf to cto, as cugraphrun makes them
  * (gpu_region.c): one row from address to address, or rows and slices
  * with pitches, offsets and rows a slice (cdx: the destination's x, csy
- * the source's y).
+ * the source's y; a 2-D copy's slice is the whole buffer, as a shaped
+ * buffer's is: rows of srcY + Height beyond the slice's are refused).
  */
 static void copy_params(CUgraphNodeParams *p, const struct spec *s)
 {
@@ -204,7 +205,9 @@ static void copy_params(CUgraphNodeParams *p, const struct spec *s)
 	m->Depth = s->cdepth ? s->cdepth : 1;
 	if (m->Height > 1 || m->Depth > 1) {
 		m->srcPitch = m->dstPitch = s->cpitch;
-		m->srcHeight = m->dstHeight = s->cslice ? s->cslice : m->Height;
+		/* rows a slice: the buffer's (its N words at that pitch), not the copy's, as
+		 * gpu_region.c gives a shaped buffer's; a copy's rows from srcY on within them */
+		m->srcHeight = m->dstHeight = s->cslice ? s->cslice : N * 4 / s->cpitch;
 		m->srcY = s->csy;
 		m->dstXInBytes = s->cdx;
 	}
