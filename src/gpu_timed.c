@@ -180,13 +180,14 @@ static int probe_before(struct timed *t, struct launcher *ln, const struct batch
 static int run_batch(struct timed *t, struct launcher *ln, queue_fn *queue,
 		     const struct batch *b, bool probe, double *out)
 {
-	size_t n = (size_t)b->warm + b->count, queued = 0;
+	size_t n = (size_t)b->warm + b->count, queued = 0, waited = 0;
 	int failed = 0;
 	CUresult r = queue_range(t, ln, queue, b, &queued, b->warm);
 	if (r == CUDA_SUCCESS && probe) {
 		int rc = probe_before(t, ln, b);
 		if (rc)
 			return rc;
+		waited = (size_t)b->warm;	/* probe_before waited for each */
 	}
 	if (r == CUDA_SUCCESS)
 		r = queue_range(t, ln, queue, b, &queued, n);
@@ -199,7 +200,7 @@ static int run_batch(struct timed *t, struct launcher *ln, queue_fn *queue,
 	 * it must end in timed_out's _exit like any other.
 	 */
 	double start = monotime();
-	for (size_t k = 0; k < queued; k++) {
+	for (size_t k = waited; k < queued; k++) {
 		int rc = launcher_wait(ln, b->base + (long)k, t->ev[2 * k + 1], start);
 		if (rc)
 			return rc;
