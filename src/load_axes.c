@@ -94,7 +94,7 @@ static bool range_number(struct evsrc *es, const char *key, const char *name, st
 }
 
 /* pow2: [lo, hi], each 0 to 62. */
-static bool pow2_bounds(struct evsrc *es, const char *name, uint64_t b[2])
+static bool pow2_bounds(struct evsrc *es, const char *name, uint64_t b[2], bool none_ok)
 {
 	static const char what[] = "[first, last] exponents from 0 to 62";
 	if (es->ev.type != EV_SEQ) {
@@ -126,7 +126,7 @@ static bool pow2_bounds(struct evsrc *es, const char *name, uint64_t b[2])
 		axis_error(es, pos, "'pow2' of '%.60s' takes [first, last] exponents, found %zu", name, n);
 		return false;
 	}
-	if (ok && b[0] > b[1]) {
+	if (ok && b[0] > b[1] && !none_ok) {
 		axis_error(es, pos, "'pow2' of '%.60s' is empty: %llu is above %llu", name,
 			   (unsigned long long)b[0], (unsigned long long)b[1]);
 		return false;
@@ -151,13 +151,15 @@ static int64_t num_i64(const struct num *n)
  * overflows.
  */
 static bool int_range(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name,
-		      struct pos pos, struct pos step_pos, int64_t f, int64_t t, int64_t s)
+		      struct pos pos, struct pos step_pos, int64_t f, int64_t t, int64_t s, bool none_ok)
 {
 	if (s == 0) {
 		axis_error(es, step_pos, "'step' of '%.60s' is 0", name);
 		return false;
 	}
 	if ((s > 0 && t < f) || (s < 0 && t > f)) {
+		if (none_ok)
+			return true;
 		axis_error(es, pos, "the range of '%.60s' is empty: from %lld, step %lld never reaches "
 			   "%lld", name, (long long)f, (long long)s, (long long)t);
 		return false;
@@ -187,13 +189,16 @@ static bool int_range(struct evsrc *es, struct sweep *sw, struct axis *a, const 
  * ({from: 0, to: 1, step: 0.1}: 11 values); cugraphrun(5) says so.
  */
 static bool float_range(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name,
-			struct pos pos, struct pos step_pos, double from, double to, double step)
+			struct pos pos, struct pos step_pos, double from, double to, double step,
+			bool none_ok)
 {
 	if (step == 0) {
 		axis_error(es, step_pos, "'step' of '%.60s' is 0", name);
 		return false;
 	}
 	if ((to - from) / step < 0) {
+		if (none_ok)
+			return true;
 		axis_error(es, pos, "the range of '%.60s' is empty: from %g, step %g never reaches %g",
 			   name, from, step, to);
 		return false;
@@ -209,8 +214,9 @@ static bool float_range(struct evsrc *es, struct sweep *sw, struct axis *a, cons
 	return true;
 }
 
-/* {pow2: [lo, hi]} or {from: A, to: B, step: S}. */
-static bool range_map(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name)
+/* {pow2: [lo, hi]} or {from: A, to: B, step: S}; none_ok: one with no values is not an error. */
+static bool range_map(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name,
+		      bool none_ok)
 {
 	static const char *const keys[] = {"pow2", "from", "to", "step"};
 	struct pos pos = es->ev.pos, at[4] = {{0, 0}};
@@ -255,7 +261,7 @@ static bool range_map(struct evsrc *es, struct sweep *sw, struct axis *a, const 
 		at[k] = kpos;
 		ev_next(es);
 		if (k == 0)
-			ok &= pow2_bounds(es, name, b);
+			ok &= pow2_bounds(es, name, b, none_ok);
 		else
 			ok &= range_number(es, keys[k], name, &v[k]);
 	}
@@ -285,16 +291,16 @@ static bool range_map(struct evsrc *es, struct sweep *sw, struct axis *a, const 
 		(!has[3] || v[3].kind != NUM_FLOAT);
 	if (ints)
 		return int_range(es, sw, a, name, pos, at[3], num_i64(&v[1]), num_i64(&v[2]),
-				 has[3] ? num_i64(&v[3]) : 1);
+				 has[3] ? num_i64(&v[3]) : 1, none_ok);
 	return float_range(es, sw, a, name, pos, at[3], num_d(&v[1]), num_d(&v[2]),
-			   has[3] ? num_d(&v[3]) : 1);
+			   has[3] ? num_d(&v[3]) : 1, none_ok);
 }
 
 static bool parse_values(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name,
-			 bool constants)
+			 bool constants, bool none_ok)
 {
 	if (es->ev.type == EV_MAP)
-		return range_map(es, sw, a, name);
+		return range_map(es, sw, a, name, none_ok);
 	if (es->ev.type != EV_SEQ)
 		return scalar_value(es, sw, a, name, constants);
 	struct pos pos = es->ev.pos;
@@ -303,7 +309,7 @@ static bool parse_values(struct evsrc *es, struct sweep *sw, struct axis *a, con
 	while (!es->fatal && es->ev.type != EV_SEQ_END)
 		ok &= scalar_value(es, sw, a, name, constants);
 	ev_next(es);
-	if (ok && a->nvalues == 0) {
+	if (ok && a->nvalues == 0 && !none_ok) {
 		axis_error(es, pos, "an empty list of values for '%.60s'", name);
 		return false;
 	}
@@ -312,7 +318,7 @@ static bool parse_values(struct evsrc *es, struct sweep *sw, struct axis *a, con
 
 bool load_range(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name)
 {
-	return parse_values(es, sw, a, name, false);
+	return parse_values(es, sw, a, name, false, true);
 }
 
 /*
@@ -353,7 +359,7 @@ static void one_axis(struct evsrc *es, struct sweep *sw, const char *name, struc
 	struct pos pos = es->ev.pos;
 	size_t first;
 	long dup;
-	if (parse_values(es, sw, a, name, true) && !zip && (dup = axis_duplicate(a, &first)) >= 0)
+	if (parse_values(es, sw, a, name, true, false) && !zip && (dup = axis_duplicate(a, &first)) >= 0)
 		duplicate(es, a, (size_t)dup, first, pos);
 }
 

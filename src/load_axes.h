@@ -27,7 +27,9 @@ void load_axes(struct evsrc *es, struct sweep *sw);
 /*
  * A generator's range at the current event (its expressions already
  * evaluated) into a, an axis not in sw's list whose values live in sw's
- * arena; false after an error (the value is then read past).
+ * arena; false after an error (the value is then read past).  Unlike an
+ * axis's, it may have no values (a loop of no turns: {from: 1, to:
+ * "${length - 1}"} at length 1).
  */
 bool load_range(struct evsrc *es, struct sweep *sw, struct axis *a, const char *name);
 

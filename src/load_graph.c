@@ -807,7 +807,7 @@ static void parse_generator(struct ld *l, struct graph *gr)
 			ld_skip(l);
 			continue;
 		}
-		if (!ok) {
+		if (!ok || range.nvalues == 0) {	/* no values: it writes no nodes */
 			ld_skip(l);
 			continue;
 		}

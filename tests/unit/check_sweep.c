@@ -323,6 +323,41 @@ START_TEST(test_template_generators)
 }
 END_TEST
 
+/*
+ * A generator is a loop: a range or list with no values writes no nodes,
+ * its body read past (a chain's tail from 1 to length - 1 at length 1),
+ * where an axis with none is an error (test_range_arithmetic).
+ */
+START_TEST(test_generator_no_values)
+{
+	struct sweep *sw = load_ok(
+		"cugraphrun: 1\n"
+		"axes: {length: [1, 3]}\n"
+		"nodes:\n"
+		"  - {id: k0, empty: }\n"
+		"  - for: {i: {from: 1, to: \"${length - 1}\"}}\n"
+		"    nodes: [{id: \"k${i}\", after: \"k${i - 1}\", empty: }]\n"
+		"  - for: {j: []}\n"
+		"    nodes: [{id: \"j${j}\", empty: }]\n"
+		"  - for: {p: {pow2: [3, 2]}}\n"
+		"    nodes: [{id: \"p${p}\", empty: }]\n"
+		"  - for: {f: {from: 1.5, to: 0.5}}\n"
+		"    nodes: [{id: \"f${f}\", empty: }]\n"
+		"  - {id: tail, after: \"k${length - 1}\", empty: }\n",
+		NULL, 0);
+	ck_assert_uint_eq(sw->npoints, 2);
+	ck_assert_uint_eq(sw->models[0]->nall_nodes, 2);	/* k0, tail */
+	ck_assert_str_eq(node(sw->models[0], "tail")->after[0].name, "k0");
+	ck_assert_uint_eq(sw->models[1]->nall_nodes, 4);	/* k0, k1, k2, tail */
+	ck_assert_str_eq(node(sw->models[1], "k2")->after[0].name, "k1");
+	sweep_release(sw);
+	/* a step of 0 is still refused: that loop would never end */
+	expect_msgs("cugraphrun: 1\nnodes:\n  - for: {i: {from: 1, to: 0, step: 0}}\n"
+		    "    nodes: [{id: \"e${i}\", empty: }]\n", NULL, 0,
+		    "t.yaml:3:31: error: 'step' of 'i' is 0\n");
+}
+END_TEST
+
 START_TEST(test_template_restart)
 {
 	/* a plain load stops at axes: (after nodes) and at a generator, and starts over */
@@ -710,6 +745,7 @@ static Suite *sweep_suite(void)
 	tc = tcase_create("templates");
 	tcase_add_test(tc, test_template_values);
 	tcase_add_test(tc, test_template_generators);
+	tcase_add_test(tc, test_generator_no_values);
 	tcase_add_test(tc, test_template_restart);
 	tcase_add_test(tc, test_template_errors);
 	tcase_add_test(tc, test_template_generator_bomb);
