@@ -280,7 +280,7 @@ void report_plot_script(FILE *out, const struct report *r)
 	shape_of(r, &sh);
 	size_t n = r->npoints;
 	double *t = xcalloc(n, sizeof *t), *gb = xcalloc(n, sizeof *gb);
-	double tmax = 0;
+	double tmax = 0, tmin = INFINITY;
 	bool tp = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct point_report *p = &r->points[i];
@@ -289,6 +289,8 @@ void report_plot_script(FILE *out, const struct report *r)
 		t[i] = p->nsamples ? st.median : NAN;
 		if (p->nsamples && st.median > tmax)
 			tmax = st.median;
+		if (p->nsamples && st.median > 0 && st.median < tmin)
+			tmin = st.median;
 		struct throughput th;
 		throughput_of(p->bytes, p->items, t[i], r->peak_gb_per_s, &th);
 		gb[i] = th.gb_per_s;
@@ -326,7 +328,13 @@ void report_plot_script(FILE *out, const struct report *r)
 		}
 		fprintf(out, ")\nset xrange [-0.5:%zu.5]\n", sh.nwords ? sh.nwords - 1 : 0);
 	}
-	fputs("set yrange [0:*]\n", out);
+	/*
+	 * Medians a hundredfold apart (a graph's launch against stream
+	 * launches of the same shape) on a log scale, where the lower lines
+	 * are not flattened onto the axis; GB/s always from 0.
+	 */
+	bool logy = tmax > PLOT_LOG_Y_SPAN * tmin;
+	fputs(logy ? "set logscale y 10\nset yrange [*:*]\n" : "set yrange [0:*]\n", out);
 	if (tp)
 		fputs("set multiplot layout 2,1\n", out);
 	fputs("set title ", out);
@@ -336,6 +344,8 @@ void report_plot_script(FILE *out, const struct report *r)
 	fputc('\n', out);
 	panel(out, &sh, t, ylabel, "t");
 	if (tp) {
+		if (logy)
+			fputs("unset logscale y\nset yrange [0:*]\n", out);
 		fputs("set title 'throughput'\n", out);
 		panel(out, &sh, gb, "GB/s", "g");
 		fputs("unset multiplot\n", out);

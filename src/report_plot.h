@@ -4,7 +4,9 @@
  * axis, one line per combination of the other axes, drawn by gnuplot 5
  * (Debian: gnuplot-nox).  The x axis is logarithmic, labelled 2^k, when
  * every value of the first axis came from a power-of-two range; an axis
- * of words is drawn at evenly spaced places named by the words.
+ * of words is drawn at evenly spaced places named by the words.  The time
+ * axis is logarithmic when the largest median is more than
+ * PLOT_LOG_Y_SPAN times the smallest.
  *
  * gnuplot is found at run time, $GNUPLOT (a path, or a name looked up on
  * PATH) or else gnuplot on PATH, and run as a child process without a
@@ -21,6 +23,9 @@
 #include <stdio.h>
 
 #include "report.h"
+
+/* Medians further apart than this factor are drawn on a log scale. */
+#define PLOT_LOG_Y_SPAN 100.0
 
 /* The gnuplot to run, in buf; false when there is none (nothing printed). */
 bool plot_program(char *buf, size_t len);

@@ -78,6 +78,42 @@ START_TEST(test_script_pow2)
 				     "'T=f32', \\\n     $t1 using 1:2 with linespoints pointtype 7 "
 				     "title 'T=f64'\n"));
 	ck_assert_ptr_null(strstr(s, "multiplot"));
+	/* medians 8 times apart: the time axis from 0, not a log scale */
+	ck_assert_ptr_nonnull(strstr(s, "set yrange [0:*]\n"));
+	ck_assert_ptr_null(strstr(s, "logscale y"));
+	free(s);
+}
+END_TEST
+
+/*
+ * Medians more than a hundredfold apart (a graph's 13 us against stream
+ * launches' 5 ms) on a log scale, the lower line not flattened onto the
+ * axis; the GB/s panel below it linear again, from 0.
+ */
+START_TEST(test_script_log_y)
+{
+	static const double fast[] = {10e-6}, slow[] = {5e-3};
+	static const struct axis_value m[2][1] = {{{"mode", "graph"}}, {{"mode", "stream"}}};
+	struct point_report q[2] = {
+		{.label = "mode=graph", .axes = m[0], .naxes = 1, .samples = fast, .nsamples = 1,
+		 .bytes = 4096, .items = NAN},
+		{.label = "mode=stream", .axes = m[1], .naxes = 1, .samples = slow, .nsamples = 1,
+		 .bytes = 4096, .items = NAN},
+	};
+	struct report r = {.file = "m.yaml", .points = q, .npoints = 2, .peak_gb_per_s = 3352};
+	char *s = script_of(&r);
+	const char *log = strstr(s, "set logscale y 10\nset yrange [*:*]\n");
+	const char *lin = strstr(s, "unset logscale y\nset yrange [0:*]\nset title 'throughput'\n");
+	ck_assert_ptr_nonnull(log);
+	ck_assert_ptr_nonnull(lin);
+	ck_assert(log < strstr(s, "$t0 << EOD\n0 0.01\n"));
+	ck_assert(lin < strstr(s, "$g0 << EOD\n"));
+	free(s);
+	/* a hundredfold exactly stays linear */
+	static const double hundred[] = {1e-3};
+	q[1].samples = hundred;
+	s = script_of(&r);
+	ck_assert_ptr_null(strstr(s, "logscale y"));
 	free(s);
 }
 END_TEST
@@ -383,6 +419,7 @@ static Suite *plot_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_script_pow2);
 	tcase_add_test(tc, test_script_throughput_words);
+	tcase_add_test(tc, test_script_log_y);
 	tcase_add_test(tc, test_huge_median);
 	tcase_add_test(tc, test_layout_order);
 	tcase_add_test(tc, test_layout_large);
