@@ -10,9 +10,11 @@ interleaved round by round, and prints, from the medians over the rounds:
   - stream mode's GPU time per launch against the hand-written stream
     program's (target: within 1.05x);
   - the stream / graph ratio of GPU time per launch, cugraphrun's beside
-    the reference's and the issue's H100 table (1.51, 3.13, 3.55, 3.85 for
-    K = 1, 10, 100, 1000; target: cugraphrun's within 10% of the table's;
-    the fan has no figure there, and no target);
+    the reference's measured in the same rounds (target: within 10% of it)
+    and the issue's H100 table (1.51, 3.13, 3.55, 3.85 for K = 1, 10, 100,
+    1000; target on an H100 only: within 10% of the table's; another GPU's
+    own ratios differ, so there the column is shown and not judged; the
+    fan has no figure there);
   - capture mode's GPU time per launch against graph mode's (target:
     within 2%);
   - instantiate + upload, and the break-even, from wall time per launch
@@ -25,7 +27,10 @@ interleaved round by round, and prints, from the medians over the rounds:
                    [--warmup 20] [--rounds 5] [--shapes chain:1,chain:10,...]
                    [--cpus 4]
 
-Exit status 1 when a target is missed.
+Stream mode's target is judged by the paired interval, not by the ratio of
+medians: PASS needs every shape's interval at or below 1.05.  Exit status 1
+when a target is missed, 2 when none is missed but an interval still holds
+1.05 (undecided: run more rounds).
 """
 import argparse
 import json
@@ -44,6 +49,7 @@ ISSUE_RATIO = {("chain", 1): 1.51, ("chain", 10): 3.13, ("chain", 100): 3.55,
 
 
 CPUS = None  # --cpus: the CPUs both programs are pinned to
+DEVICE = []  # the GPU's name, from each cugraphrun report
 
 
 def pinned():
@@ -55,7 +61,9 @@ def run_cugraphrun(exe, path, repeat, warmup):
     out = subprocess.run([exe, "-q", "--json", "--mode=all", "-n", str(repeat), "-w", str(warmup),
                           path], check=True, capture_output=True, text=True,
                          preexec_fn=pinned).stdout
-    rows = {m["mode"]: m for m in json.loads(out)["modes"]}
+    report = json.loads(out)
+    DEVICE.append(report["device"]["name"])
+    rows = {m["mode"]: m for m in report["modes"]}
     return {mode: {"gpu": m["gpu_s"], "submit": m["submit_s"], "wall": m["wall_s"],
                    "build": m["prepare_s"],
                    "inst": (m["instantiate_s"] or 0) + (m["upload_s"] or 0)}
@@ -142,32 +150,39 @@ def main():
     shutil.rmtree(tmp)
 
     print("GPU time per launch (median of the rounds' medians), us")
-    print(f"{'shape':>10} | {'stream':>9} {'ref':>9} {'ratio':>6} {'<=1.05':>6} |"
+    h100 = all("H100" in d for d in DEVICE)
+    print(f"on {', '.join(sorted(set(DEVICE)))}: the issue's H100 ratios are "
+          + ("judged" if h100 else "shown, not judged (another GPU)"))
+    print(f"{'shape':>10} | {'stream':>9} {'ref':>9} {'ratio':>6} |"
           f" {'graph':>8} {'capture':>8} {'ratio':>6} {'<=1.02':>6} |"
-          f" {'s/g cgr':>7} {'ref':>6} {'issue':>6} {'<=10%':>6}")
+          f" {'s/g cgr':>7} {'ref':>6} {'<=10%':>6} {'H100':>6} {'<=10%':>6}")
     for shape, n, c, r, _, _ in rows:
         sr = c["stream"]["gpu"] / r["stream"]["gpu"]
-        good_s = sr <= 1.05
         cap = c["capture"]["gpu"] / c["graph"]["gpu"]
         good_c = abs(cap - 1) <= 0.02
         ratio = c["stream"]["gpu"] / c["graph"]["gpu"]
         rratio = r["stream"]["gpu"] / r["graph"]["gpu"]
+        good_r = abs(ratio / rratio - 1) <= 0.10
         issue = ISSUE_RATIO.get((shape, n))
-        good_i = issue is None or abs(ratio / issue - 1) <= 0.10
-        ok &= good_s and good_c and good_i
+        good_i = issue is None or not h100 or abs(ratio / issue - 1) <= 0.10
+        ok &= good_c and good_r and good_i
+        judged = ("yes" if good_i else "NO") if issue and h100 else "-"
         print(f"{shape + ' ' + str(n):>10} | {us(c['stream']['gpu']):>9} {us(r['stream']['gpu']):>9}"
-              f" {sr:6.3f} {'yes' if good_s else 'NO':>6} |"
+              f" {sr:6.3f} |"
               f" {us(c['graph']['gpu']):>8} {us(c['capture']['gpu']):>8} {cap:6.3f}"
               f" {'yes' if good_c else 'NO':>6} |"
-              f" {ratio:7.2f} {rratio:6.2f} {issue if issue else '-':>6}"
-              f" {('yes' if good_i else 'NO') if issue else '-':>6}")
+              f" {ratio:7.2f} {rratio:6.2f} {'yes' if good_r else 'NO':>6}"
+              f" {issue if issue else '-':>6} {judged:>6}")
     print()
     print("stream mode over the hand-written program, paired round by round: median ratio"
           " [~95% interval]; 'undecided' when the interval holds 1.05")
+    undecided = False
     for shape, n, c, r, cg, ref in rows:
         med, lo, hi = paired(cg, ref)
         verdict = ("within 1.05" if hi <= 1.05 else "beyond 1.05" if lo > 1.05 else
                    "undecided") if lo == lo else "too few rounds"
+        ok &= verdict != "beyond 1.05"
+        undecided |= verdict in ("undecided", "too few rounds")
         print(f"{shape + ' ' + str(n):>10} | {med:6.3f} [{lo:6.3f}, {hi:6.3f}] {verdict}")
     print()
     print("host submit / wall per launch (back to back), us; instantiate + upload, us")
@@ -190,8 +205,8 @@ def main():
         print(f"{shape + ' ' + str(n):>10} | {be(c['graph'], c['stream']):>15}"
               f" {be(c['capture'], c['stream']):>15} | {be(r['graph'], r['stream']):>15}")
     print(f"{a.repeat} timed launches (and {a.repeat} back to back) x {a.rounds} interleaved "
-          f"rounds; {'PASS' if ok else 'FAIL'}")
-    return 0 if ok else 1
+          f"rounds; {'FAIL' if not ok else 'UNDECIDED' if undecided else 'PASS'}")
+    return 1 if not ok else 2 if undecided else 0
 
 
 if __name__ == "__main__":
