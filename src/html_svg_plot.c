@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "html_esc.h"
+#include "report_plot.h"
 #include "html_svg_plot.h"
 #include "scalar.h"
 #include "strbuf.h"
@@ -342,7 +343,7 @@ static bool y_range(struct frame *f, const double *v, const double *lo, const do
 	}
 	if (!(a <= b))
 		return false;
-	f->ylog = may_log && pos > 0 && a > 0 && b / pos > 30;
+	f->ylog = may_log && pos > 0 && a > 0 && b / pos > PLOT_LOG_Y_SPAN;
 	if (zoom && b > a) {
 		double step = nice_step(b - a, 5);
 		f->y0 = fmax(floor(a / step - 0.5) * step, 0);

@@ -329,7 +329,7 @@ void report_plot_script(FILE *out, const struct report *r)
 		fprintf(out, ")\nset xrange [-0.5:%zu.5]\n", sh.nwords ? sh.nwords - 1 : 0);
 	}
 	/*
-	 * Medians a hundredfold apart (a graph's launch against stream
+	 * Medians more than 30 times apart (a graph's launch against stream
 	 * launches of the same shape) on a log scale, where the lower lines
 	 * are not flattened onto the axis; GB/s always from 0.
 	 */

@@ -24,8 +24,8 @@
 
 #include "report.h"
 
-/* Medians further apart than this factor are drawn on a log scale. */
-#define PLOT_LOG_Y_SPAN 100.0
+/* Times further apart than this factor are drawn on a log scale (--plot and the --html page). */
+#define PLOT_LOG_Y_SPAN 30.0
 
 /* The gnuplot to run, in buf; false when there is none (nothing printed). */
 bool plot_program(char *buf, size_t len);
