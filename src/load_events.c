@@ -43,6 +43,7 @@ struct anchor {
 	size_t expanded_at_open;
 	unsigned raw_depth;     /* collections open around the anchored node */
 	bool open;              /* still being recorded */
+	bool unbound;           /* opened in a generator with no values: its text was never evaluated */
 	/* on the first definition of a name: the newest one */
 	long newest;
 };
@@ -306,6 +307,11 @@ static long resolve_alias(struct evsrc *es, const char *name, struct pos pos)
 			 name);
 		return -1;
 	}
+	if (es->anchors[i].unbound) {
+		ev_error(es, pos, "alias '*%.60s' repeats a node of a generator that has no values here, "
+			 "so its ${...} have none either (anchor it outside the generator)", name);
+		return -1;
+	}
 	return i;
 }
 
@@ -318,6 +324,7 @@ static void open_anchor(struct evsrc *es, const char *name)
 	a->expanded_at_open = es->log_expanded;
 	a->raw_depth = es->raw_depth;
 	a->open = true;
+	a->unbound = es->unbound > 0;
 	a->newest = (long)idx;
 	if (es->anchor_index == NULL)
 		es->anchor_index = strmap_new(16);

@@ -160,6 +160,7 @@ struct evsrc {
 	bool restart;           /* a plain load stopped: the file is a template */
 	bool from_raw;          /* events come from raw[], not libyaml */
 	bool subst;             /* evaluate ${...} while replaying */
+	unsigned unbound;       /* > 0 while a generator with no values is read past */
 	unsigned char last_byte; /* read_file: the last byte of the chunk before */
 	struct raw *raw;        /* every event of the file, recorded once */
 	size_t nraw, capraw;

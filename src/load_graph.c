@@ -807,8 +807,14 @@ static void parse_generator(struct ld *l, struct graph *gr)
 			ld_skip(l);
 			continue;
 		}
-		if (!ok || range.nvalues == 0) {	/* no values: it writes no nodes */
+		if (!ok) {
 			ld_skip(l);
+			continue;
+		}
+		if (range.nvalues == 0) {	/* no values: it writes no nodes, nor anchors to repeat */
+			l->es.unbound++;
+			ld_skip(l);
+			l->es.unbound--;
 			continue;
 		}
 		long slot = ev_slot(&l->es, var);

@@ -351,6 +351,11 @@ START_TEST(test_generator_no_values)
 	ck_assert_uint_eq(sw->models[1]->nall_nodes, 4);	/* k0, k1, k2, tail */
 	ck_assert_str_eq(node(sw->models[1], "k2")->after[0].name, "k1");
 	sweep_release(sw);
+	/* an anchor in one with no values has no values to repeat */
+	expect_msgs("cugraphrun: 1\naxes: {n: [0]}\nnodes:\n  - for: {i: {from: 1, to: \"${n}\"}}\n"
+		    "    nodes: [&a {id: \"e${i}\", empty: }]\n  - *a\n", NULL, 0,
+		    "t.yaml:6:5: error: n=0: alias '*a' repeats a node of a generator that has no "
+		    "values here, so its ${...} have none either (anchor it outside the generator)\n");
 	/* a step of 0 is still refused: that loop would never end */
 	expect_msgs("cugraphrun: 1\nnodes:\n  - for: {i: {from: 1, to: 0, step: 0}}\n"
 		    "    nodes: [{id: \"e${i}\", empty: }]\n", NULL, 0,
