@@ -7,8 +7,9 @@
  *     whisker, and its GB/s beside it when the file declares throughput;
  *     the x axis logarithmic (2^k) when every value of the first axis is a
  *     power of two, by value for numbers, evenly spaced for words; the y
- *     axis logarithmic when the medians span more than PLOT_LOG_Y_SPAN
- *     (report_plot.h: the factor --plot uses too);
+ *     axis logarithmic when the whiskers (fastest to slowest launch, or
+ *     GB/s) span more than PLOT_LOG_Y_SPAN (report_plot.h: the factor
+ *     --plot takes over its medians);
  *   - a plain file's timed launches: their histogram with the median
  *     marked, and the launches in order (drift, a slow first launch).
  *
