@@ -24,7 +24,7 @@ interleaved round by round, and prints, from the medians over the rounds:
 
     modes-bench.py --cugraphrun PATH --ref PATH --gen examples/gen-chain.py
                    --ptx examples/kernels/empty.ptx [--repeat 200]
-                   [--warmup 20] [--rounds 5] [--shapes chain:1,chain:10,...]
+                   [--warmup 20] [--rounds 41] [--shapes chain:1,chain:10,...]
                    [--cpus 4]
 
 Stream mode's target is judged by the paired interval, not by the ratio of
@@ -124,7 +124,8 @@ def main():
     ap.add_argument("--ptx", required=True)
     ap.add_argument("--repeat", type=int, default=200)
     ap.add_argument("--warmup", type=int, default=20)
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=41,
+                    help="interleaved rounds (default 41; the paired interval needs 6 at least)")
     ap.add_argument("--shapes", default="chain:1,chain:10,chain:100,chain:1000,fan:100")
     ap.add_argument("--cpus", help="pin both programs to these CPUs (e.g. 4 or 4,5): stream "
                     "launches are bound by the host, and a process's core moves its time")
