@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "html_esc.h"
-#include "report_plot.h"
 #include "html_svg_plot.h"
+#include "report_plot.h"
 #include "scalar.h"
 #include "strbuf.h"
 #include "strmap.h"
