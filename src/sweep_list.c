@@ -131,17 +131,16 @@ static void arg_words(const struct arg *a, struct strbuf *text, struct strbuf *j
 		strbuf_printf(text, "{%s: %s}", elem_infos[a->type].name, t);
 		return;
 	case ARG_HANDLE:
-		strbuf_printf(text, "{handle: %s}", a->ref.name ? a->ref.name : "?");
-		strbuf_printf(json, "{\"handle\": ");
-		jstr(json, a->ref.name ? a->ref.name : "?");
+	case ARG_PITCH: {
+		/* a name the argument refers to: {handle: c} or {pitch: m} */
+		const char *key = a->kind == ARG_HANDLE ? "handle" : "pitch";
+		const char *name = a->ref.name ? a->ref.name : "?";
+		strbuf_printf(text, "{%s: %s}", key, name);
+		strbuf_printf(json, "{\"%s\": ", key);
+		jstr(json, name);
 		strbuf_addc(json, '}');
 		return;
-	case ARG_PITCH:
-		strbuf_printf(text, "{pitch: %s}", a->ref.name ? a->ref.name : "?");
-		strbuf_printf(json, "{\"pitch\": ");
-		jstr(json, a->ref.name ? a->ref.name : "?");
-		strbuf_addc(json, '}');
-		return;
+	}
 	case ARG_BYTES:
 		strbuf_printf(text, "{bytes: %zu}", a->nbytes);
 		strbuf_printf(json, "{\"bytes\": %zu}", a->nbytes);
