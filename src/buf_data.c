@@ -356,21 +356,29 @@ int dump_write(const char *path, const struct buffer *b, const void *data)
 	return output_close(f, path, ok ? OUTPUT_OK : OUTPUT_FAILED) == 0 ? 0 : -1;
 }
 
-void buffer_print_range(FILE *out, const struct buffer *b, const void *data, uint64_t offset,
-			uint64_t count, size_t max)
+void buffer_print_elems(FILE *out, enum elem_type type, const void *data, uint64_t count,
+			size_t max)
 {
-	unsigned es = elem_infos[b->type].size;
-	const unsigned char *p = (const unsigned char *)data + offset * es;
+	unsigned es = elem_infos[type].size;
+	const unsigned char *p = data;
 	char text[64];
-	fprintf(out, "%s[%" PRIu64 "..%" PRIu64 ") = [", diag_esc(b->name), offset, offset + count);
 	uint64_t shown = count < max ? count : max;
+	fputc('[', out);
 	for (uint64_t i = 0; i < shown; i++) {
-		elem_format(b->type, p + i * es, text, sizeof text);
+		elem_format(type, p + i * es, text, sizeof text);
 		fprintf(out, "%s%s", i ? ", " : "", text);
 	}
 	if (shown < count)
 		fprintf(out, "%s... (%" PRIu64 " more)", shown ? ", " : "", count - shown);
 	fputs("]\n", out);
+}
+
+void buffer_print_range(FILE *out, const struct buffer *b, const void *data, uint64_t offset,
+			uint64_t count, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)data + offset * elem_infos[b->type].size;
+	fprintf(out, "%s[%" PRIu64 "..%" PRIu64 ") = ", diag_esc(b->name), offset, offset + count);
+	buffer_print_elems(out, b->type, p, count, max);
 }
 
 void buffer_print(FILE *out, const struct buffer *b, const void *data, size_t max)

@@ -30,6 +30,9 @@ int dump_write(const char *path, const struct buffer *b, const void *data);
 
 /* Print up to max elements of data as the host dump action does. */
 void buffer_print(FILE *out, const struct buffer *b, const void *data, size_t max);
+/* count elements of type at data, the first max of them: "[1, 2, ... (6 more)]" and a newline. */
+void buffer_print_elems(FILE *out, enum elem_type type, const void *data, uint64_t count,
+			size_t max);
 /* The same for count elements from element offset: "x[4..8) = [...]". */
 void buffer_print_range(FILE *out, const struct buffer *b, const void *data, uint64_t offset,
 			uint64_t count, size_t max);

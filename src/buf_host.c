@@ -60,21 +60,14 @@ static void print_region(FILE *out, const struct buffer *b, const struct region 
 			 const void *packed, size_t max)
 {
 	struct span s;
-	uint64_t n = r->ext[0] * r->ext[1] * r->ext[2], shown = n < max ? n : max;
-	unsigned es = elem_infos[b->type].size;
-	char where[160], text[64];
-	unsigned char *p = xmalloc(n * es);
+	uint64_t n = r->ext[0] * r->ext[1] * r->ext[2];
+	char where[160];
+	unsigned char *p = xmalloc(n * elem_infos[b->type].size);
 	slice_span(r, 0, 0, b, buffer_row_bytes(b), &s);
 	span_gather(&s, 0, packed, p);
 	region_words(r, 0, b, where, sizeof where);
-	fprintf(out, "%s%s = [", diag_esc(b->name), where);
-	for (uint64_t i = 0; i < shown; i++) {
-		elem_format(b->type, p + i * es, text, sizeof text);
-		fprintf(out, "%s%s", i ? ", " : "", text);
-	}
-	if (shown < n)
-		fprintf(out, "%s... (%" PRIu64 " more)", shown ? ", " : "", n - shown);
-	fputs("]\n", out);
+	fprintf(out, "%s%s = ", diag_esc(b->name), where);
+	buffer_print_elems(out, b->type, p, n, max);
 	free(p);
 }
 
