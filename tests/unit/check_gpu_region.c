@@ -11,22 +11,12 @@
 #include "gpu_region.h"
 #include "load.h"
 #include "unit.h"
+#include "unit_model.h"
 #include "unit_cap.h"
 #include "validate.h"
 
 #define BASE_T 0x100000ull
 #define BASE_V 0x200000ull
-
-static struct gdef *valid(const char *text)
-{
-	struct cap c;
-	cap_open(&c, "t.yaml");
-	struct gdef *g = gdef_load_string("t.yaml", text, strlen(text), NULL, &c.d);
-	ck_assert_ptr_nonnull(g);
-	ck_assert_msg(c.d.nerrors == 0 && gdef_validate(g, &c.d), "errors:\n%s", cap_text(&c));
-	cap_close(&c);
-	return g;
-}
 
 static const char file[] =
 	"cugraphrun: 1\n"
@@ -67,7 +57,7 @@ static CUDA_MEMCPY3D copy_of(const struct gdef *g, size_t i, CUdeviceptr from, C
 
 START_TEST(test_memset_params)
 {
-	struct gdef *g = valid(file);
+	struct gdef *g = unit_valid(file);
 	/* a column of a pitched buffer: 4 rows of one 4-byte word, 64 bytes apart */
 	CUDA_MEMSET_NODE_PARAMS_v2 p = memset_of(g, 0, BASE_T);
 	ck_assert_uint_eq(p.dst, BASE_T + 8);
@@ -90,7 +80,7 @@ END_TEST
 
 START_TEST(test_copy_params)
 {
-	struct gdef *g = valid(file);
+	struct gdef *g = unit_valid(file);
 	/* a column into packed elements of a flat buffer */
 	CUDA_MEMCPY3D p = copy_of(g, 2, BASE_T, BASE_V);
 	ck_assert_int_eq(p.srcMemoryType, CU_MEMORYTYPE_UNIFIED);

@@ -16,6 +16,7 @@
 #include "load.h"
 #include "load_limits.h"
 #include "unit.h"
+#include "unit_model.h"
 #include "unit_cap.h"
 #include "validate.h"
 
@@ -44,15 +45,6 @@ static struct gdef *model(const char *calls, struct cap *k)
 	return g;
 }
 
-static const struct node *node(const struct gdef *g, const char *id)
-{
-	for (size_t i = 0; i < g->nall_nodes; i++)
-		if (strcmp(g->all_nodes[i]->id, id) == 0)
-			return g->all_nodes[i];
-	ck_abort_msg("no node %s", id);
-	return NULL;
-}
-
 START_TEST(test_call_with_buffers)
 {
 	struct cap k;
@@ -70,7 +62,7 @@ START_TEST(test_call_with_buffers)
 	float f[3] = {0};
 	unsigned long long o[8] = {0};
 	void *host[3] = {x, f, o};
-	const struct node *s = node(g, "s"), *d = node(g, "d");
+	const struct node *s = unit_node(g, "s"), *d = unit_node(g, "d");
 	struct host_fn_state *ss = host_fn_state_new(host_libs_find(libs, s->u.host.fn), 1);
 	struct host_fn_state *ds = host_fn_state_new(host_libs_find(libs, d->u.host.fn), 3);
 	ck_assert_ptr_nonnull(ss->fn);
@@ -109,7 +101,7 @@ START_TEST(test_failure_said_after)
 	struct host_libs *libs = host_libs_open(&g, 1, &k.d, &none);
 	ck_assert_ptr_nonnull(libs);
 	void *host[3] = {0};
-	const struct node *t = node(g, "t"), *q = node(g, "q"), *m = node(g, "m");
+	const struct node *t = unit_node(g, "t"), *q = unit_node(g, "q"), *m = unit_node(g, "m");
 	struct host_fn_state *ts = host_fn_state_new(host_libs_find(libs, t->u.host.fn), 0);
 	for (unsigned long r = 0; r < 5; r++)
 		host_fn_call(ts, g, t, host, r);

@@ -25,6 +25,7 @@
 #include "prof_trace.h"
 #include "report_print.h"
 #include "unit.h"
+#include "unit_model.h"
 #include "validate.h"
 
 /* A validated definition from YAML text (written to a temporary file). */
@@ -43,15 +44,6 @@ static struct gdef *load_text(const char *yaml)
 	diag_finish(&d);
 	unlink(path);
 	return g;
-}
-
-static const struct node *node_id(const struct gdef *g, const char *id)
-{
-	for (size_t i = 0; i < g->nall_nodes; i++)
-		if (strcmp(g->all_nodes[i]->id, id) == 0)
-			return g->all_nodes[i];
-	ck_abort_msg("no node %s", id);
-	return NULL;
 }
 
 /* The report around summary s as gpu_run makes it, kept in $CGR_REPORT_OUT/profile-NAME.json. */
@@ -99,7 +91,7 @@ static void rec(struct recs *rs, const struct gdef *g, const char *id, uint32_t 
 	ck_assert(rs->n < 256);
 	struct prof_rec *r = &rs->r[rs->n++];
 	memset(r, 0, sizeof *r);
-	r->node = id ? node_id(g, id) : NULL;
+	r->node = id ? unit_node(g, id) : NULL;
 	r->launch = launch;
 	r->kind = r->node && r->node->kind == NK_COPY ? PROF_MEMCPY :
 		r->node && r->node->kind == NK_MEMSET ? PROF_MEMSET : PROF_KERNEL;
@@ -147,7 +139,7 @@ START_TEST(fan_statistics_and_path)
 	}
 	double launch_s[2] = {50e-6, 52e-6};
 	struct prof_summary *s = prof_summarize(g, rs.r, rs.n, 2, launch_s, true, 50e-6);
-	const struct prof_node *b40 = prof_node_of(s, node_id(g, "b40"));
+	const struct prof_node *b40 = prof_node_of(s, unit_node(g, "b40"));
 	ck_assert_uint_eq(b40->nexec, 2);
 	ck_assert_double_eq_tol(b40->median, 41e-6, 1e-12);
 	ck_assert_double_eq_tol(b40->min, 40e-6, 1e-12);
@@ -157,10 +149,10 @@ START_TEST(fan_statistics_and_path)
 	ck_assert_double_eq_tol(b40->share, 41.0 / 50, 1e-9);
 	ck_assert_str_eq(path_text(s), "0:fork 0:b40 0:join");
 	ck_assert_double_eq_tol(s->path_s, 41e-6, 1e-12);
-	ck_assert(prof_path_edge(s, node_id(g, "fork"), node_id(g, "b40")));
-	ck_assert(prof_path_edge(s, node_id(g, "b40"), node_id(g, "join")));
-	ck_assert(!prof_path_edge(s, node_id(g, "b10"), node_id(g, "join")));
-	ck_assert(!prof_path_edge(s, node_id(g, "fork"), node_id(g, "join")));
+	ck_assert(prof_path_edge(s, unit_node(g, "fork"), unit_node(g, "b40")));
+	ck_assert(prof_path_edge(s, unit_node(g, "b40"), unit_node(g, "join")));
+	ck_assert(!prof_path_edge(s, unit_node(g, "b10"), unit_node(g, "join")));
+	ck_assert(!prof_path_edge(s, unit_node(g, "fork"), unit_node(g, "join")));
 	ck_assert_uint_eq(s->unmapped, 0);
 	keep_report("fan", g, s);
 	prof_summary_free(s);
@@ -198,7 +190,7 @@ START_TEST(switched_off_node)
 		"nodes:\n"
 		"  - {id: on, memset: {buffer: x, value: 1}}\n"
 		"  - {id: skipped, memset: {buffer: y, value: 2}, enabled: false, after: on}\n");
-	ck_assert(node_id(g, "skipped")->disabled);
+	ck_assert(unit_node(g, "skipped")->disabled);
 	struct recs rs = {.n = 0};
 	rec(&rs, g, "on", 0, 0, 2, 7);
 	double launch_s[1] = {10e-6};
@@ -237,15 +229,15 @@ START_TEST(bodies_executions_and_path)
 	rec(&rs, g, NULL, 0, 50, 1, 7);
 	double launch_s[1] = {60e-6};
 	struct prof_summary *s = prof_summarize(g, rs.r, rs.n, 1, launch_s, false, 0);
-	ck_assert_double_eq_tol(prof_node_of(s, node_id(g, "tick"))->execs_per_launch, 3, 1e-12);
-	ck_assert_double_eq_tol(prof_node_of(s, node_id(g, "never"))->execs_per_launch, 0, 1e-12);
+	ck_assert_double_eq_tol(prof_node_of(s, unit_node(g, "tick"))->execs_per_launch, 3, 1e-12);
+	ck_assert_double_eq_tol(prof_node_of(s, unit_node(g, "never"))->execs_per_launch, 0, 1e-12);
 	ck_assert_uint_eq(s->unmapped, 1);
 	/* the loop weighs 3 x (4 + 1) us, the child 6, the IF nothing */
-	ck_assert_double_eq_tol(prof_node_of(s, node_id(g, "w"))->weight, 15e-6, 1e-12);
+	ck_assert_double_eq_tol(prof_node_of(s, unit_node(g, "w"))->weight, 15e-6, 1e-12);
 	ck_assert_double_eq_tol(s->path_s, 23e-6, 1e-12);
 	ck_assert_str_eq(path_text(s), "0:first 0:w 1:tick 1:cd 0:maybe 0:sub 1:inner");
-	ck_assert(prof_path_edge(s, node_id(g, "w"), node_id(g, "maybe")));
-	ck_assert(prof_path_edge(s, node_id(g, "tick"), node_id(g, "cd")));
+	ck_assert(prof_path_edge(s, unit_node(g, "w"), unit_node(g, "maybe")));
+	ck_assert(prof_path_edge(s, unit_node(g, "tick"), unit_node(g, "cd")));
 	s->incomplete = 2;
 
 	char *text = NULL;

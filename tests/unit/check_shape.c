@@ -24,22 +24,10 @@
 #include "sweep.h"
 #include "sweep_diff.h"
 #include "unit.h"
+#include "unit_model.h"
 #include "unit_cap.h"
 #include "validate.h"
 #include "xmalloc.h"
-
-/* A file that loads and validates without a message. */
-static struct gdef *valid(const char *text)
-{
-	struct cap c;
-	cap_open(&c, "t.yaml");
-	struct gdef *g = gdef_load_string("t.yaml", text, strlen(text), NULL, &c.d);
-	ck_assert_ptr_nonnull(g);
-	ck_assert_msg(c.d.nerrors == 0 && gdef_validate(g, &c.d), "errors:\n%s", cap_text(&c));
-	ck_assert_str_eq(cap_text(&c), "");
-	cap_close(&c);
-	return g;
-}
 
 /* A file whose validation says exactly want. */
 static void invalid(const char *text, const char *want)
@@ -110,7 +98,7 @@ static void end_is(const struct span *s, unsigned e, uint64_t x, uint64_t y, uin
 
 START_TEST(test_extents)
 {
-	struct gdef *g = valid("cugraphrun: 1\n"
+	struct gdef *g = unit_valid("cugraphrun: 1\n"
 			       "buffers:\n"
 			       "  f: {type: f32, count: 10}\n"
 			       "  m: {type: f32, shape: [4, 8], pitch: 64}\n"
@@ -201,7 +189,7 @@ static const char memsets[] =
 
 START_TEST(test_memset_geom)
 {
-	struct gdef *g = valid(memsets);
+	struct gdef *g = unit_valid(memsets);
 	/* the whole padded buffer: 4 rows of 8 words, 64 bytes apart */
 	geom_is(geom_of(g, 0), 0, 64, 4, 8, 4);
 	/* a column: 4 rows of one word */
@@ -280,7 +268,7 @@ static const char copies[] =
 
 START_TEST(test_copy_geom)
 {
-	struct gdef *g = valid(copies);
+	struct gdef *g = unit_valid(copies);
 	/* a column into a vector: 4 rows of 4 bytes, the vector's packed */
 	struct span s = copy_of(g, 0);
 	ck_assert_uint_eq(s.width, 4);
@@ -328,7 +316,7 @@ END_TEST
 START_TEST(test_copy_collapse)
 {
 	/* rows that follow each other at both ends: one run of bytes */
-	struct gdef *g = valid("cugraphrun: 1\n"
+	struct gdef *g = unit_valid("cugraphrun: 1\n"
 			       "buffers:\n"
 			       "  a: {type: i32, shape: [4, 8]}\n"
 			       "  b: {type: i32, shape: [6, 8]}\n"
@@ -350,7 +338,7 @@ END_TEST
 START_TEST(test_span_walks)
 {
 	/* a 3 x 4 u8 buffer at pitch 6: the column [0:3, 1:2] and the box [1:3, 2:4] */
-	struct gdef *g = valid("cugraphrun: 1\n"
+	struct gdef *g = unit_valid("cugraphrun: 1\n"
 			       "buffers:\n"
 			       "  m: {shape: [3, 4], pitch: 6, memory: host}\n"
 			       "  n: {shape: [3, 4], memory: host}\n"
@@ -386,7 +374,7 @@ END_TEST
 
 START_TEST(test_check_region)
 {
-	struct gdef *g = valid("cugraphrun: 1\n"
+	struct gdef *g = unit_valid("cugraphrun: 1\n"
 			       "buffers:\n"
 			       "  t: {type: i32, shape: [3, 4], pitch: 32}\n"
 			       "nodes: [{empty: {}}]\n"
@@ -415,7 +403,7 @@ END_TEST
 /* Formulas index a shaped buffer by its axes (buf_formula.c formula_dims), regions too. */
 START_TEST(test_formula_indices)
 {
-	struct gdef *g = valid("cugraphrun: 1\n"
+	struct gdef *g = unit_valid("cugraphrun: 1\n"
 			       "buffers:\n"
 			       "  t: {type: i32, shape: [3, 4], pitch: 32, init: {formula: \"i * 10 + j\"}}\n"
 			       "nodes: [{empty: {}}]\n"
@@ -456,7 +444,7 @@ END_TEST
 START_TEST(test_flat_index_words)
 {
 	/* a flat check of a shaped buffer names the element's place too */
-	struct gdef *g = valid("cugraphrun: 1\n"
+	struct gdef *g = unit_valid("cugraphrun: 1\n"
 			       "buffers:\n"
 			       "  t: {type: u8, shape: [2, 3]}\n"
 			       "nodes: [{empty: {}}]\n"
@@ -490,15 +478,6 @@ static struct sweep *sweep_file(const char *name)
 	return sw;
 }
 
-static const struct node *node_id(const struct gdef *g, const char *id)
-{
-	for (size_t i = 0; i < g->nall_nodes; i++)
-		if (strcmp(g->all_nodes[i]->id, id) == 0)
-			return g->all_nodes[i];
-	ck_abort_msg("no node %s", id);
-	return NULL;
-}
-
 START_TEST(test_sweep_in_place)
 {
 	/*
@@ -514,8 +493,8 @@ START_TEST(test_sweep_in_place)
 		const struct gdef *b = sw->models[p];
 		model_diff(sw->models[p - 1], b, &d);
 		ck_assert(!d.structural && d.rebuild);
-		size_t col = node_id(b, "col")->seq, pick = node_id(b, "pick")->seq,
-			strip = node_id(b, "strip")->seq;
+		size_t col = unit_node(b, "col")->seq, pick = unit_node(b, "pick")->seq,
+			strip = unit_node(b, "strip")->seq;
 		ck_assert_str_eq(d.changed[col], "value");
 		ck_assert_str_eq(d.changed[pick], "from");
 		ck_assert_str_eq(d.changed[strip], "shape");
@@ -543,7 +522,7 @@ START_TEST(test_sweep_rebuild)
 	model_diff_free(&d);
 	model_diff(sw->models[1], sw->models[2], &d);
 	ck_assert(!d.structural && !d.rebuild);
-	ck_assert_str_eq(d.changed[node_id(sw->models[2], "band")->seq], "value");
+	ck_assert_str_eq(d.changed[unit_node(sw->models[2], "band")->seq], "value");
 	model_diff_free(&d);
 	sweep_release(sw);
 }

@@ -18,6 +18,7 @@
 #include "sweep.h"
 #include "sweep_diff.h"
 #include "unit.h"
+#include "unit_model.h"
 #include "validate.h"
 
 /* A sweep loaded from text with the command line's args, and what was printed. */
@@ -81,15 +82,6 @@ static const struct buffer *buf(const struct gdef *g, const char *name)
 		if (strcmp(g->buffers[i].name, name) == 0)
 			return &g->buffers[i];
 	ck_abort_msg("no buffer %s", name);
-	return NULL;
-}
-
-static const struct node *node(const struct gdef *g, const char *id)
-{
-	for (size_t i = 0; i < g->nall_nodes; i++)
-		if (strcmp(g->all_nodes[i]->id, id) == 0)
-			return g->all_nodes[i];
-	ck_abort_msg("no node %s", id);
 	return NULL;
 }
 
@@ -258,7 +250,7 @@ START_TEST(test_template_values)
 		ck_assert_uint_eq(buf(g, "x")->count, (uint64_t)n);
 		ck_assert_uint_eq(buf(g, "x")->init.start.u, (uint64_t)n / 2);
 		ck_assert_uint_eq(g->conditions[0].default_value, k);
-		const struct kernel_node *kn = &node(g, id)->u.kernel;
+		const struct kernel_node *kn = &unit_node(g, id)->u.kernel;
 		ck_assert_str_eq(kn->func, k ? "scale<double>" : "scale<float>");
 		ck_assert_uint_eq(kn->grid[0], k ? 4 : 1);
 		ck_assert_uint_eq(kn->block[0], 256);
@@ -270,9 +262,9 @@ START_TEST(test_template_values)
 		ck_assert(g->throughput.has_bytes && g->throughput.bytes == n * 8);
 		ck_assert(g->throughput.has_items && g->throughput.items == n);
 		/* what reads an axis is marked; the rest is not */
-		ck_assert(node(g, id)->dynamic);
-		ck_assert(!node(g, "plain")->dynamic);
-		ck_assert(node(g, "if_1")->dynamic);
+		ck_assert(unit_node(g, id)->dynamic);
+		ck_assert(!unit_node(g, "plain")->dynamic);
+		ck_assert(unit_node(g, "if_1")->dynamic);
 		ck_assert(buf(g, "x")->dynamic);
 		ck_assert(!buf(g, "y")->dynamic);
 		ck_assert(g->conditions[0].dynamic);
@@ -310,14 +302,14 @@ START_TEST(test_template_generators)
 		size_t chains = k + 2;
 		/* set, chains x 4, tail, if, b0, b1 */
 		ck_assert_uint_eq(g->nall_nodes, 1 + chains * 4 + 1 + 1 + 2);
-		const struct node *n = node(g, k ? "k2_3" : "k1_3");
+		const struct node *n = unit_node(g, k ? "k2_3" : "k1_3");
 		ck_assert_uint_eq(n->ndeps, 1);
 		ck_assert_str_eq(n->graph->nodes[n->deps[0]]->id, k ? "k2_2" : "k1_2");
-		ck_assert_str_eq(node(g, "k0_0")->after[0].name, "set");
-		ck_assert_int_eq(node(g, "b1")->where, NODE_IN_BODY);
+		ck_assert_str_eq(unit_node(g, "k0_0")->after[0].name, "set");
+		ck_assert_int_eq(unit_node(g, "b1")->where, NODE_IN_BODY);
 		/* only the nodes of the outer generator's range read the axis */
-		ck_assert(!node(g, "k0_1")->dynamic);
-		ck_assert(!node(g, "set")->dynamic);
+		ck_assert(!unit_node(g, "k0_1")->dynamic);
+		ck_assert(!unit_node(g, "set")->dynamic);
 	}
 	sweep_release(sw);
 }
@@ -347,9 +339,9 @@ START_TEST(test_generator_no_values)
 		NULL, 0);
 	ck_assert_uint_eq(sw->npoints, 2);
 	ck_assert_uint_eq(sw->models[0]->nall_nodes, 2);	/* k0, tail */
-	ck_assert_str_eq(node(sw->models[0], "tail")->after[0].name, "k0");
+	ck_assert_str_eq(unit_node(sw->models[0], "tail")->after[0].name, "k0");
 	ck_assert_uint_eq(sw->models[1]->nall_nodes, 4);	/* k0, k1, k2, tail */
-	ck_assert_str_eq(node(sw->models[1], "k2")->after[0].name, "k1");
+	ck_assert_str_eq(unit_node(sw->models[1], "k2")->after[0].name, "k1");
 	sweep_release(sw);
 	/* an anchor in one with no values has no values to repeat */
 	expect_msgs("cugraphrun: 1\naxes: {n: [0]}\nnodes:\n  - for: {i: {from: 1, to: \"${n}\"}}\n"
@@ -622,15 +614,15 @@ START_TEST(test_diff_params)
 	struct model_diff d;
 	model_diff(sw->models[0], sw->models[1], &d);
 	ck_assert(!d.structural && !d.rebuild);
-	ck_assert_str_eq(d.changed[node(sw->models[1], "a")->seq], "grid");
-	ck_assert_str_eq(d.changed[node(sw->models[1], "b")->seq], "args");
-	ck_assert_ptr_null(d.changed[node(sw->models[1], "m")->seq]);
+	ck_assert_str_eq(d.changed[unit_node(sw->models[1], "a")->seq], "grid");
+	ck_assert_str_eq(d.changed[unit_node(sw->models[1], "b")->seq], "args");
+	ck_assert_ptr_null(d.changed[unit_node(sw->models[1], "m")->seq]);
 	/* z's own parameters are the same; the buffer it sets is allocated again */
-	ck_assert_ptr_null(d.changed[node(sw->models[1], "z")->seq]);
+	ck_assert_ptr_null(d.changed[unit_node(sw->models[1], "z")->seq]);
 	ck_assert_uint_eq(d.nchanged, 2);
 	ck_assert(!d.realloc[0] && d.realloc[1] && d.any_realloc);
-	ck_assert(node_uses_buffer(node(sw->models[1], "z"), 1));
-	ck_assert(!node_uses_buffer(node(sw->models[1], "m"), 1));
+	ck_assert(node_uses_buffer(unit_node(sw->models[1], "z"), 1));
+	ck_assert(!node_uses_buffer(unit_node(sw->models[1], "m"), 1));
 	ck_assert(!d.any_cond_default && !d.any_reload);
 	model_diff_free(&d);
 	/* the same model: nothing */
