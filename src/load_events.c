@@ -736,6 +736,11 @@ static void count_events(struct evsrc *es, size_t n, struct pos pos)
 		ev_over_budget(es, EV_OVER_EVENTS, b->events_made, pos);
 }
 
+void ev_count_values(struct evsrc *es, size_t n, struct pos pos)
+{
+	count_events(es, n, pos);
+}
+
 void ev_want_template(struct evsrc *es)
 {
 	es->restart = true;

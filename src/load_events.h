@@ -92,11 +92,13 @@ struct ev {
  * BUDGET: what one reading of a template's point may expand to
  * (load_point.h says how the points share a sweep's).  Nodes are counted
  * by the loader as it makes them (ev_count_node), YAML events as they are
- * delivered from the raw log or charged for an alias, and the bytes of
- * their scalars' text, as written or evaluated (a string may be kept in
- * the model); a generator is counted as its first value's nodes, events
- * and text times its values before it expands the rest (ev_project).  Past any of them, the events stop as after a fatal
- * error, silently: the points' reader says why, with the sweep's axes.
+ * delivered from the raw log or charged for an alias, a generator's
+ * values as an event each (ev_count_values), and the bytes of their
+ * scalars' text, as written or evaluated (a string may be kept in the
+ * model); a generator is counted as its first value's nodes, events and
+ * text times its values before it expands the rest (ev_project).  Past
+ * any of them, the events stop as after a fatal error, silently: the
+ * points' reader says why, with the sweep's axes.
  */
 enum ev_over { EV_OVER_NONE, EV_OVER_NODES, EV_OVER_EVENTS, EV_OVER_TEXT };
 
@@ -294,6 +296,14 @@ static inline void ev_count_node(struct evsrc *es, struct pos pos)
 	if (++b->nodes_made > b->nodes)
 		ev_over_budget(es, EV_OVER_NODES, b->nodes_made, pos);
 }
+
+/*
+ * A generator (at pos) made n values: each counts as an event, so that a
+ * generator nested in another is counted in the outer one's first value
+ * even when its own nodes are never read (a body that is missing or in
+ * error), and 10,000 values times 10,000 stop at the projection.
+ */
+void ev_count_values(struct evsrc *es, size_t n, struct pos pos);
 
 /*
  * A generator (at pos) has expanded its first value, which made nodes,

@@ -835,6 +835,8 @@ static void parse_generator(struct ld *l, struct graph *gr)
 	ld_next(l);
 	if (!seen && !l->es.fatal)
 		ld_error(l, pos, "missing key 'nodes' in a generator ({for: {i: ...}, nodes: [...]})");
+	/* after the body's projection, which says a generator's nodes first */
+	ev_count_values(&l->es, range.nvalues, pos);
 	axis_free(&range);
 }
 
