@@ -447,6 +447,14 @@ static CUresult check_stream(CUstream s, struct fstream **out)
 	return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
+/* A node of parameters p issued on stream s: the stream's work of each *Async call. */
+static CUresult issue(CUstream s, CUgraphNodeParams p)
+{
+	struct fstream *fs;
+	CUresult r = check_stream(s, &fs);
+	return r ? r : enqueue(fs, node_new(p.type, &p));
+}
+
 /* The entry points ---------------------------------------------------------------- */
 
 static CUresult f_GetErrorName(CUresult r, const char **s)
@@ -1187,40 +1195,17 @@ static CUresult f_LaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **p
 	return launch_events(c, s);
 }
 
-static CUresult memset_async(CUdeviceptr d, unsigned v, size_t width, size_t n, CUstream s)
-{
-	struct fstream *fs;
-	CUresult r = check_stream(s, &fs);
-	if (r)
-		return r;
-	CUgraphNodeParams p;
-	memset(&p, 0, sizeof p);
-	p.type = CU_GRAPH_NODE_TYPE_MEMSET;
-	p.memset.dst = d;
-	p.memset.value = v;
-	p.memset.elementSize = (unsigned)width;
-	p.memset.width = n;
-	p.memset.height = 1;
-	return enqueue(fs, node_new(p.type, &p));
-}
-
 static CUresult memset2d_async(CUdeviceptr d, size_t pitch, unsigned v, unsigned width,
 				size_t w, size_t h, CUstream s)
 {
-	struct fstream *fs;
-	CUresult r = check_stream(s, &fs);
-	if (r)
-		return r;
-	CUgraphNodeParams p;
-	memset(&p, 0, sizeof p);
-	p.type = CU_GRAPH_NODE_TYPE_MEMSET;
-	p.memset.dst = d;
-	p.memset.pitch = pitch;
-	p.memset.value = v;
-	p.memset.elementSize = width;
-	p.memset.width = w;
-	p.memset.height = h;
-	return enqueue(fs, node_new(p.type, &p));
+	return issue(s, (CUgraphNodeParams){.type = CU_GRAPH_NODE_TYPE_MEMSET,
+		.memset = {.dst = d, .pitch = pitch, .value = v, .elementSize = width, .width = w,
+			   .height = h}});
+}
+
+static CUresult memset_async(CUdeviceptr d, unsigned v, unsigned width, size_t n, CUstream s)
+{
+	return memset2d_async(d, 0, v, width, n, 1, s);
 }
 
 static CUresult f_MemsetD2D8Async(CUdeviceptr d, size_t pitch, unsigned char v, size_t w,
@@ -1243,15 +1228,8 @@ static CUresult f_MemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned v, size
 
 static CUresult f_Memcpy3DAsync(const CUDA_MEMCPY3D *c, CUstream s)
 {
-	struct fstream *fs;
-	CUresult r = check_stream(s, &fs);
-	if (r)
-		return r;
-	CUgraphNodeParams p;
-	memset(&p, 0, sizeof p);
-	p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
-	p.memcpy.copyParams = *c;
-	return enqueue(fs, node_new(p.type, &p));
+	return issue(s, (CUgraphNodeParams){.type = CU_GRAPH_NODE_TYPE_MEMCPY,
+		.memcpy = {.copyParams = *c}});
 }
 
 static CUresult f_MemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
@@ -1271,17 +1249,8 @@ static CUresult f_MemsetD32Async(CUdeviceptr d, unsigned v, size_t n, CUstream s
 
 static CUresult copy_async(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
 {
-	struct fstream *fs;
-	CUresult r = check_stream(s, &fs);
-	if (r)
-		return r;
-	CUgraphNodeParams p;
-	memset(&p, 0, sizeof p);
-	p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
-	p.memcpy.copyParams.dstDevice = dst;
-	p.memcpy.copyParams.srcDevice = src;
-	p.memcpy.copyParams.WidthInBytes = n;
-	return enqueue(fs, node_new(p.type, &p));
+	return issue(s, (CUgraphNodeParams){.type = CU_GRAPH_NODE_TYPE_MEMCPY,
+		.memcpy = {.copyParams = {.dstDevice = dst, .srcDevice = src, .WidthInBytes = n}}});
 }
 
 static CUresult f_MemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
@@ -1305,16 +1274,8 @@ static CUresult f_MemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream
 
 static CUresult f_LaunchHostFunc(CUstream s, CUhostFn fn, void *user)
 {
-	struct fstream *fs;
-	CUresult r = check_stream(s, &fs);
-	if (r)
-		return r;
-	CUgraphNodeParams p;
-	memset(&p, 0, sizeof p);
-	p.type = CU_GRAPH_NODE_TYPE_HOST;
-	p.host.fn = fn;
-	p.host.userData = user;
-	return enqueue(fs, node_new(p.type, &p));
+	return issue(s, (CUgraphNodeParams){.type = CU_GRAPH_NODE_TYPE_HOST,
+		.host = {.fn = fn, .userData = user}});
 }
 
 static int pool_token[8];
@@ -1373,11 +1334,8 @@ static CUresult f_MemFreeAsync(CUdeviceptr d, CUstream s)
 		return r;
 	if (!fs->cap)
 		return f_MemFree(d);
-	CUgraphNodeParams p;
-	memset(&p, 0, sizeof p);
-	p.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
-	p.free.dptr = d;
-	return enqueue(fs, node_new(p.type, &p));
+	return issue(s, (CUgraphNodeParams){.type = CU_GRAPH_NODE_TYPE_MEM_FREE,
+		.free = {.dptr = d}});
 }
 
 static CUresult f_StreamBatchMemOp(CUstream s, unsigned count, CUstreamBatchMemOpParams *ops,
