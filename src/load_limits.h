@@ -24,6 +24,13 @@ struct load_limits {
 	/* events a template's generators read again, per point (0: the default) */
 	size_t max_generated_events;
 	/*
+	 * What a sweep's points expand to together (load_events.h: BUDGET):
+	 * nodes, YAML events and bytes of text (0: SWEEP_MAX_NODES, _EVENTS,
+	 * _TEXT).  Smaller in the fuzz target, which explores what a file
+	 * means rather than how large it may grow.
+	 */
+	size_t max_nodes, max_events, max_text;
+	/*
 	 * Read every point of a template in full, none derived from the one
 	 * before (load_point.h: POINTS): the reference the derived models are
 	 * compared with in the tests.

@@ -243,15 +243,23 @@ static __attribute__((cold)) struct gdef *derive_point(struct ld *l, struct gdef
 	return g;
 }
 
-/* What each kind of budget counts, how much of it a sweep may have, what its points do with it. */
+/* What each kind of budget counts and what a sweep's points do with it. */
 static const struct {
 	const char *what, *verb, *fewer;
-	size_t max;
 } budgets[] = {
-	[EV_OVER_NODES] = {"nodes", "hold", "nodes", SWEEP_MAX_NODES},
-	[EV_OVER_EVENTS] = {"YAML events", "read", "nodes or generated values", SWEEP_MAX_EVENTS},
-	[EV_OVER_TEXT] = {"bytes of text", "read", "or shorter values", SWEEP_MAX_TEXT},
+	[EV_OVER_NODES] = {"nodes", "hold", "nodes"},
+	[EV_OVER_EVENTS] = {"YAML events", "read", "nodes or generated values"},
+	[EV_OVER_TEXT] = {"bytes of text", "read", "or shorter values"},
 };
+
+/* How much of each a sweep may have: lim's, or SWEEP_MAX_* where it says 0. */
+static void budget_max(const struct load_limits *lim, size_t max[EV_OVER_TEXT + 1])
+{
+	max[EV_OVER_NONE] = 0;
+	max[EV_OVER_NODES] = lim->max_nodes ? lim->max_nodes : SWEEP_MAX_NODES;
+	max[EV_OVER_EVENTS] = lim->max_events ? lim->max_events : SWEEP_MAX_EVENTS;
+	max[EV_OVER_TEXT] = lim->max_text ? lim->max_text : SWEEP_MAX_TEXT;
+}
 
 /*
  * The sweep refused (BUDGET): the reading of point k (of npoints) passed
@@ -260,11 +268,12 @@ static const struct {
  * the others are read.
  */
 static __attribute__((cold)) void over_budget(struct diag *d, const struct sweep *sw, size_t k,
-					      size_t npoints, const struct ev_budget *b)
+					      size_t npoints, const struct ev_budget *b,
+					      const size_t maxes[])
 {
 	const char *what = budgets[b->over].what, *verb = budgets[b->over].verb;
 	const char *fewer = budgets[b->over].fewer;
-	size_t max = budgets[b->over].max;
+	size_t max = maxes[b->over];
 	if (k > 0) {
 		diag_error(d, b->pos, "the sweep would expand too far: its points up to %s (point "
 			   "%zu of %zu) %s more than %zu %s together, the most a sweep's points "
@@ -295,20 +304,20 @@ static __attribute__((cold)) void over_budget(struct diag *d, const struct sweep
  * Said at the longest of them.
  */
 static bool templates_fit(const struct sweep *sw, size_t npoints, const struct evsrc *es,
-			  struct diag *d)
+			  size_t max_text, struct diag *d)
 {
 	size_t bytes = es->tmpl_bytes, product;
-	if (!__builtin_mul_overflow(npoints, bytes, &product) && product <= SWEEP_MAX_TEXT)
+	if (!__builtin_mul_overflow(npoints, bytes, &product) && product <= max_text)
 		return true;
 	if (__builtin_mul_overflow(npoints, bytes, &product))
 		product = SIZE_MAX;
 	char dims[256];
 	sweep_dims_text(sw, dims, sizeof dims);
 	diag_error(d, es->tmpl_longest_pos, "the sweep would expand too far: %zu point%s (%s) x "
-		   "%zu bytes of ${...} scalars = %zu, more than the %u bytes of text a "
+		   "%zu bytes of ${...} scalars = %zu, more than the %zu bytes of text a "
 		   "sweep's points may read together (give fewer points with -a, or fewer or "
 		   "shorter templates)", npoints, npoints == 1 ? "" : "s", dims, bytes, product,
-		   SWEEP_MAX_TEXT);
+		   max_text);
 	return false;
 }
 
@@ -367,8 +376,10 @@ __attribute__((cold)) struct sweep *load_template(const char *name, const char *
 		ev_note_names(&l->es);
 		ok = sweep_apply_args(sw, args, nargs, d);
 	}
+	size_t max[EV_OVER_TEXT + 1];
+	budget_max(lim, max);
 	ok = ok && sweep_enumerate(sw, d) && templates_fit(sw, first_only ? 1 : sw->npoints,
-							    &l->es, d);
+							    &l->es, max[EV_OVER_TEXT], d);
 	if (!ok) {
 		sweep_src_free(src);
 		sweep_free(sw);
@@ -390,9 +401,9 @@ __attribute__((cold)) struct sweep *load_template(const char *name, const char *
 	bool *dirty = NULL;
 	long base = -1;
 	size_t derived = 0;
-	/* the points expand to at most SWEEP_MAX_NODES, _EVENTS and _TEXT together (BUDGET) */
-	size_t left[] = {[EV_OVER_NODES] = SWEEP_MAX_NODES, [EV_OVER_EVENTS] = SWEEP_MAX_EVENTS,
-			 [EV_OVER_TEXT] = SWEEP_MAX_TEXT};
+	/* the points expand to at most max's nodes, events and text together (BUDGET) */
+	size_t left[EV_OVER_TEXT + 1];
+	memcpy(left, max, sizeof left);
 	bool refused = false;
 	for (size_t k = 0; k < npoints; k++) {
 		double t = monotime();
@@ -418,7 +429,7 @@ __attribute__((cold)) struct sweep *load_template(const char *name, const char *
 				l->es.budget.pos = (struct pos){1, 1};
 				derive_free(g);
 				d->prefix = prefix;
-				over_budget(d, sw, k, npoints, &l->es.budget);
+				over_budget(d, sw, k, npoints, &l->es.budget, max);
 				refused = true;
 				break;
 			}
@@ -441,7 +452,7 @@ __attribute__((cold)) struct sweep *load_template(const char *name, const char *
 		l->es.rec = NULL;
 		if (l->es.budget.over) {
 			d->prefix = prefix;
-			over_budget(d, sw, k, npoints, &l->es.budget);
+			over_budget(d, sw, k, npoints, &l->es.budget, max);
 			refused = true;
 			break;
 		}
@@ -456,9 +467,9 @@ __attribute__((cold)) struct sweep *load_template(const char *name, const char *
 			break;
 	}
 	d->prefix = prefix;
-	sw->expanded_nodes = SWEEP_MAX_NODES - left[EV_OVER_NODES];
-	sw->expanded_events = SWEEP_MAX_EVENTS - left[EV_OVER_EVENTS];
-	sw->expanded_text = SWEEP_MAX_TEXT - left[EV_OVER_TEXT];
+	sw->expanded_nodes = max[EV_OVER_NODES] - left[EV_OVER_NODES];
+	sw->expanded_events = max[EV_OVER_EVENTS] - left[EV_OVER_EVENTS];
+	sw->expanded_text = max[EV_OVER_TEXT] - left[EV_OVER_TEXT];
 	ev_rec_free(&rec);
 	free(dirty);
 	/* derived models may need a point read in full again (sweep_reload) */

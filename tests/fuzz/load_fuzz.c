@@ -30,6 +30,25 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 static FILE *sink;
 static char *name;
 
+/*
+ * The loader's limits but a fiftieth of its budgets.  An input within the
+ * full ones may expand to a million nodes, a second's work and fifteen
+ * under the sanitizers and coverage, past the fuzzer's timeout (stop 40);
+ * within these, at most 20,000 nodes, validated and described twice in
+ * about a second there.  The fuzzer looks for what a file means, not how
+ * large it may grow: the full budgets have their own tests
+ * (tests/errors/sweep-budget-*).
+ */
+static const struct load_limits limits = {
+	.max_depth = 64,
+	.max_alias_events = 20000,
+	.max_file_size = (size_t)1 << 30,
+	.max_generated_events = 200000,
+	.max_nodes = 20000,
+	.max_events = 640000,
+	.max_text = (size_t)5 << 20,
+};
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -62,8 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct diag d;
 	diag_init(&d, name, sink);
 	diag_hold(&d);
-	struct gdef *g = gdef_load_string(name, (const char *)data, size,
-					  &load_default_limits, &d);
+	struct gdef *g = gdef_load_string(name, (const char *)data, size, &limits, &d);
 	/* as run_file does: one round, the validator after the loader's errors too */
 	bool valid = g != NULL && gdef_validate(g, &d) && d.nerrors == 0;
 	diag_finish(&d);

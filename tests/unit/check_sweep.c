@@ -29,7 +29,9 @@ struct res {
 	unsigned nerrors;
 };
 
-static struct res load_args(const char *text, const char *const *argv, size_t argc)
+/* text loaded within lim (NULL: the defaults) with the arguments argv. */
+static struct res load_lim(const char *text, const struct load_limits *lim,
+			   const char *const *argv, size_t argc)
 {
 	struct res r = {0};
 	struct axis_arg args[8];
@@ -44,12 +46,17 @@ static struct res load_args(const char *text, const char *const *argv, size_t ar
 	struct diag d;
 	diag_init(&d, "t.yaml", out);
 	d.max_errors = 1000;
-	r.sw = sweep_load_string("t.yaml", text, strlen(text), NULL, args, argc, &d);
+	r.sw = sweep_load_string("t.yaml", text, strlen(text), lim, args, argc, &d);
 	if (r.sw && d.nerrors == 0)
 		sweep_validate(r.sw, &d, &(struct mod_settings){0});
 	r.nerrors = d.nerrors;
 	fclose(out);
 	return r;
+}
+
+static struct res load_args(const char *text, const char *const *argv, size_t argc)
+{
+	return load_lim(text, NULL, argv, argc);
 }
 
 static void res_free(struct res *r)
@@ -567,6 +574,19 @@ START_TEST(test_template_budget)
 		     "        nodes: [{id: \"k${i}_${j}\", empty: {}}]\n",
 		     "t.yaml:3:5: error: the file would expand too far: it would hold at least "
 		     "100000000 nodes, more than the 1000000 a template may");
+	/* an inner generator's values count, though its body is missing (8 s before) */
+	double t = monotime();
+	struct res r = load_args("cugraphrun: 1\nnodes:\n  - for: {i: {from: 1, to: 10000}}\n"
+				 "    nodes:\n      - for: {j: {from: 1, to: 10000}}\n", NULL, 0);
+	t = monotime() - t;
+	ck_assert_ptr_null(r.sw);
+	ck_assert_str_eq(r.msgs, "t.yaml:5:9: error: missing key 'nodes' in a generator ({for: {i: "
+			 "...}, nodes: [...]})\n"
+			 "t.yaml:3:5: error: the file would expand too far: it would read at least "
+			 "100140020 YAML events, more than the 32000000 a template may (fewer nodes "
+			 "or generated values)\n");
+	ck_assert_msg(t < 0.5 * SLOWDOWN, "refused after %.3f s", t);
+	res_free(&r);
 	size_t pieces = 20480;
 	char *text = malloc(pieces * 4 + 256);
 	char *p = text + sprintf(text, "cugraphrun: 1\naxes: {n: {from: 1, to: 10000}}\nname: \"");
@@ -578,11 +598,59 @@ START_TEST(test_template_budget)
 		     "268435456 ");
 	free(text);
 	/* within the budget: 4 points of 10,000 nodes */
-	struct res r = load_args("cugraphrun: 1\naxes: {n: {from: 1, to: 4}}\nnodes:\n"
-				 "  - for: {i: {from: 1, to: 10000}}\n"
-				 "    nodes: [{id: \"k${i}_${n}\", empty: {}}]\n", NULL, 0);
+	r = load_args("cugraphrun: 1\naxes: {n: {from: 1, to: 4}}\nnodes:\n"
+		      "  - for: {i: {from: 1, to: 10000}}\n"
+		      "    nodes: [{id: \"k${i}_${n}\", empty: {}}]\n", NULL, 0);
 	ck_assert_msg(r.nerrors == 0, "%s", r.msgs);
 	ck_assert_uint_eq(r.sw->models[3]->root->nnodes, 10000);
+	res_free(&r);
+}
+END_TEST
+
+/* The budgets as load_limits sets them: spent to the last node, event and byte. */
+START_TEST(test_template_budget_limits)
+{
+	/* two points of 50 nodes each (the generator's and one more) */
+	static const char text[] = "cugraphrun: 1\naxes: {n: [1, 2]}\nnodes:\n"
+				   "  - {id: \"a${n}\", empty: {}}\n"
+				   "  - for: {i: {from: 1, to: 49}}\n"
+				   "    nodes: [{id: \"k${i}_${n}\", empty: {}}]\n";
+	struct load_limits lim = load_default_limits;
+	lim.max_nodes = 100;
+	lim.full_points = true;
+	struct res r = load_lim(text, &lim, NULL, 0);
+	ck_assert_msg(r.sw != NULL && r.nerrors == 0, "%s", r.msgs);
+	ck_assert_uint_eq(r.sw->expanded_nodes, 100);
+	size_t events = r.sw->expanded_events, bytes = r.sw->expanded_text;
+	res_free(&r);
+	lim.max_nodes = 99;
+	r = load_lim(text, &lim, NULL, 0);
+	ck_assert_ptr_null(r.sw);
+	ck_assert_str_eq(r.msgs, "t.yaml:5:5: error: the sweep would expand too far: 2 points (n: 2 "
+			 "values) x at least 50 nodes a point = 100, more than the 99 a sweep's "
+			 "points may hold together (give fewer points with -a, or fewer nodes)\n");
+	res_free(&r);
+	/* the events and the text, each to the last one and one fewer */
+	lim.max_nodes = 0;
+	lim.max_events = events;
+	r = load_lim(text, &lim, NULL, 0);
+	ck_assert_msg(r.sw != NULL && r.nerrors == 0, "%s", r.msgs);
+	res_free(&r);
+	lim.max_events = events - 1;
+	r = load_lim(text, &lim, NULL, 0);
+	ck_assert_ptr_null(r.sw);
+	ck_assert_msg(strstr(r.msgs, " YAML events ") && strstr(r.msgs, " more than the ") &&
+		      strstr(r.msgs, "fewer nodes or generated values"), "%s", r.msgs);
+	res_free(&r);
+	lim.max_events = 0;
+	lim.max_text = bytes;
+	r = load_lim(text, &lim, NULL, 0);
+	ck_assert_msg(r.sw != NULL && r.nerrors == 0, "%s", r.msgs);
+	res_free(&r);
+	lim.max_text = bytes - 1;
+	r = load_lim(text, &lim, NULL, 0);
+	ck_assert_ptr_null(r.sw);
+	ck_assert_msg(strstr(r.msgs, " bytes of text "), "%s", r.msgs);
 	res_free(&r);
 }
 END_TEST
@@ -747,6 +815,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_template_errors);
 	tcase_add_test(tc, test_template_generator_bomb);
 	tcase_add_test(tc, test_template_budget);
+	tcase_add_test(tc, test_template_budget_limits);
 	tcase_add_test(tc, test_range_arithmetic);
 	tcase_add_test(tc, test_axis_duplicates);
 	suite_add_tcase(s, tc);
