@@ -607,7 +607,20 @@ START_TEST(test_template_budget)
 }
 END_TEST
 
-/* The budgets as load_limits sets them: spent to the last node, event and byte. */
+/* text within lim: loaded without an error, or refused with a message holding want. */
+static void within(const char *text, const struct load_limits *lim, const char *want)
+{
+	struct res r = load_lim(text, lim, NULL, 0);
+	if (want == NULL) {
+		ck_assert_msg(r.sw != NULL && r.nerrors == 0, "%s", r.msgs);
+	} else {
+		ck_assert_ptr_null(r.sw);
+		ck_assert_msg(strstr(r.msgs, want), "want '%s', got %s", want, r.msgs);
+	}
+	res_free(&r);
+}
+
+/* The budgets as load_limits sets them: each spent to its last node, event or byte. */
 START_TEST(test_template_budget_limits)
 {
 	/* two points of 50 nodes each (the generator's and one more) */
@@ -616,42 +629,29 @@ START_TEST(test_template_budget_limits)
 				   "  - for: {i: {from: 1, to: 49}}\n"
 				   "    nodes: [{id: \"k${i}_${n}\", empty: {}}]\n";
 	struct load_limits lim = load_default_limits;
-	lim.max_nodes = 100;
 	lim.full_points = true;
 	struct res r = load_lim(text, &lim, NULL, 0);
 	ck_assert_msg(r.sw != NULL && r.nerrors == 0, "%s", r.msgs);
 	ck_assert_uint_eq(r.sw->expanded_nodes, 100);
-	size_t events = r.sw->expanded_events, bytes = r.sw->expanded_text;
+	struct {
+		size_t *max, spent;
+		const char *over;
+	} b[] = {
+		{&lim.max_nodes, r.sw->expanded_nodes,
+		 "t.yaml:5:5: error: the sweep would expand too far: 2 points (n: 2 values) x at "
+		 "least 50 nodes a point = 100, more than the 99 a sweep's points may hold "
+		 "together (give fewer points with -a, or fewer nodes)\n"},
+		{&lim.max_events, r.sw->expanded_events, " YAML events a point "},
+		{&lim.max_text, r.sw->expanded_text, " bytes of text a point "},
+	};
 	res_free(&r);
-	lim.max_nodes = 99;
-	r = load_lim(text, &lim, NULL, 0);
-	ck_assert_ptr_null(r.sw);
-	ck_assert_str_eq(r.msgs, "t.yaml:5:5: error: the sweep would expand too far: 2 points (n: 2 "
-			 "values) x at least 50 nodes a point = 100, more than the 99 a sweep's "
-			 "points may hold together (give fewer points with -a, or fewer nodes)\n");
-	res_free(&r);
-	/* the events and the text, each to the last one and one fewer */
-	lim.max_nodes = 0;
-	lim.max_events = events;
-	r = load_lim(text, &lim, NULL, 0);
-	ck_assert_msg(r.sw != NULL && r.nerrors == 0, "%s", r.msgs);
-	res_free(&r);
-	lim.max_events = events - 1;
-	r = load_lim(text, &lim, NULL, 0);
-	ck_assert_ptr_null(r.sw);
-	ck_assert_msg(strstr(r.msgs, " YAML events ") && strstr(r.msgs, " more than the ") &&
-		      strstr(r.msgs, "fewer nodes or generated values"), "%s", r.msgs);
-	res_free(&r);
-	lim.max_events = 0;
-	lim.max_text = bytes;
-	r = load_lim(text, &lim, NULL, 0);
-	ck_assert_msg(r.sw != NULL && r.nerrors == 0, "%s", r.msgs);
-	res_free(&r);
-	lim.max_text = bytes - 1;
-	r = load_lim(text, &lim, NULL, 0);
-	ck_assert_ptr_null(r.sw);
-	ck_assert_msg(strstr(r.msgs, " bytes of text "), "%s", r.msgs);
-	res_free(&r);
+	for (size_t i = 0; i < sizeof b / sizeof *b; i++) {
+		*b[i].max = b[i].spent;
+		within(text, &lim, NULL);
+		*b[i].max = b[i].spent - 1;
+		within(text, &lim, b[i].over);
+		*b[i].max = 0;
+	}
 }
 END_TEST
 
