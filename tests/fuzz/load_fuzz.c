@@ -35,7 +35,7 @@ static char *name;
  * full ones may expand to a million nodes, a second's work and fifteen
  * under the sanitizers and coverage, past the fuzzer's timeout (stop 40);
  * within these, at most 20,000 nodes, validated and described twice in
- * about a second there.  The fuzzer looks for what a file means, not how
+ * 0.3 s there.  The fuzzer looks for what a file means, not how
  * large it may grow: the full budgets have their own tests
  * (tests/errors/sweep-budget-*).
  */
