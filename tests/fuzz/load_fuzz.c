@@ -22,6 +22,7 @@
 #include "diag.h"
 #include "load.h"
 #include "model.h"
+#include "sweep.h"
 #include "validate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -31,28 +32,26 @@ static FILE *sink;
 static char *name;
 
 /*
- * The loader's limits but a fiftieth of its budgets.  An input within the
- * full ones may expand to a million nodes, a second's work and fifteen
- * under the sanitizers and coverage, past the fuzzer's timeout (stop 40);
- * within these, at most 20,000 nodes, validated and described twice in
- * 0.3 s there.  The fuzzer looks for what a file means, not how
- * large it may grow: the full budgets have their own tests
- * (tests/errors/sweep-budget-*).
+ * The loader's limits but a fiftieth of its budgets (set in
+ * LLVMFuzzerInitialize).  An input within the full ones may expand to a
+ * million nodes, a second's work and fifteen under the sanitizers and
+ * coverage, past the fuzzer's timeout (stop 40); within these, at most
+ * 20,000 nodes, validated and described twice in 0.3 s there.  The fuzzer
+ * looks for what a file means, not how large it may grow: the full budgets
+ * have their own tests (tests/errors/sweep-budget-*).
  */
-static const struct load_limits limits = {
-	.max_depth = 64,
-	.max_alias_events = 20000,
-	.max_file_size = (size_t)1 << 30,
-	.max_generated_events = 200000,
-	.max_nodes = 20000,
-	.max_events = 640000,
-	.max_text = (size_t)5 << 20,
-};
+static struct load_limits limits;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	limits = load_default_limits;
+	limits.max_alias_events /= 50;
+	limits.max_generated_events /= 50;
+	limits.max_nodes = SWEEP_MAX_NODES / 50;
+	limits.max_events = SWEEP_MAX_EVENTS / 50;
+	limits.max_text = SWEEP_MAX_TEXT / 50;
 	sink = fopen("/dev/null", "w");
 	if (sink == NULL) {
 		perror("/dev/null");
